@@ -1,0 +1,79 @@
+namespace Encryption.Custom.Keys;
+
+/// <summary>
+/// A data encryption key (DEK): the 32-byte root key that encrypts document values, together with the keys
+/// derived from it, ready to encrypt and decrypt.
+/// </summary>
+/// <remarks>
+/// The library's own instances keep their key material in protected native memory and never expose it.
+/// Instances are safe for concurrent use.
+/// </remarks>
+public abstract class DataEncryptionKey : IDisposable
+{
+    /// <summary>For subclasses (and mocking).</summary>
+    protected DataEncryptionKey()
+    {
+    }
+
+    /// <summary>The algorithm this key encrypts with (see <see cref="CosmosEncryptionAlgorithm"/>).</summary>
+    public abstract string EncryptionAlgorithm { get; }
+
+    /// <summary>The exact number of bytes <see cref="EncryptData(ReadOnlySpan{byte}, Span{byte})"/> writes.</summary>
+    /// <param name="plainTextLength">The plaintext length in bytes.</param>
+    /// <exception cref="ArgumentOutOfRangeException">The length is negative or too large.</exception>
+    public abstract int GetEncryptByteCount(int plainTextLength);
+
+    /// <summary>The largest number of bytes <see cref="DecryptData(ReadOnlySpan{byte}, Span{byte})"/> can write.</summary>
+    /// <param name="cipherTextLength">The ciphertext length in bytes.</param>
+    /// <exception cref="ArgumentOutOfRangeException">The length is negative.</exception>
+    public abstract int GetDecryptByteCount(int cipherTextLength);
+
+    /// <summary>Encrypts <paramref name="plainText"/> into <paramref name="destination"/>.</summary>
+    /// <returns>The number of bytes written.</returns>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <see cref="GetEncryptByteCount"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The key was disposed.</exception>
+    public abstract int EncryptData(ReadOnlySpan<byte> plainText, Span<byte> destination);
+
+    /// <summary>Authenticates and decrypts <paramref name="cipherText"/> into <paramref name="destination"/>.</summary>
+    /// <returns>The number of plaintext bytes written.</returns>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <see cref="GetDecryptByteCount"/>.</exception>
+    /// <exception cref="EncryptionException">The ciphertext is not authentic for this key (<see cref="EncryptionErrorKind.InvalidCipherText"/>).</exception>
+    /// <exception cref="ObjectDisposedException">The key was disposed.</exception>
+    public abstract int DecryptData(ReadOnlySpan<byte> cipherText, Span<byte> destination);
+
+    /// <summary>Encrypts <paramref name="plainText"/> into a new array.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="plainText"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The key was disposed.</exception>
+    public byte[] EncryptData(byte[] plainText)
+    {
+        ArgumentNullException.ThrowIfNull(plainText);
+        byte[] cipherText = new byte[GetEncryptByteCount(plainText.Length)];
+        int written = EncryptData(plainText, cipherText);
+        return written == cipherText.Length ? cipherText : cipherText.AsSpan(0, written).ToArray();
+    }
+
+    /// <summary>Authenticates and decrypts <paramref name="cipherText"/> into a new array.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="cipherText"/> is null.</exception>
+    /// <exception cref="EncryptionException">The ciphertext is not authentic for this key.</exception>
+    /// <exception cref="ObjectDisposedException">The key was disposed.</exception>
+    public byte[] DecryptData(byte[] cipherText)
+    {
+        ArgumentNullException.ThrowIfNull(cipherText);
+        byte[] buffer = new byte[GetDecryptByteCount(cipherText.Length)];
+        int written = DecryptData(cipherText, buffer);
+        return buffer.AsSpan(0, written).ToArray();
+    }
+
+    /// <summary>Releases the key; protected key memory is zeroed and freed.</summary>
+    public void Dispose()
+    {
+        Dispose(disposing: true);
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Releases the key material.</summary>
+    /// <param name="disposing"><see langword="true"/> from <see cref="Dispose()"/>, <see langword="false"/> from a finalizer.</param>
+    protected virtual void Dispose(bool disposing)
+    {
+    }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The README's test command: from a fresh clone, restore, build Release, run every test project and print
+# each runner's summary. Exits non-zero when anything fails.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+results_dir="$root/artifacts/test-results"
+mkdir -p "$results_dir"
+failures=()
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "restore"
+dotnet restore Encryption.Custom.slnx || exit 1
+
+step "build (Release)"
+dotnet build Encryption.Custom.slnx -c Release --no-restore || exit 1
+
+# Runs one test project; its runner prints the summary. A failure is recorded, and the remaining
+# projects still run so that one report shows everything that is broken.
+run_tests() {
+  local project=$1
+  local name
+  name=$(basename "$project" .csproj)
+  step "test $name"
+  if ! dotnet test "$project" -c Release --no-build --logger "console;verbosity=minimal" \
+       --logger "trx;LogFileName=$name.trx" --results-directory "$results_dir"; then
+    failures+=("$name")
+  fi
+}
+
+run_tests Encryption.Custom.Tests/Encryption.Custom.Tests.csproj
+
+step "summary"
+if ((${#failures[@]})); then
+  printf 'FAILED: %s\n' "${failures[@]}"
+  exit 1
+fi
+echo "All test projects passed."
