@@ -1,0 +1,11 @@
+namespace Encryption.Custom.Crypto;
+
+/// <summary>How the AEAD chooses the IV of a cell.</summary>
+internal enum AeadIvMode
+{
+    /// <summary>16 bytes from a CSPRNG (what format 3 writes).</summary>
+    Randomized = 0,
+
+    /// <summary>The first 16 bytes of HMAC-SHA256(ivKey, plaintext): equal plaintexts give equal cells.</summary>
+    Deterministic = 1,
+}

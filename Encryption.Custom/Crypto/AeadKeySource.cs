@@ -1,0 +1,17 @@
+namespace Encryption.Custom.Crypto;
+
+/// <summary>Receives one 32-byte sub-key for the duration of a call; the span is wiped as soon as it returns.</summary>
+internal delegate void SubKeyAction<TState>(ReadOnlySpan<byte> subKey, ref TState state)
+    where TState : allows ref struct;
+
+/// <summary>
+/// Where an AEAD instance gets its key bytes. Implemented over protected memory in <c>Keys/</c>; the crypto
+/// layer never stores key bytes in managed memory, it only builds native keyed contexts inside the callback.
+/// </summary>
+internal abstract class AeadKeySource
+{
+    /// <summary>Unmasks <paramref name="subKey"/> into a short-lived buffer, calls <paramref name="action"/>, then wipes the buffer.</summary>
+    /// <exception cref="ObjectDisposedException">The key material was released.</exception>
+    public abstract void UseSubKey<TState>(AeadSubKey subKey, SubKeyAction<TState> action, ref TState state)
+        where TState : allows ref struct;
+}
