@@ -1,0 +1,49 @@
+using Encryption.Custom.Json.WireFormat;
+
+namespace Encryption.Custom.Json;
+
+/// <summary>What to encrypt in a document and with which key: the paths, the data encryption key id and the algorithm.</summary>
+/// <remarks>
+/// The options are validated (and compiled into a lookup structure) on first use and re-validated whenever a
+/// property or an element of <see cref="PathsToEncrypt"/> is replaced, so an instance can be reused for every
+/// document without cost. Path rules: each path is <c>/</c> followed by a top-level property name (no nested
+/// paths), <c>/id</c> and <c>/_ei</c> are not allowed, and no path repeats.
+/// </remarks>
+public sealed class EncryptionOptions
+{
+    private volatile EncryptionPlan? _plan;
+
+    /// <summary>The id of the data encryption key to encrypt with. Required.</summary>
+    public string? DataEncryptionKeyId { get; set; }
+
+    /// <summary>
+    /// The algorithm, written to <c>_ea</c>. Default and only writable value:
+    /// <see cref="CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized"/>.
+    /// </summary>
+    public string EncryptionAlgorithm { get; set; } = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
+
+    /// <summary>
+    /// The top-level properties to encrypt, as paths such as <c>/ssn</c>. Required. A property that is absent or
+    /// JSON <c>null</c> in a document is skipped and not listed in that document's metadata. An empty list leaves
+    /// documents unchanged.
+    /// </summary>
+    public IReadOnlyList<string>? PathsToEncrypt { get; set; }
+
+    /// <summary>Which processor the container layer uses for these options. Default: <see cref="JsonProcessor.Stream"/>.</summary>
+    public JsonProcessor JsonProcessor { get; set; } = JsonProcessor.Stream;
+
+    /// <summary>Validates the options and returns their compiled form, reusing it while nothing changed.</summary>
+    /// <exception cref="EncryptionException">The options are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    internal EncryptionPlan GetPlan()
+    {
+        EncryptionPlan? plan = _plan;
+        if (plan is not null && plan.IsCompiledFrom(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt))
+        {
+            return plan;
+        }
+
+        plan = EncryptionPlan.Create(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt);
+        _plan = plan;
+        return plan;
+    }
+}

@@ -1,0 +1,29 @@
+namespace Encryption.Custom.Json;
+
+/// <summary>A document of a feed page that could not be decrypted (with <see cref="FeedItemFailureMode.ReportPerItem"/>).</summary>
+public sealed class FeedItemDecryptionFailure
+{
+    /// <summary>Creates the failure record.</summary>
+    /// <param name="index">The document's position in the page's <c>Documents</c> array.</param>
+    /// <param name="id">The document's <c>id</c>, when it has a string id.</param>
+    /// <param name="exception">What went wrong.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="exception"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is negative.</exception>
+    public FeedItemDecryptionFailure(int index, string? id, EncryptionException exception)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentNullException.ThrowIfNull(exception);
+        Index = index;
+        Id = id;
+        Exception = exception;
+    }
+
+    /// <summary>The document's position in the page's <c>Documents</c> array (0-based).</summary>
+    public int Index { get; }
+
+    /// <summary>The document's <c>id</c>, or <see langword="null"/> when it has no string id.</summary>
+    public string? Id { get; }
+
+    /// <summary>Why it failed (with the DEK id and path where known).</summary>
+    public EncryptionException Exception { get; }
+}

@@ -1,0 +1,122 @@
+using System.Security.Cryptography;
+using System.Text;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
+using Newtonsoft.Json.Linq;
+
+namespace Encryption.Custom.Json.JTokens;
+
+/// <summary>Encrypts and decrypts the listed properties of a parsed document, in place.</summary>
+internal static class JDocumentCrypto
+{
+    public static void Encrypt(JObject document, DataEncryptionKey key, EncryptionPlan plan)
+    {
+        if (document.ContainsKey(EncryptionEnvelope.PropertyName))
+        {
+            JsonErrors.ThrowAlreadyEncrypted();
+        }
+
+        var encrypted = new List<string>(plan.PathCount);
+        for (int i = 0; i < plan.PathCount; i++)
+        {
+            string path = plan.GetPath(i);
+            string name = path[1..];
+            if (!document.TryGetValue(name, out JToken? value) || value.Type == JTokenType.Null)
+            {
+                continue;
+            }
+
+            document[name] = JTokenValueCodec.Encrypt(value, key, path);
+            encrypted.Add(path);
+        }
+
+        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, encrypted));
+    }
+
+    /// <summary>
+    /// Decrypts every listed value first and changes the document only when all succeeded, so that a failed
+    /// document inside a feed page is left exactly as it was.
+    /// </summary>
+    /// <returns>The paths decrypted.</returns>
+    /// <exception cref="EncryptionException">A value is invalid or not authentic.</exception>
+    public static List<string> Decrypt(JObject document, JEnvelope envelope, DataEncryptionKey key, int maxDepth)
+    {
+        var replacements = new List<KeyValuePair<string, JToken>>(envelope.Paths.Count);
+        List<string> decrypted;
+        if (envelope.Format == EnvelopeFormat.PerProperty)
+        {
+            decrypted = new List<string>(envelope.Paths.Count);
+            foreach (string path in envelope.Paths)
+            {
+                string name = path[1..];
+                if (!document.TryGetValue(name, out JToken? value) || value.Type == JTokenType.Null)
+                {
+                    continue;
+                }
+
+                if (value.Type != JTokenType.String)
+                {
+                    JsonErrors.ThrowNotAnEncryptedString(path, envelope.KeyId);
+                }
+
+                replacements.Add(new(name, JTokenValueCodec.Decrypt((string)value!, key, envelope.KeyId, path, maxDepth)));
+                decrypted.Add(path);
+            }
+        }
+        else
+        {
+            foreach (JProperty property in DecryptLegacyBlob(envelope, key, maxDepth).Properties())
+            {
+                replacements.Add(new(property.Name, property.Value));
+            }
+
+            decrypted = envelope.Paths;
+        }
+
+        document.Remove(EncryptionEnvelope.PropertyName);
+        foreach (KeyValuePair<string, JToken> replacement in replacements)
+        {
+            document[replacement.Key] = replacement.Value;
+        }
+
+        return decrypted;
+    }
+
+    private static JObject DecryptLegacyBlob(JEnvelope envelope, DataEncryptionKey key, int maxDepth)
+    {
+        const string BlobPath = "/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.EncryptedDataName;
+        byte[] base64 = Encoding.UTF8.GetBytes(envelope.EncryptedData!);
+        byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(base64.Length)];
+        byte[] plainText = new byte[key.GetDecryptByteCount(blob.Length)];
+        int written = 0;
+        try
+        {
+            EncryptedValueStatus status;
+            try
+            {
+                status = EncryptedValueCodec.TryDecryptLegacyBlob(key, base64, blob, plainText, out written);
+            }
+            catch (EncryptionException exception)
+            {
+                throw JsonErrors.CreateCipherText(exception, null, envelope.KeyId);
+            }
+
+            if (status != EncryptedValueStatus.Valid)
+            {
+                throw JsonErrors.CreateInvalidValue(status, BlobPath, envelope.KeyId);
+            }
+
+            if (JObjectReader.TryParseValue(plainText.AsSpan(0, written), maxDepth, levels: 0) is not JObject properties)
+            {
+                JsonErrors.ThrowInvalidPlainText(BlobPath, envelope.KeyId, "a JSON object");
+                return null;
+            }
+
+            return properties;
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(plainText.AsSpan(0, written));
+        }
+    }
+}

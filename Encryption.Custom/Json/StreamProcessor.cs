@@ -1,0 +1,228 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
+
+namespace Encryption.Custom.Json;
+
+/// <summary>
+/// The product processor: System.Text.Json's <c>Utf8JsonReader</c> over the whole UTF-8 input, without a
+/// document model. Bytes that are not encrypted or decrypted are copied verbatim (never re-escaped); encrypted
+/// values are written as base64 straight into the output. No allocation per operation once warm (with the
+/// <see cref="IBufferWriter{T}"/> overloads and an encryptor that answers from its cache).
+/// </summary>
+/// <remarks>
+/// Numbers: an integer literal that fits int64 is encrypted as a long (marker 4), any other number as a double
+/// (marker 3); an integer literal beyond int64 is rejected. Decrypted doubles are written with ".0" when they
+/// look integral, as Newtonsoft.Json writes them.
+/// </remarks>
+public sealed class StreamProcessor : EncryptionProcessor
+{
+    /// <summary>Creates the processor.</summary>
+    /// <param name="options">The limits; <see langword="null"/> for the defaults.</param>
+    public StreamProcessor(EncryptionProcessorOptions? options = null)
+        : base(options)
+    {
+    }
+
+    /// <inheritdoc/>
+    public override void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(key);
+        ArgumentNullException.ThrowIfNull(options);
+        EncryptionPlan plan = options.GetPlan();
+        if (!string.Equals(key.EncryptionAlgorithm, plan.EncryptionAlgorithm, StringComparison.Ordinal))
+        {
+            JsonErrors.ThrowKeyAlgorithmMismatch(key.EncryptionAlgorithm, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId);
+        }
+
+        CheckLength(document.Length);
+        StreamEncryptor.Encrypt(document, output, key, plan, MaxDepth);
+    }
+
+    /// <inheritdoc/>
+    public override DecryptionContext? Decrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, Encryptor encryptor, bool includeDecryptionContext = false)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(encryptor);
+        CheckLength(document.Length);
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            if (!ScanAndPrepare(document, scan))
+            {
+                output.Write(document);
+                return null;
+            }
+
+            ref DocumentRecord record = ref scan.Documents[0];
+            DataEncryptionKey key = KeyResolver.Resolve(encryptor, record.KeyId!, record.Algorithm!);
+            return WriteDecrypted(document, scan, key, output, includeDecryptionContext);
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+    }
+
+    /// <inheritdoc/>
+    public override FeedPageDecryptionResult DecryptFeedPage(ReadOnlySpan<byte> page, IBufferWriter<byte> output, Encryptor encryptor, FeedPageDecryptionOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(encryptor);
+        CheckLength(page.Length);
+        options ??= DefaultFeedOptions;
+        DecryptionScan scan = DecryptionScan.Rent();
+        PooledBufferWriter buffer = output as PooledBufferWriter ?? PooledBufferWriterPool.Rent();
+        try
+        {
+            DocumentScanner.ScanFeedPage(page, scan, MaxDepth);
+            var session = new FeedPageSession(options);
+            for (int i = 0; i < scan.DocumentCount; i++)
+            {
+                if (!session.TryPrepare(page, scan, i))
+                {
+                    continue;
+                }
+
+                ref DocumentRecord record = ref scan.Documents[i];
+                DataEncryptionKey key;
+                try
+                {
+                    key = KeyResolver.Resolve(encryptor, record.KeyId!, record.Algorithm!);
+                }
+                catch (EncryptionException exception)
+                {
+                    session.Fail(page, scan, i, exception);
+                    continue;
+                }
+
+                session.WriteDocument(page, scan, i, key, buffer, MaxDepth);
+            }
+
+            session.Finish(page, buffer);
+            if (!ReferenceEquals(buffer, output))
+            {
+                output.Write(buffer.WrittenSpan);
+            }
+
+            return session.ToResult(scan);
+        }
+        finally
+        {
+            if (!ReferenceEquals(buffer, output))
+            {
+                PooledBufferWriterPool.Return(buffer);
+            }
+
+            DecryptionScan.Return(scan);
+        }
+    }
+
+    /// <inheritdoc/>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    protected override async ValueTask<DecryptionContext?> DecryptCoreAsync(
+        ReadOnlyMemory<byte> document,
+        IBufferWriter<byte> output,
+        Encryptor encryptor,
+        bool includeDecryptionContext,
+        CancellationToken cancellationToken)
+    {
+        CheckLength(document.Length);
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            if (!ScanAndPrepare(document.Span, scan))
+            {
+                output.Write(document.Span);
+                return null;
+            }
+
+            DocumentRecord record = scan.Documents[0];
+            DataEncryptionKey key = await KeyResolver.ResolveAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
+            cancellationToken.ThrowIfCancellationRequested();
+            return WriteDecrypted(document.Span, scan, key, output, includeDecryptionContext);
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+    }
+
+    /// <inheritdoc/>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    protected override async ValueTask<FeedPageDecryptionResult> DecryptFeedPageCoreAsync(
+        ReadOnlyMemory<byte> page,
+        IBufferWriter<byte> output,
+        Encryptor encryptor,
+        FeedPageDecryptionOptions options,
+        CancellationToken cancellationToken)
+    {
+        CheckLength(page.Length);
+        DecryptionScan scan = DecryptionScan.Rent();
+        PooledBufferWriter buffer = output as PooledBufferWriter ?? PooledBufferWriterPool.Rent();
+        try
+        {
+            DocumentScanner.ScanFeedPage(page.Span, scan, MaxDepth);
+            var session = new FeedPageSession(options);
+            for (int i = 0; i < scan.DocumentCount; i++)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                if (!session.TryPrepare(page.Span, scan, i))
+                {
+                    continue;
+                }
+
+                DataEncryptionKey key;
+                try
+                {
+                    DocumentRecord record = scan.Documents[i];
+                    key = await KeyResolver.ResolveAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
+                }
+                catch (EncryptionException exception)
+                {
+                    session.Fail(page.Span, scan, i, exception);
+                    continue;
+                }
+
+                session.WriteDocument(page.Span, scan, i, key, buffer, MaxDepth);
+            }
+
+            session.Finish(page.Span, buffer);
+            if (!ReferenceEquals(buffer, output))
+            {
+                output.Write(buffer.WrittenSpan);
+            }
+
+            return session.ToResult(scan);
+        }
+        finally
+        {
+            if (!ReferenceEquals(buffer, output))
+            {
+                PooledBufferWriterPool.Return(buffer);
+            }
+
+            DecryptionScan.Return(scan);
+        }
+    }
+
+    // Scan, then read _ei; false when the document is not encrypted.
+    private bool ScanAndPrepare(ReadOnlySpan<byte> document, DecryptionScan scan)
+    {
+        DocumentScanner.ScanDocument(document, scan, MaxDepth);
+        return EnvelopeReader.Prepare(document, scan, ref scan.Documents[0]);
+    }
+
+    private DecryptionContext? WriteDecrypted(ReadOnlySpan<byte> document, DecryptionScan scan, DataEncryptionKey key, IBufferWriter<byte> output, bool includeDecryptionContext)
+    {
+        ref DocumentRecord record = ref scan.Documents[0];
+        output.Write(document[..record.Start]);
+        DocumentDecryptor.Write(document, scan, record, key, output, MaxDepth);
+        output.Write(document[record.End..]);
+        return includeDecryptionContext ? DecryptionContexts.Build(scan, record) : null;
+    }
+}

@@ -1,0 +1,24 @@
+using Encryption.Custom.Json.WireFormat;
+
+namespace Encryption.Custom.Json.Streaming;
+
+/// <summary>Builds the <see cref="DecryptionContext"/> of a prepared document (only when a caller asked for it).</summary>
+internal static class DecryptionContexts
+{
+    public static DecryptionContext Build(DecryptionScan scan, in DocumentRecord document)
+    {
+        var paths = new List<string>(scan.PathCount);
+        for (int i = 0; i < scan.PathCount; i++)
+        {
+            ref readonly PathRecord path = ref scan.Paths[i];
+
+            // Format 2 restores every listed path from the blob; format 3 only those present in the document.
+            if (document.Format == EnvelopeFormat.LegacyBlob || path.PropertyIndex >= 0)
+            {
+                paths.Add(JsonErrors.ToPath(scan.GetPathName(path)));
+            }
+        }
+
+        return new DecryptionContext([new DecryptionInfo(paths, document.KeyId!)]);
+    }
+}

@@ -1,0 +1,160 @@
+using System.Buffers;
+using System.Security.Cryptography;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
+
+namespace Encryption.Custom.Json.Streaming;
+
+/// <summary>
+/// The last step of decryption: writes a prepared document as verbatim copies of the bytes between the encrypted
+/// values, the decrypted values, and nothing of <c>_ei</c> (with the separator next to it).
+/// </summary>
+/// <remarks>
+/// The document's closing brace is the last thing written, so on failure the output holds an incomplete prefix
+/// that must be discarded.
+/// </remarks>
+internal static class DocumentDecryptor
+{
+    /// <summary>Writes the decrypted form of the bytes from <c>document.Start</c> to <c>document.End</c>.</summary>
+    /// <exception cref="EncryptionException">A value is not valid or not authentic.</exception>
+    public static void Write(
+        ReadOnlySpan<byte> input,
+        DecryptionScan scan,
+        in DocumentRecord document,
+        DataEncryptionKey key,
+        IBufferWriter<byte> output,
+        int maxDepth)
+    {
+        PropertyRecord[] properties = scan.Properties;
+        int first = document.FirstProperty;
+        int end = first + document.PropertyCount;
+        int envelope = document.EnvelopeProperty;
+        string keyId = document.KeyId!;
+
+        // Remove `,"_ei":{…}` after a property, or `"_ei":{…},` before one, or the lone property.
+        int removeStart;
+        int removeEnd;
+        if (envelope > first)
+        {
+            removeStart = properties[envelope - 1].ValueEnd;
+            removeEnd = properties[envelope].ValueEnd;
+        }
+        else if (envelope + 1 < end)
+        {
+            removeStart = properties[envelope].NameStart;
+            removeEnd = properties[envelope + 1].NameStart;
+        }
+        else
+        {
+            removeStart = properties[envelope].NameStart;
+            removeEnd = properties[envelope].ValueEnd;
+        }
+
+        int cursor = document.Start;
+        for (int i = first; i < end; i++)
+        {
+            if (i == envelope)
+            {
+                output.Write(input[cursor..removeStart]);
+                if (document.Format == EnvelopeFormat.LegacyBlob)
+                {
+                    WriteLegacyProperties(input, document, key, output, maxDepth, separatorBefore: envelope > first, separatorAfter: envelope == first && envelope + 1 < end);
+                }
+
+                cursor = removeEnd;
+                continue;
+            }
+
+            ref readonly PropertyRecord property = ref properties[i];
+            if (property.PathIndex < 0)
+            {
+                continue;
+            }
+
+            output.Write(input[cursor..property.ValueStart]);
+            ValueDecryptor.Write(input, scan, property, key, keyId, output, maxDepth);
+            cursor = property.ValueEnd;
+        }
+
+        output.Write(input[cursor..document.End]);
+    }
+
+    // Format 2: the encrypted properties come back from one blob and take the place of _ei.
+    private static void WriteLegacyProperties(
+        ReadOnlySpan<byte> input,
+        in DocumentRecord document,
+        DataEncryptionKey key,
+        IBufferWriter<byte> output,
+        int maxDepth,
+        bool separatorBefore,
+        bool separatorAfter)
+    {
+        string keyId = document.KeyId!;
+        ReadOnlySpan<byte> token = input[document.EncryptedDataStart..document.EncryptedDataEnd];
+        int blobLength = EncryptedValueCodec.GetMaxBlobLength(token.Length);
+        int plainLength = key.GetDecryptByteCount(blobLength);
+        var scratch = default(ScratchBuffer);
+        Span<byte> rented = scratch.Rent(token.Length + blobLength + plainLength);
+        Span<byte> base64 = rented[..token.Length];
+        Span<byte> blob = rented.Slice(token.Length, blobLength);
+        Span<byte> plainText = rented[(token.Length + blobLength)..];
+        int written = 0;
+        try
+        {
+            int base64Length = token.Length - 2;
+            if (document.EncryptedDataEscaped)
+            {
+                base64Length = Text.JsonStringUnescaper.Unescape(token, base64);
+            }
+            else
+            {
+                token[1..^1].CopyTo(base64);
+            }
+
+            EncryptedValueStatus status;
+            try
+            {
+                status = EncryptedValueCodec.TryDecryptLegacyBlob(key, base64[..base64Length], blob, plainText, out written);
+            }
+            catch (EncryptionException exception)
+            {
+                throw JsonErrors.CreateCipherText(exception, null, keyId);
+            }
+
+            if (status != EncryptedValueStatus.Valid)
+            {
+                throw JsonErrors.CreateInvalidValue(status, "/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.EncryptedDataName, keyId);
+            }
+
+            ReadOnlySpan<byte> json = plainText[..written];
+            if (!ValueDecryptor.IsSingleContainer(json, isObject: true, maxDepth, levelOffset: 0))
+            {
+                JsonErrors.ThrowInvalidPlainText("/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.EncryptedDataName, keyId, "a JSON object");
+            }
+
+            // The properties between the braces, trimmed; the object was validated.
+            ReadOnlySpan<byte> inner = json.Trim(" \t\r\n"u8);
+            inner = inner[1..^1].Trim(" \t\r\n"u8);
+            if (inner.IsEmpty)
+            {
+                return;
+            }
+
+            if (separatorBefore)
+            {
+                output.Write(","u8);
+            }
+
+            output.Write(inner);
+            if (separatorAfter)
+            {
+                output.Write(","u8);
+            }
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(plainText[..written]);
+            scratch.Dispose();
+        }
+    }
+}

@@ -1,0 +1,168 @@
+using System.Runtime.CompilerServices;
+using System.Text.Json;
+using Encryption.Custom.Json.WireFormat;
+
+namespace Encryption.Custom.Json.Streaming;
+
+/// <summary>
+/// The first pass of decryption: walks the input once with <see cref="Utf8JsonReader"/> and records where every
+/// top-level property of each document lies (and where <c>_ei</c> is: it comes last, so the key is known only
+/// after the scan). Feed pages are scanned the same way, each element of <c>Documents</c> being a document.
+/// </summary>
+/// <remarks>Only JSON syntax and depth errors are thrown here; they make the whole input unusable.</remarks>
+internal static class DocumentScanner
+{
+    /// <summary>The property of a query or change-feed response that holds the documents.</summary>
+    private static ReadOnlySpan<byte> DocumentsNameUtf8 => "Documents"u8;
+
+    /// <summary>Scans a single document (the root object).</summary>
+    /// <exception cref="EncryptionException">Malformed JSON, a root that is not an object, or too deep.</exception>
+    public static void ScanDocument(ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth)
+    {
+        try
+        {
+            var reader = new Utf8JsonReader(input, JsonDepth.ReaderOptions(maxDepth, 0));
+            if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+            {
+                JsonErrors.ThrowRootNotObject();
+            }
+
+            ScanObject(ref reader, input, scan, maxDepth, 0, 0);
+
+            // Anything after the root other than whitespace makes this read throw.
+            reader.Read();
+        }
+        catch (JsonException exception)
+        {
+            JsonErrors.ThrowMalformed(exception);
+        }
+    }
+
+    /// <summary>
+    /// Scans a feed page <c>{"_rid":…,"Documents":[…],"_count":n}</c>: every object in <c>Documents</c> becomes a
+    /// document; other elements and other properties are skipped (copied verbatim later).
+    /// </summary>
+    /// <exception cref="EncryptionException">Malformed JSON, a root that is not an object, or too deep.</exception>
+    public static void ScanFeedPage(ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth)
+    {
+        const int DocumentLevelOffset = -2;
+        try
+        {
+            // Documents sit two levels below the page root; the depth limit applies from each document's root.
+            var reader = new Utf8JsonReader(input, JsonDepth.ReaderOptions(maxDepth, DocumentLevelOffset));
+            if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+            {
+                JsonErrors.ThrowRootNotObject();
+            }
+
+            bool documentsSeen = false;
+            while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+            {
+                bool isDocuments = !documentsSeen && reader.ValueTextEquals(DocumentsNameUtf8);
+                reader.Read();
+                if (!isDocuments || reader.TokenType != JsonTokenType.StartArray)
+                {
+                    JsonDepth.SkipValue(ref reader, maxDepth, DocumentLevelOffset);
+                    continue;
+                }
+
+                documentsSeen = true;
+                int index = 0;
+                while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+                {
+                    if (reader.TokenType == JsonTokenType.StartObject)
+                    {
+                        ScanObject(ref reader, input, scan, maxDepth, DocumentLevelOffset, index);
+                    }
+                    else
+                    {
+                        JsonDepth.SkipValue(ref reader, maxDepth, DocumentLevelOffset);
+                    }
+
+                    index++;
+                }
+
+                scan.ArrayLength = index;
+            }
+
+            reader.Read();
+        }
+        catch (JsonException exception)
+        {
+            JsonErrors.ThrowMalformed(exception);
+        }
+    }
+
+    private static void ScanObject(ref Utf8JsonReader reader, ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth, int levelOffset, int index)
+    {
+        JsonDepth.Check(reader.CurrentDepth, maxDepth, levelOffset);
+        int objectDepth = reader.CurrentDepth;
+
+        ref DocumentRecord document = ref scan.AddDocument();
+        document.Start = (int)reader.TokenStartIndex;
+        document.Index = index;
+        document.FirstProperty = scan.PropertyCount;
+        document.EnvelopeProperty = -1;
+        document.IdProperty = -1;
+        document.EncryptedDataStart = -1;
+
+        while (reader.Read() && reader.CurrentDepth > objectDepth)
+        {
+            int propertyIndex = scan.PropertyCount;
+            ref PropertyRecord property = ref scan.AddProperty();
+            property.NameStart = (int)reader.TokenStartIndex;
+            property.PathIndex = -1;
+            if (!reader.ValueIsEscaped)
+            {
+                property.NameOffset = property.NameStart + 1;
+                property.NameLength = reader.ValueSpan.Length;
+                property.NameInBuffer = false;
+            }
+            else
+            {
+                BufferEscapedName(ref reader, scan, ref property);
+            }
+
+            ReadOnlySpan<byte> name = scan.GetName(input, property);
+            bool isEnvelope = name.SequenceEqual(EncryptionEnvelope.PropertyNameUtf8);
+            bool isId = !isEnvelope && name.SequenceEqual(EncryptionEnvelope.IdNameUtf8);
+
+            reader.Read();
+            property.ValueStart = (int)reader.TokenStartIndex;
+            property.ValueType = reader.TokenType;
+            property.ValueEscaped = reader.TokenType == JsonTokenType.String && reader.ValueIsEscaped;
+            JsonDepth.SkipValue(ref reader, maxDepth, levelOffset);
+            property.ValueEnd = (int)reader.BytesConsumed;
+
+            if (isEnvelope)
+            {
+                if (document.EnvelopeProperty >= 0)
+                {
+                    document.DuplicateEnvelope = true;
+                }
+                else
+                {
+                    document.EnvelopeProperty = propertyIndex;
+                }
+            }
+            else if (isId && property.ValueType == JsonTokenType.String && document.IdProperty < 0)
+            {
+                document.IdProperty = propertyIndex;
+            }
+        }
+
+        document.End = (int)reader.BytesConsumed;
+        document.PropertyCount = scan.PropertyCount - document.FirstProperty;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void BufferEscapedName(ref Utf8JsonReader reader, DecryptionScan scan, ref PropertyRecord property)
+    {
+        Span<byte> space = scan.GetNameSpace(reader.ValueSpan.Length, out int offset);
+        int length = reader.CopyString(space);
+        scan.CommitName(length);
+        property.NameOffset = offset;
+        property.NameLength = length;
+        property.NameInBuffer = true;
+    }
+}

@@ -1,0 +1,277 @@
+using System.Buffers;
+using System.Text.Json;
+using Encryption.Custom.Json.WireFormat;
+
+namespace Encryption.Custom.Json.Streaming;
+
+/// <summary>
+/// The second step of decryption, per document: reads its <c>_ei</c> metadata (wire-format.md §3.1), resolves the
+/// format, and matches each <c>_ep</c> path to the property it names. Everything here concerns one document, so
+/// inside a feed page its errors can be reported for that document alone.
+/// </summary>
+internal static class EnvelopeReader
+{
+    /// <summary>Prepares <paramref name="document"/> for decryption.</summary>
+    /// <returns><see langword="false"/> when the document is not encrypted (no <c>_ei</c>, or <c>_ei: null</c>).</returns>
+    /// <exception cref="EncryptionException">The metadata is malformed or unsupported, or a listed value is not a string.</exception>
+    public static bool Prepare(ReadOnlySpan<byte> input, DecryptionScan scan, ref DocumentRecord document)
+    {
+        if (document.EnvelopeProperty < 0)
+        {
+            return false;
+        }
+
+        if (document.DuplicateEnvelope)
+        {
+            JsonErrors.ThrowMalformedEnvelope("it appears more than once.");
+        }
+
+        ref PropertyRecord envelope = ref scan.Properties[document.EnvelopeProperty];
+        if (envelope.ValueType == JsonTokenType.Null)
+        {
+            return false;
+        }
+
+        if (envelope.ValueType != JsonTokenType.StartObject)
+        {
+            JsonErrors.ThrowMalformedEnvelope("it must be an object.");
+        }
+
+        scan.ResetPaths();
+        ReadEnvelope(input, envelope.ValueStart, envelope.ValueEnd, scan, ref document);
+        if (document.Format == EnvelopeFormat.PerProperty)
+        {
+            MatchPaths(input, scan, document);
+        }
+
+        return true;
+    }
+
+    private static void ReadEnvelope(ReadOnlySpan<byte> input, int start, int end, DecryptionScan scan, ref DocumentRecord document)
+    {
+        long formatVersion = -1;
+        bool hasPaths = false;
+        int algorithmStart = -1;
+        int algorithmEnd = -1;
+
+        // The scan validated this object's syntax and depth already.
+        var reader = new Utf8JsonReader(input[start..end], new JsonReaderOptions { MaxDepth = 1000 });
+        reader.Read();
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            if (reader.ValueTextEquals(EncryptionEnvelope.FormatVersionNameUtf8))
+            {
+                reader.Read();
+                if (reader.TokenType != JsonTokenType.Number || !reader.TryGetInt64(out formatVersion))
+                {
+                    JsonErrors.ThrowMalformedEnvelope("'_ef' must be an integer.");
+                }
+            }
+            else if (reader.ValueTextEquals(EncryptionEnvelope.KeyIdNameUtf8))
+            {
+                reader.Read();
+                if (reader.TokenType != JsonTokenType.String)
+                {
+                    JsonErrors.ThrowMalformedEnvelope("'_en' must be a string.");
+                }
+
+                document.KeyId = ReadKeyId(ref reader);
+            }
+            else if (reader.ValueTextEquals(EncryptionEnvelope.AlgorithmNameUtf8))
+            {
+                reader.Read();
+                if (reader.TokenType != JsonTokenType.String)
+                {
+                    JsonErrors.ThrowMalformedEnvelope("'_ea' must be a string.");
+                }
+
+                algorithmStart = start + (int)reader.TokenStartIndex;
+                algorithmEnd = start + (int)reader.BytesConsumed;
+            }
+            else if (reader.ValueTextEquals(EncryptionEnvelope.EncryptedDataNameUtf8))
+            {
+                reader.Read();
+                if (reader.TokenType == JsonTokenType.String)
+                {
+                    document.EncryptedDataStart = start + (int)reader.TokenStartIndex;
+                    document.EncryptedDataEnd = start + (int)reader.BytesConsumed;
+                    document.EncryptedDataEscaped = reader.ValueIsEscaped;
+                }
+                else if (reader.TokenType != JsonTokenType.Null)
+                {
+                    JsonErrors.ThrowMalformedEnvelope("'_ed' must be a string or null.");
+                }
+            }
+            else if (reader.ValueTextEquals(EncryptionEnvelope.PathsNameUtf8))
+            {
+                reader.Read();
+                hasPaths = true;
+                ReadPaths(ref reader, scan);
+            }
+            else
+            {
+                // Unknown fields are ignored (forward compatibility within a known format version).
+                reader.Read();
+                reader.Skip();
+            }
+        }
+
+        if (formatVersion < 0)
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_ef' is missing.");
+        }
+
+        if (document.KeyId is null)
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_en' is missing.");
+        }
+
+        if (algorithmStart < 0)
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_ea' is missing.");
+        }
+
+        document.Algorithm = ReadAlgorithm(input[algorithmStart..algorithmEnd], formatVersion);
+        document.Format = EncryptionEnvelope.ResolveFormat(formatVersion, document.Algorithm);
+        if (document.Format == EnvelopeFormat.PerProperty && !hasPaths)
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_ep' is missing.");
+        }
+
+        if (document.Format == EnvelopeFormat.LegacyBlob && document.EncryptedDataStart < 0)
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_ed' is missing for format version 2.");
+        }
+    }
+
+    private static string ReadKeyId(ref Utf8JsonReader reader)
+    {
+        if (!reader.ValueIsEscaped)
+        {
+            if (reader.ValueSpan.IsEmpty)
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_en' must not be empty.");
+            }
+
+            return DataEncryptionKeyIdCache.GetId(reader.ValueSpan);
+        }
+
+        byte[] rented = ArrayPool<byte>.Shared.Rent(reader.ValueSpan.Length);
+        try
+        {
+            int length = reader.CopyString(rented);
+            if (length == 0)
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_en' must not be empty.");
+            }
+
+            return DataEncryptionKeyIdCache.GetId(rented.AsSpan(0, length));
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    private static string ReadAlgorithm(ReadOnlySpan<byte> quotedToken, long formatVersion)
+    {
+        var reader = new Utf8JsonReader(quotedToken);
+        reader.Read();
+        Span<byte> name = stackalloc byte[64];
+        if (reader.ValueSpan.Length <= name.Length)
+        {
+            int length = reader.CopyString(name);
+            if (EncryptionEnvelope.TryGetAlgorithm(name[..length], out string? algorithm))
+            {
+                return algorithm;
+            }
+        }
+
+        JsonErrors.ThrowUnsupportedAlgorithm(reader.GetString() ?? string.Empty, formatVersion);
+        return null;
+    }
+
+    private static void ReadPaths(ref Utf8JsonReader reader, DecryptionScan scan)
+    {
+        if (reader.TokenType == JsonTokenType.Null)
+        {
+            return;
+        }
+
+        if (reader.TokenType != JsonTokenType.StartArray)
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_ep' must be an array of paths.");
+        }
+
+        while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+        {
+            if (reader.TokenType != JsonTokenType.String)
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ep' must be an array of paths.");
+            }
+
+            Span<byte> space = scan.GetNameSpace(reader.ValueSpan.Length, out int offset);
+            int length = reader.CopyString(space);
+
+            // "/name": a top-level property; format 3 never lists anything else.
+            if (length < 2 || space[0] != (byte)'/' || space[1..length].Contains((byte)'/'))
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ep' must list top-level paths such as '/name'.");
+            }
+
+            ReadOnlySpan<byte> name = space[1..length];
+            if (scan.PathTable.Add(name) < 0)
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ep' lists a path more than once.");
+            }
+
+            scan.CommitName(length);
+            ref PathRecord path = ref scan.AddPath();
+            path.NameOffset = offset + 1;
+            path.NameLength = length - 1;
+            path.PropertyIndex = -1;
+        }
+    }
+
+    private static void MatchPaths(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document)
+    {
+        if (scan.PathCount == 0)
+        {
+            return;
+        }
+
+        PropertyRecord[] properties = scan.Properties;
+        int end = document.FirstProperty + document.PropertyCount;
+        for (int i = document.FirstProperty; i < end; i++)
+        {
+            ref PropertyRecord property = ref properties[i];
+
+            // A null value is treated as absent (a patch may have cleared it); the envelope never matches a path.
+            if (property.ValueType == JsonTokenType.Null || i == document.EnvelopeProperty)
+            {
+                continue;
+            }
+
+            ReadOnlySpan<byte> name = scan.GetName(input, property);
+            int pathIndex = scan.PathTable.Find(name);
+            if (pathIndex < 0)
+            {
+                continue;
+            }
+
+            ref PathRecord path = ref scan.Paths[pathIndex];
+            if (path.PropertyIndex >= 0)
+            {
+                JsonErrors.ThrowDuplicateProperty(name);
+            }
+
+            if (property.ValueType != JsonTokenType.String)
+            {
+                JsonErrors.ThrowNotAnEncryptedString(name, document.KeyId!);
+            }
+
+            path.PropertyIndex = i;
+            property.PathIndex = pathIndex;
+        }
+    }
+}

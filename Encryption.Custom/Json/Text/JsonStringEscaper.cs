@@ -1,0 +1,105 @@
+using System.Buffers;
+using System.Globalization;
+
+namespace Encryption.Custom.Json.Text;
+
+/// <summary>
+/// Writes UTF-8 text as the content of a JSON string with the minimal escaping JSON requires: quote, backslash
+/// and control characters. Everything else (non-ASCII included) is copied as is, so output stays compact.
+/// </summary>
+internal static class JsonStringEscaper
+{
+    private static readonly SearchValues<byte> s_needsEscaping = SearchValues.Create(
+        [
+            0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F,
+            0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F,
+            (byte)'"', (byte)'\\',
+        ]);
+
+    /// <summary>Writes <c>"</c> + escaped <paramref name="utf8"/> + <c>"</c>.</summary>
+    public static void WriteQuoted(IBufferWriter<byte> output, ReadOnlySpan<byte> utf8)
+    {
+        int firstEscape = utf8.IndexOfAny(s_needsEscaping);
+        if (firstEscape < 0)
+        {
+            // Common case: one copy.
+            Span<byte> span = output.GetSpan(utf8.Length + 2);
+            span[0] = (byte)'"';
+            utf8.CopyTo(span[1..]);
+            span[utf8.Length + 1] = (byte)'"';
+            output.Advance(utf8.Length + 2);
+            return;
+        }
+
+        WriteByte(output, (byte)'"');
+        WriteEscaped(output, utf8, firstEscape);
+        WriteByte(output, (byte)'"');
+    }
+
+    /// <summary>The escaped form of <paramref name="utf8"/> without quotes, into a new array (for one-time setup only).</summary>
+    public static byte[] EscapeToArray(ReadOnlySpan<byte> utf8)
+    {
+        var writer = new ArrayBufferWriter<byte>(utf8.Length + 8);
+        int firstEscape = utf8.IndexOfAny(s_needsEscaping);
+        if (firstEscape < 0)
+        {
+            writer.Write(utf8);
+        }
+        else
+        {
+            WriteEscaped(writer, utf8, firstEscape);
+        }
+
+        return writer.WrittenSpan.ToArray();
+    }
+
+    private static void WriteEscaped(IBufferWriter<byte> output, ReadOnlySpan<byte> utf8, int nextEscape)
+    {
+        while (nextEscape >= 0)
+        {
+            output.Write(utf8[..nextEscape]);
+            WriteEscape(output, utf8[nextEscape]);
+            utf8 = utf8[(nextEscape + 1)..];
+            nextEscape = utf8.IndexOfAny(s_needsEscaping);
+        }
+
+        output.Write(utf8);
+    }
+
+    private static void WriteEscape(IBufferWriter<byte> output, byte value)
+    {
+        Span<byte> span = output.GetSpan(6);
+        span[0] = (byte)'\\';
+        byte shortForm = value switch
+        {
+            (byte)'"' => (byte)'"',
+            (byte)'\\' => (byte)'\\',
+            (byte)'\n' => (byte)'n',
+            (byte)'\r' => (byte)'r',
+            (byte)'\t' => (byte)'t',
+            (byte)'\b' => (byte)'b',
+            (byte)'\f' => (byte)'f',
+            _ => 0,
+        };
+
+        if (shortForm != 0)
+        {
+            span[1] = shortForm;
+            output.Advance(2);
+            return;
+        }
+
+        span[1] = (byte)'u';
+        span[2] = (byte)'0';
+        span[3] = (byte)'0';
+        bool formatted = value.TryFormat(span[4..], out int written, "X2", CultureInfo.InvariantCulture);
+        System.Diagnostics.Debug.Assert(formatted && written == 2, "Two hex digits.");
+        output.Advance(6);
+    }
+
+    private static void WriteByte(IBufferWriter<byte> output, byte value)
+    {
+        output.GetSpan(1)[0] = value;
+        output.Advance(1);
+    }
+}

@@ -1,0 +1,143 @@
+using System.Diagnostics;
+using System.Numerics;
+
+namespace Encryption.Custom.Json.Text;
+
+/// <summary>
+/// A small hash set of UTF-8 property names mapping each name to the index it was added at. Used to match a
+/// document's top-level property names against the paths to encrypt or decrypt in O(1) per property.
+/// </summary>
+/// <remarks>
+/// Names are copied into an owned buffer. Reusable through <see cref="Clear"/> (its arrays are kept, so a reused
+/// table allocates nothing). Lookups on a table that is no longer written to are safe from many threads. The
+/// hash is <see cref="HashCode"/>, randomly seeded per process, so crafted names cannot force collisions.
+/// </remarks>
+internal sealed class Utf8NameTable
+{
+    private byte[] _names = new byte[64];
+    private int _namesLength;
+    private int[] _offsets = new int[4];
+    private int[] _lengths = new int[4];
+    private int[] _hashes = new int[4];
+    private int _count;
+    private int[] _slots = new int[8]; // entry index + 1; 0 = empty
+
+    /// <summary>The number of names.</summary>
+    public int Count => _count;
+
+    /// <summary>The name added at <paramref name="index"/>.</summary>
+    public ReadOnlySpan<byte> GetName(int index)
+    {
+        Debug.Assert((uint)index < (uint)_count, "Index in range.");
+        return _names.AsSpan(_offsets[index], _lengths[index]);
+    }
+
+    /// <summary>Adds <paramref name="name"/> unless present.</summary>
+    /// <returns>The new index, or -1 when the name was already present.</returns>
+    public int Add(ReadOnlySpan<byte> name)
+    {
+        int hash = Hash(name);
+        if (Find(name, hash) >= 0)
+        {
+            return -1;
+        }
+
+        if (_count == _offsets.Length)
+        {
+            int newSize = _count * 2;
+            Array.Resize(ref _offsets, newSize);
+            Array.Resize(ref _lengths, newSize);
+            Array.Resize(ref _hashes, newSize);
+        }
+
+        if (_namesLength + name.Length > _names.Length)
+        {
+            Array.Resize(ref _names, Math.Max(_names.Length * 2, _namesLength + name.Length));
+        }
+
+        int index = _count++;
+        name.CopyTo(_names.AsSpan(_namesLength));
+        _offsets[index] = _namesLength;
+        _lengths[index] = name.Length;
+        _hashes[index] = hash;
+        _namesLength += name.Length;
+
+        // Keep the load factor at or below one half.
+        if (_count * 2 > _slots.Length)
+        {
+            Rehash(_slots.Length * 2);
+        }
+        else
+        {
+            Insert(index);
+        }
+
+        return index;
+    }
+
+    /// <summary>The index of <paramref name="name"/>, or -1.</summary>
+    public int Find(ReadOnlySpan<byte> name) => _count == 0 ? -1 : Find(name, Hash(name));
+
+    /// <summary>Removes every name; keeps the arrays.</summary>
+    public void Clear()
+    {
+        if (_count == 0)
+        {
+            return;
+        }
+
+        Array.Clear(_slots);
+        _count = 0;
+        _namesLength = 0;
+    }
+
+    private static int Hash(ReadOnlySpan<byte> name)
+    {
+        var hash = default(HashCode);
+        hash.AddBytes(name);
+        return hash.ToHashCode();
+    }
+
+    private int Find(ReadOnlySpan<byte> name, int hash)
+    {
+        int mask = _slots.Length - 1;
+        int slot = hash & mask;
+        while (true)
+        {
+            int entry = _slots[slot] - 1;
+            if (entry < 0)
+            {
+                return -1;
+            }
+
+            if (_hashes[entry] == hash && _lengths[entry] == name.Length && GetName(entry).SequenceEqual(name))
+            {
+                return entry;
+            }
+
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    private void Insert(int index)
+    {
+        int mask = _slots.Length - 1;
+        int slot = _hashes[index] & mask;
+        while (_slots[slot] != 0)
+        {
+            slot = (slot + 1) & mask;
+        }
+
+        _slots[slot] = index + 1;
+    }
+
+    private void Rehash(int size)
+    {
+        Debug.Assert(BitOperations.IsPow2(size), "Power-of-two table.");
+        _slots = new int[size];
+        for (int i = 0; i < _count; i++)
+        {
+            Insert(i);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+using System.Buffers;
+using System.Buffers.Text;
+using System.Diagnostics;
+using Encryption.Custom.Keys;
+
+namespace Encryption.Custom.Json.WireFormat;
+
+/// <summary>
+/// Encodes and decodes one encrypted property value (wire-format.md §3.2): the JSON string content is standard
+/// padded base64 (<c>+/=</c>) of <c>typeMarker(1) ‖ cell</c>, where cell is the AEAD output of the plaintext.
+/// The legacy format 2 blob (<c>_ed</c>) is base64 of a bare cell.
+/// </summary>
+/// <remarks>The only place that frames values; both processors call it.</remarks>
+internal static class EncryptedValueCodec
+{
+    /// <summary>The exact base64 length (without quotes) of a value whose plaintext is <paramref name="plainTextLength"/> bytes.</summary>
+    public static int GetEncodedLength(DataEncryptionKey key, int plainTextLength) =>
+        Base64.GetMaxEncodedToUtf8Length(1 + key.GetEncryptByteCount(plainTextLength));
+
+    /// <summary>
+    /// Encrypts <paramref name="plainText"/> and writes base64(<paramref name="marker"/> ‖ cell) to the start of
+    /// <paramref name="destination"/>, which also serves as the scratch space for the cell (no other buffer).
+    /// </summary>
+    /// <param name="key">The data encryption key.</param>
+    /// <param name="marker">The JSON type of the value.</param>
+    /// <param name="plainText">The plaintext bytes.</param>
+    /// <param name="destination">At least <see cref="GetEncodedLength"/> bytes.</param>
+    /// <returns>The number of base64 bytes written.</returns>
+    public static int Encode(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, Span<byte> destination)
+    {
+        int cellLength = key.GetEncryptByteCount(plainText.Length);
+        Debug.Assert(destination.Length >= Base64.GetMaxEncodedToUtf8Length(1 + cellLength), "Destination too short.");
+
+        // The cell goes first into the front of the destination, then base64 expands it in place (4/3 of its size).
+        destination[0] = (byte)marker;
+        int written = key.EncryptData(plainText, destination.Slice(1, cellLength));
+        OperationStatus status = Base64.EncodeToUtf8InPlace(destination, 1 + written, out int encoded);
+        Debug.Assert(status == OperationStatus.Done, "In-place base64 cannot fail with a large enough buffer.");
+        return encoded;
+    }
+
+    /// <summary>The most bytes <paramref name="base64Length"/> base64 bytes decode to.</summary>
+    public static int GetMaxBlobLength(int base64Length) => Base64.GetMaxDecodedFromUtf8Length(base64Length);
+
+    /// <summary>The most plaintext bytes a value of <paramref name="base64Length"/> base64 bytes can hold.</summary>
+    public static int GetMaxPlainTextLength(DataEncryptionKey key, int base64Length) =>
+        key.GetDecryptByteCount(Math.Max(GetMaxBlobLength(base64Length) - 1, 0));
+
+    /// <summary>Decodes base64(marker ‖ cell), checks the marker, authenticates and decrypts the cell.</summary>
+    /// <param name="key">The data encryption key.</param>
+    /// <param name="base64">The unescaped content of the JSON string.</param>
+    /// <param name="blob">Scratch of at least <see cref="GetMaxBlobLength"/> bytes (receives ciphertext only).</param>
+    /// <param name="plainText">At least <see cref="GetMaxPlainTextLength"/> bytes; receives the plaintext.</param>
+    /// <param name="marker">The type marker.</param>
+    /// <param name="plainTextLength">The plaintext length.</param>
+    /// <exception cref="EncryptionException">The cell is not authentic (<see cref="EncryptionErrorKind.InvalidCipherText"/>).</exception>
+    public static EncryptedValueStatus TryDecrypt(
+        DataEncryptionKey key,
+        ReadOnlySpan<byte> base64,
+        Span<byte> blob,
+        Span<byte> plainText,
+        out TypeMarker marker,
+        out int plainTextLength)
+    {
+        marker = default;
+        plainTextLength = 0;
+        if (!TryDecodeBase64(base64, blob, out int blobLength) || blobLength < 2)
+        {
+            return EncryptedValueStatus.InvalidBase64;
+        }
+
+        marker = (TypeMarker)blob[0];
+        if (marker is < TypeMarker.String or > TypeMarker.Object)
+        {
+            return EncryptedValueStatus.UnknownMarker;
+        }
+
+        plainTextLength = key.DecryptData(blob.Slice(1, blobLength - 1), plainText);
+        bool scalar = marker is TypeMarker.Double or TypeMarker.Long or TypeMarker.Boolean;
+        if (scalar && plainTextLength != ScalarEncoding.Length)
+        {
+            return EncryptedValueStatus.InvalidLengthForMarker;
+        }
+
+        return EncryptedValueStatus.Valid;
+    }
+
+    /// <summary>Decodes and decrypts a format 2 <c>_ed</c> blob: base64 of a bare cell.</summary>
+    /// <exception cref="EncryptionException">The cell is not authentic (<see cref="EncryptionErrorKind.InvalidCipherText"/>).</exception>
+    public static EncryptedValueStatus TryDecryptLegacyBlob(
+        DataEncryptionKey key,
+        ReadOnlySpan<byte> base64,
+        Span<byte> blob,
+        Span<byte> plainText,
+        out int plainTextLength)
+    {
+        plainTextLength = 0;
+        if (!TryDecodeBase64(base64, blob, out int blobLength) || blobLength == 0)
+        {
+            return EncryptedValueStatus.InvalidBase64;
+        }
+
+        plainTextLength = key.DecryptData(blob[..blobLength], plainText);
+        return EncryptedValueStatus.Valid;
+    }
+
+    private static bool TryDecodeBase64(ReadOnlySpan<byte> base64, Span<byte> blob, out int written)
+    {
+        // Standard padded base64 only: the length must be a multiple of 4 and the whole input must be consumed.
+        if (base64.Length % 4 != 0)
+        {
+            written = 0;
+            return false;
+        }
+
+        OperationStatus status = Base64.DecodeFromUtf8(base64, blob, out int consumed, out written);
+        return status == OperationStatus.Done && consumed == base64.Length;
+    }
+}

@@ -1,0 +1,17 @@
+namespace Encryption.Custom.Json.WireFormat;
+
+/// <summary>Why an encrypted value could not be decoded (authentication failures throw instead).</summary>
+internal enum EncryptedValueStatus
+{
+    /// <summary>Decoded and decrypted.</summary>
+    Valid = 0,
+
+    /// <summary>The text is not standard padded base64, or decodes to nothing.</summary>
+    InvalidBase64,
+
+    /// <summary>The type marker is not one of 2..7.</summary>
+    UnknownMarker,
+
+    /// <summary>The plaintext length does not fit the marker (scalars are 8 bytes).</summary>
+    InvalidLengthForMarker,
+}

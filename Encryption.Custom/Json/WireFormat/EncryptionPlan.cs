@@ -1,0 +1,214 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Text;
+using Encryption.Custom.Json.Text;
+
+namespace Encryption.Custom.Json.WireFormat;
+
+/// <summary>
+/// <see cref="EncryptionOptions"/> validated (wire-format.md §3.4) and compiled for the hot path: the property
+/// names to match as UTF-8, and the constant part of the <c>_ei</c> metadata pre-serialized.
+/// </summary>
+/// <remarks>Immutable once created; shared by every thread that encrypts with the same options.</remarks>
+internal sealed class EncryptionPlan
+{
+    private readonly IReadOnlyList<string>? _source;
+    private readonly string[] _paths;
+    private readonly Utf8NameTable _names;
+    private readonly byte[] _envelopePrefix;
+    private readonly byte[][] _pathTokens;
+
+    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<string> source, string[] paths, Utf8NameTable names)
+    {
+        DataEncryptionKeyId = dataEncryptionKeyId;
+        EncryptionAlgorithm = encryptionAlgorithm;
+        _source = source;
+        _paths = paths;
+        _names = names;
+        _pathTokens = new byte[paths.Length][];
+        for (int i = 0; i < paths.Length; i++)
+        {
+            _pathTokens[i] = Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(paths[i])));
+        }
+
+        // "_ei":{"_ef":3,"_en":"<id>","_ea":"<algorithm>","_ed":null,"_ep":[   (the paths and "]}" follow per document)
+        var prefix = new ArrayBufferWriter<byte>();
+        prefix.Write("\"_ei\":{\"_ef\":3,\"_en\":"u8);
+        prefix.Write(Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(dataEncryptionKeyId))));
+        prefix.Write(",\"_ea\":"u8);
+        prefix.Write(Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(encryptionAlgorithm))));
+        prefix.Write(",\"_ed\":null,\"_ep\":["u8);
+        _envelopePrefix = prefix.WrittenSpan.ToArray();
+    }
+
+    /// <summary>The DEK id to encrypt with.</summary>
+    public string DataEncryptionKeyId { get; }
+
+    /// <summary>The algorithm (always the current one).</summary>
+    public string EncryptionAlgorithm { get; }
+
+    /// <summary>The number of paths.</summary>
+    public int PathCount => _paths.Length;
+
+    /// <summary>The longest UTF-8 property name among the paths.</summary>
+    public int MaxNameLength { get; private init; }
+
+    /// <summary>Validates and compiles the options.</summary>
+    /// <exception cref="EncryptionException">An option is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IReadOnlyList<string>? pathsToEncrypt)
+    {
+        if (string.IsNullOrEmpty(dataEncryptionKeyId))
+        {
+            JsonErrors.ThrowInvalidOptions("The data encryption key id must not be empty.");
+        }
+
+        if (string.IsNullOrEmpty(encryptionAlgorithm))
+        {
+            JsonErrors.ThrowInvalidOptions("The encryption algorithm must not be empty.", dataEncryptionKeyId);
+        }
+
+        if (encryptionAlgorithm == CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized)
+        {
+            JsonErrors.ThrowInvalidOptions(
+                $"The algorithm '{encryptionAlgorithm}' (format version 2) can be decrypted but no longer written; use '{CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized}'.",
+                dataEncryptionKeyId);
+        }
+
+        if (encryptionAlgorithm != CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized)
+        {
+            JsonErrors.ThrowInvalidOptions($"The encryption algorithm '{encryptionAlgorithm}' is not supported.", dataEncryptionKeyId);
+        }
+
+        if (pathsToEncrypt is null)
+        {
+            JsonErrors.ThrowInvalidOptions("The paths to encrypt must be given.", dataEncryptionKeyId);
+        }
+
+        var paths = new string[pathsToEncrypt.Count];
+        var names = new Utf8NameTable();
+        int maxNameLength = 0;
+        for (int i = 0; i < paths.Length; i++)
+        {
+            string path = pathsToEncrypt[i];
+            byte[] name = ValidatePath(path);
+            if (names.Add(name) < 0)
+            {
+                JsonErrors.ThrowInvalidPath(path, "it is listed more than once.");
+            }
+
+            paths[i] = path;
+            maxNameLength = Math.Max(maxNameLength, name.Length);
+        }
+
+        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, paths, names) { MaxNameLength = maxNameLength };
+    }
+
+    /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
+    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IReadOnlyList<string>? pathsToEncrypt)
+    {
+        // Reference comparisons: a replaced string or list element recompiles, so a path added to the same list
+        // after first use is never silently left in plaintext.
+        if (!ReferenceEquals(dataEncryptionKeyId, DataEncryptionKeyId)
+            || !ReferenceEquals(encryptionAlgorithm, EncryptionAlgorithm)
+            || pathsToEncrypt is null
+            || !ReferenceEquals(pathsToEncrypt, _source)
+            || pathsToEncrypt.Count != _paths.Length)
+        {
+            return false;
+        }
+
+        for (int i = 0; i < _paths.Length; i++)
+        {
+            if (!ReferenceEquals(pathsToEncrypt[i], _paths[i]))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>The path at <paramref name="index"/>, as given (for example <c>/ssn</c>).</summary>
+    public string GetPath(int index) => _paths[index];
+
+    /// <summary>The index of the path whose property name is <paramref name="utf8Name"/> (unescaped), or -1.</summary>
+    public int FindPath(ReadOnlySpan<byte> utf8Name) => _names.Find(utf8Name);
+
+    /// <summary>The UTF-8 property name of the path at <paramref name="index"/>.</summary>
+    public ReadOnlySpan<byte> GetName(int index) => _names.GetName(index);
+
+    /// <summary>
+    /// Writes <c>"_ei":{...}</c> listing the paths whose flag in <paramref name="encrypted"/> is set, in the
+    /// order of the options.
+    /// </summary>
+    public void WriteEnvelope(IBufferWriter<byte> output, ReadOnlySpan<byte> encrypted)
+    {
+        Debug.Assert(encrypted.Length >= _paths.Length, "One flag per path.");
+        output.Write(_envelopePrefix);
+        bool first = true;
+        for (int i = 0; i < _pathTokens.Length; i++)
+        {
+            if (encrypted[i] == 0)
+            {
+                continue;
+            }
+
+            if (!first)
+            {
+                output.Write(","u8);
+            }
+
+            output.Write(_pathTokens[i]);
+            first = false;
+        }
+
+        output.Write("]}"u8);
+    }
+
+    private static byte[] ValidatePath(string? path)
+    {
+        if (string.IsNullOrEmpty(path) || path == "/")
+        {
+            JsonErrors.ThrowInvalidPath(path, "a path must be '/' followed by a property name.");
+        }
+
+        if (path[0] != '/')
+        {
+            JsonErrors.ThrowInvalidPath(path, "a path must start with '/'.");
+        }
+
+        if (path.IndexOf('/', 1) >= 0)
+        {
+            JsonErrors.ThrowInvalidPath(path, "only top-level properties can be encrypted (no nested paths).");
+        }
+
+        if (path == "/id")
+        {
+            JsonErrors.ThrowInvalidPath(path, "the document id can never be encrypted.");
+        }
+
+        if (path == "/" + EncryptionEnvelope.PropertyName)
+        {
+            JsonErrors.ThrowInvalidPath(path, "'_ei' is reserved for the encryption metadata.");
+        }
+
+        try
+        {
+            return new UTF8Encoding(false, throwOnInvalidBytes: true).GetBytes(path, 1, path.Length - 1);
+        }
+        catch (EncoderFallbackException)
+        {
+            JsonErrors.ThrowInvalidPath(path, "it is not valid UTF-16 text.");
+            return [];
+        }
+    }
+
+    private static byte[] Quote(byte[] escaped)
+    {
+        var token = new byte[escaped.Length + 2];
+        token[0] = (byte)'"';
+        escaped.CopyTo(token, 1);
+        token[^1] = (byte)'"';
+        return token;
+    }
+}
