@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Text.Json;
+using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -159,7 +160,7 @@ internal static class DocumentScanner
     private static void BufferEscapedName(ref Utf8JsonReader reader, DecryptionScan scan, ref PropertyRecord property)
     {
         Span<byte> space = scan.GetNameSpace(reader.ValueSpan.Length, out int offset);
-        int length = reader.CopyString(space);
+        int length = JsonStringUnescaper.CopyString(ref reader, space);
         scan.CommitName(length);
         property.NameOffset = offset;
         property.NameLength = length;

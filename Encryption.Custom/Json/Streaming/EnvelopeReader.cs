@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Text.Json;
+using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -159,7 +160,7 @@ internal static class EnvelopeReader
         byte[] rented = ArrayPool<byte>.Shared.Rent(reader.ValueSpan.Length);
         try
         {
-            int length = reader.CopyString(rented);
+            int length = JsonStringUnescaper.CopyString(ref reader, rented);
             if (length == 0)
             {
                 JsonErrors.ThrowMalformedEnvelope("'_en' must not be empty.");
@@ -180,7 +181,7 @@ internal static class EnvelopeReader
         Span<byte> name = stackalloc byte[64];
         if (reader.ValueSpan.Length <= name.Length)
         {
-            int length = reader.CopyString(name);
+            int length = JsonStringUnescaper.CopyString(ref reader, name);
             if (EncryptionEnvelope.TryGetAlgorithm(name[..length], out string? algorithm))
             {
                 return algorithm;
@@ -211,7 +212,7 @@ internal static class EnvelopeReader
             }
 
             Span<byte> space = scan.GetNameSpace(reader.ValueSpan.Length, out int offset);
-            int length = reader.CopyString(space);
+            int length = JsonStringUnescaper.CopyString(ref reader, space);
 
             // "/name": a top-level property; format 3 never lists anything else.
             if (length < 2 || space[0] != (byte)'/' || space[1..length].Contains((byte)'/'))

@@ -130,7 +130,7 @@ internal static class StreamEncryptor
             Span<byte> name = reader.ValueSpan.Length <= ScratchBuffer.StackLimit
                 ? stackalloc byte[ScratchBuffer.StackLimit]
                 : scratch.Rent(reader.ValueSpan.Length);
-            int length = reader.CopyString(name);
+            int length = JsonStringUnescaper.CopyString(ref reader, name);
             return plan.FindPath(name[..length]);
         }
         finally
@@ -224,7 +224,7 @@ internal static class StreamEncryptor
         int length = 0;
         try
         {
-            length = reader.CopyString(plainText);
+            length = JsonStringUnescaper.CopyString(ref reader, plainText);
             WriteEncrypted(output, key, TypeMarker.String, plainText[..length]);
         }
         finally

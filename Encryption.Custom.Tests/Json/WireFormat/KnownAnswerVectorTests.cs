@@ -1,0 +1,101 @@
+using System.Text;
+using System.Text.Json;
+using Encryption.Custom.Json;
+using Encryption.Custom.Tests.TestSupport;
+
+namespace Encryption.Custom.Tests.Json.WireFormat;
+
+/// <summary>
+/// The known-answer vectors of wire-format.md §2 (root key 01..20, fixed IV 00..0f), asserted byte for byte
+/// through both processors: the type markers, the 8-byte scalar encodings and the base64 framing.
+/// </summary>
+/// <remarks>
+/// Microsoft.Azure.Cosmos.Encryption.Custom (and Microsoft.Data.Encryption.Cryptography) do not restore from this
+/// machine's package source, so no test here can call Microsoft's package. Compatibility rests on these vectors
+/// and on the §3.2 fixture (see <see cref="FixtureTests"/>), which the team verified against a real document
+/// written by that package.
+/// </remarks>
+public sealed class KnownAnswerVectorTests
+{
+    private const string HelloBlob = "AgFPKXw7s9jtbwh7oU9mEKdwJWAUgB8pr4hti+1nvIfcoQABAgMEBQYHCAkKCwwNDg92uiY0TEw4p5D3+lQLmRnj";
+    private const string FortyTwoBlob = "BAHzvw7xKshA+BLmTMyKy19z2IcniZw1mazo+B7A3IzQ8gABAgMEBQYHCAkKCwwNDg9Nd7RrEgaV6utmtwr3e/xv";
+    private const string TrueBlob = "BQGhALrHEJ/VDddKse4eoT0HUisSXHfuL3Qm4Nhleo2TcQABAgMEBQYHCAkKCwwNDg9Xtd6h3d59y8Xi+aJ8Zf0f";
+
+    public static TheoryData<string, string, string, string> DerivedKeys => new()
+    {
+        { CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, "encryption", "a95fcb709ee9984771c647c765f5351c3bc77fbf91d0e13c699289d143a4d4d7", "SQL" },
+        { CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, "MAC", "5e63796429de42ebd1a886f948ff46d898a153262c54ee4ac52c338062c05bda", "SQL" },
+        { CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, "IV", "cc7f08850c91bd6515d404140272116039cfdac80c19cb10def7f25d40661548", "SQL" },
+        { CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, "encryption", "5c99597047429c36c17bf3a5ef3b2f53630adf1487030827ce61a279940933fd", "Cosmos" },
+        { CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, "MAC", "b7490a4b7fc3456ed1a7aae26cf51794167d1538b68c4fb4c37e9b1eef9488e1", "Cosmos" },
+        { CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, "IV", "64d8759a408143f0eb15c8a3fda04e9c179b345472155a1c832540e7a032f5e8", "Cosmos" },
+    };
+
+    [Theory]
+    [MemberData(nameof(DerivedKeys))]
+    public void ReferenceKey_DerivedSubKey_MatchesVector(string algorithm, string which, string expectedHex, string labelFamily)
+    {
+        string label = which switch
+        {
+            "encryption" => ReferenceDataEncryptionKey.EncryptionLabel(algorithm),
+            "MAC" => ReferenceDataEncryptionKey.MacLabel(algorithm),
+            _ => ReferenceDataEncryptionKey.IvLabel(algorithm),
+        };
+
+        byte[] derived = ReferenceDataEncryptionKey.DeriveSubKey(ReferenceDataEncryptionKey.VectorRootKey, label);
+
+        Assert.Contains(labelFamily, label, StringComparison.Ordinal);
+        Assert.Equal(expectedHex, Convert.ToHexStringLower(derived));
+    }
+
+    [Fact]
+    public void ReferenceKey_DeterministicIvOfHello_MatchesVector()
+    {
+        using ReferenceDataEncryptionKey key = ReferenceDataEncryptionKey.ForVectors();
+
+        Assert.Equal("aaed66c05500cd7f7f0a04b4c73aa22c", Convert.ToHexStringLower(key.DeterministicIv("hello"u8)));
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void Encrypt_VectorValuesWithFixedIv_WritesTheVectorBlobs(JsonProcessor kind)
+    {
+        using ReferenceDataEncryptionKey key = ReferenceDataEncryptionKey.ForVectors();
+        var options = new EncryptionOptions { DataEncryptionKeyId = "vectors", PathsToEncrypt = ["/s", "/n", "/b"] };
+
+        byte[] encrypted = Processors.Create(kind).Encrypt("{\"id\":\"v\",\"s\":\"hello\",\"n\":42,\"b\":true}", key, options);
+
+        using JsonDocument document = JsonDocument.Parse(encrypted);
+        Assert.Equal(HelloBlob, document.RootElement.GetProperty("s").GetString());
+        Assert.Equal(FortyTwoBlob, document.RootElement.GetProperty("n").GetString());
+        Assert.Equal(TrueBlob, document.RootElement.GetProperty("b").GetString());
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void Decrypt_DocumentCarryingTheVectorBlobs_RestoresHello42True(JsonProcessor kind)
+    {
+        using ReferenceDataEncryptionKey key = ReferenceDataEncryptionKey.ForVectors();
+        var encryptor = new TestEncryptor().Add("vectors", key);
+        string document = $"{{\"id\":\"v\",\"s\":\"{HelloBlob}\",\"n\":\"{FortyTwoBlob}\",\"b\":\"{TrueBlob}\",\"_ei\":{{\"_ef\":3,\"_en\":\"vectors\",\"_ea\":\"MdeAeadAes256CbcHmac256Randomized\",\"_ed\":null,\"_ep\":[\"/s\",\"/n\",\"/b\"]}}}}";
+
+        byte[] decrypted = Processors.Create(kind).Decrypt(Encoding.UTF8.GetBytes(document), encryptor);
+
+        Assert.Equal("{\"id\":\"v\",\"s\":\"hello\",\"n\":42,\"b\":true}", decrypted.Utf8());
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void Decrypt_VectorBlobsWithEscapedBase64_RestoresTheValues(JsonProcessor kind)
+    {
+        // System.Text.Json's default encoder writes '+' as \u002B: such documents must still decrypt.
+        using ReferenceDataEncryptionKey key = ReferenceDataEncryptionKey.ForVectors();
+        var encryptor = new TestEncryptor().Add("vectors", key);
+        string escaped = FortyTwoBlob.Replace("+", "\\u002B", StringComparison.Ordinal).Replace("/", "\\/", StringComparison.Ordinal);
+        string document = $"{{\"n\":\"{escaped}\",\"_ei\":{{\"_ef\":3,\"_en\":\"vectors\",\"_ea\":\"MdeAeadAes256CbcHmac256Randomized\",\"_ep\":[\"\\/n\"]}}}}";
+
+        byte[] decrypted = Processors.Create(kind).Decrypt(Encoding.UTF8.GetBytes(document), encryptor);
+
+        Assert.Equal("{\"n\":42}", decrypted.Utf8());
+    }
+}
