@@ -282,4 +282,21 @@ public sealed class ProcessorContractTests : IDisposable
         JsonAssert.Equivalent(shape.Utf8, processor.Decrypt(first, _encryptor));
         JsonAssert.Equivalent(shape.Utf8, processor.Decrypt(second, _encryptor));
     }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void Encrypt_DoubleLiterals_EncryptTheCorrectlyRoundedValue(JsonProcessor kind)
+    {
+        // Utf8JsonReader.TryGetDouble gives 2.9896900000000003E+20 for the first literal (one ulp off).
+        foreach (string literal in new[] { "298969000000000000000.0", "0.1", "-0.0", "5e-324", "1.7976931348623157e308", "123456789.123456789e-5" })
+        {
+            byte[] encrypted = Processors.Create(kind).Encrypt("{\"x\":" + literal + "}", _key, new EncryptionOptions { DataEncryptionKeyId = DocumentShapes.KeyId, PathsToEncrypt = ["/x"] });
+            using JsonDocument document = JsonDocument.Parse(encrypted);
+            byte[] blob = Convert.FromBase64String(document.RootElement.GetProperty("x").GetString()!);
+
+            double expected = double.Parse(literal, System.Globalization.CultureInfo.InvariantCulture);
+            Assert.Equal(3, blob[0]);
+            Assert.Equal(BitConverter.GetBytes(expected), _key.DecryptData(blob[1..]));
+        }
+    }
 }

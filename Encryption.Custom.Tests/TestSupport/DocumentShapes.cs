@@ -68,8 +68,8 @@ public static class DocumentShapes
         yield return new(
             "numbers",
             "{\"id\":\"num1\",\"zero\":0,\"negzero\":-0,\"negzerof\":-0.0,\"exp\":1e3,\"exp2\":-2.5E-7,\"expplus\":1E+2,\"min\":-9223372036854775808,\"max\":9223372036854775807,"
-            + "\"intlike\":1.0,\"trailing\":12345.000,\"tiny\":5e-324,\"huge\":1.7976931348623157e308,\"frac\":0.1,\"long53\":9007199254740993,\"neg\":-42,\"plainnum\":7}",
-            ["/zero", "/negzero", "/negzerof", "/exp", "/exp2", "/expplus", "/min", "/max", "/intlike", "/trailing", "/tiny", "/huge", "/frac", "/long53", "/neg"]);
+            + "\"intlike\":1.0,\"trailing\":12345.000,\"tiny\":5e-324,\"huge\":1.7976931348623157e308,\"frac\":0.1,\"long53\":9007199254740993,\"neg\":-42,\"sticky\":298969000000000000000.0,\"plainnum\":7}",
+            ["/sticky", "/zero", "/negzero", "/negzerof", "/exp", "/exp2", "/expplus", "/min", "/max", "/intlike", "/trailing", "/tiny", "/huge", "/frac", "/long53", "/neg"]);
 
         yield return new(
             "booleans",

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text;
 using System.Text.Json;
 
@@ -78,8 +79,9 @@ public static class JsonAssert
                     return expectedLong == actualLong ? null : $"{path}: {expectedLong} vs {actualLong}";
                 }
 
-                double expectedDouble = expected.GetDouble();
-                double actualDouble = actual.GetDouble();
+                // Parsed by the BCL: JsonElement.GetDouble is off by one ulp for some literals.
+                double expectedDouble = double.Parse(expected.GetRawText(), NumberStyles.Float, CultureInfo.InvariantCulture);
+                double actualDouble = double.Parse(actual.GetRawText(), NumberStyles.Float, CultureInfo.InvariantCulture);
                 return BitConverter.DoubleToInt64Bits(expectedDouble) == BitConverter.DoubleToInt64Bits(actualDouble)
                     ? null
                     : $"{path}: {expected.GetRawText()} vs {actual.GetRawText()}";

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using System.Text.Json;
@@ -205,8 +206,13 @@ internal static class StreamEncryptor
         // A plain integer literal that does not fit int64 is rejected, never silently stored as a double.
         ReadOnlySpan<byte> text = reader.ValueSpan;
         bool isIntegerLiteral = text.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0;
+
+        // The BCL parser rounds correctly; Utf8JsonReader.TryGetDouble is off by one ulp for some literals
+        // (for example 298969000000000000000.0), which would disagree with Newtonsoft.Json.
         double value = 0;
-        if (isIntegerLiteral || !reader.TryGetDouble(out value) || !double.IsFinite(value))
+        if (isIntegerLiteral
+            || !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out value)
+            || !double.IsFinite(value))
         {
             JsonErrors.ThrowNumberNotRepresentable(plan.GetPath(pathIndex));
         }

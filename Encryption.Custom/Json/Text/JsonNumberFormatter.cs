@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Buffers.Text;
 using System.Diagnostics;
+using System.Globalization;
 
 namespace Encryption.Custom.Json.Text;
 
@@ -28,7 +29,7 @@ internal static class JsonNumberFormatter
     {
         Debug.Assert(double.IsFinite(value), "JSON cannot hold NaN or infinities.");
         Span<byte> span = output.GetSpan(MaxLength);
-        bool formatted = Utf8Formatter.TryFormat(value, span, out int written);
+        bool formatted = value.TryFormat(span, out int written, "R", CultureInfo.InvariantCulture);
         Debug.Assert(formatted, "A double fits.");
         if (span[..written].IndexOfAnyExcept(s_integerCharacters) < 0)
         {
