@@ -71,9 +71,10 @@ public sealed class ChangeFeedTests(CosmosDatabaseFixture fixture) : IClassFixtu
     {
         Container container = await fixture.CreateContainerAsync(cancellationToken: Ct);
         await TestDocument.SeedAsync(container, 2, 1, Ct);
-        // Item timestamps (_ts) have whole-second resolution: leave a clear second between old and new writes.
-        await Task.Delay(TimeSpan.FromSeconds(2), Ct);
-        DateTime start = DateTime.UtcNow;
+        // Item timestamps (_ts) have whole-second resolution and come from the server's clock: start a second
+        // before now (tolerating some clock skew) yet well after the seeded items.
+        await Task.Delay(TimeSpan.FromSeconds(2.5), Ct);
+        DateTime start = DateTime.UtcNow.AddSeconds(-1);
         TestDocument later = await CreateAsync(container, "p0", 10);
 
         List<TestDocument> changes = await ReadChangesAsync(Changes(container, ChangeFeedStartFrom.Time(start)));

@@ -9,7 +9,7 @@ import { readItems, readJson } from "./internals.mjs";
 export function isPartitionScopedQuery(req) {
   if (req.method !== "POST") return false;
   const isQuery = isTrue(req, "x-ms-documentdb-isquery") || header(req, "content-type") === "application/query+json";
-  return isQuery && header(req, "x-ms-documentdb-partitionkey") !== undefined;
+  return isQuery && Boolean(header(req, "x-ms-documentdb-partitionkey"));
 }
 
 export async function partitionScopedQuery(req, res, collection) {
