@@ -64,6 +64,43 @@ public abstract class DataEncryptionKey : IDisposable
         return buffer.AsSpan(0, written).ToArray();
     }
 
+    /// <summary>
+    /// Creates a key from raw key bytes. The bytes are copied into protected memory and
+    /// <paramref name="rawKey"/> is zeroed, so no copy stays in ordinary memory.
+    /// </summary>
+    /// <param name="rawKey">The 32-byte root key; zeroed on return.</param>
+    /// <param name="encryptionAlgorithm">The algorithm (see <see cref="CosmosEncryptionAlgorithm"/>).</param>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="ArgumentException">The key is not 32 bytes or the algorithm is unknown.</exception>
+    public static DataEncryptionKey Create(byte[] rawKey, string encryptionAlgorithm)
+    {
+        ArgumentNullException.ThrowIfNull(rawKey);
+        return Create(rawKey.AsSpan(), encryptionAlgorithm);
+    }
+
+    /// <summary>Creates a key from raw key bytes, which are copied into protected memory and zeroed.</summary>
+    /// <param name="rawKey">The 32-byte root key; zeroed on return.</param>
+    /// <param name="encryptionAlgorithm">The algorithm (see <see cref="CosmosEncryptionAlgorithm"/>).</param>
+    /// <exception cref="ArgumentNullException"><paramref name="encryptionAlgorithm"/> is null.</exception>
+    /// <exception cref="ArgumentException">The key is not 32 bytes or the algorithm is unknown.</exception>
+    public static DataEncryptionKey Create(Span<byte> rawKey, string encryptionAlgorithm)
+    {
+        ArgumentNullException.ThrowIfNull(encryptionAlgorithm);
+        // Lands when the protected key material and the AEAD core are joined (docs/design.md, "Keys/").
+        throw new NotImplementedException("Protected data encryption keys are not available yet.");
+    }
+
+    /// <summary>Creates a key from 32 fresh random bytes that never exist outside protected memory for longer than the copy.</summary>
+    /// <param name="encryptionAlgorithm">The algorithm (see <see cref="CosmosEncryptionAlgorithm"/>).</param>
+    /// <exception cref="ArgumentNullException"><paramref name="encryptionAlgorithm"/> is null.</exception>
+    /// <exception cref="ArgumentException">The algorithm is unknown.</exception>
+    public static DataEncryptionKey Generate(string encryptionAlgorithm)
+    {
+        Span<byte> rawKey = stackalloc byte[32];
+        System.Security.Cryptography.RandomNumberGenerator.Fill(rawKey);
+        return Create(rawKey, encryptionAlgorithm);
+    }
+
     /// <summary>Releases the key; protected key memory is zeroed and freed.</summary>
     public void Dispose()
     {
