@@ -15,7 +15,7 @@ public sealed class DecryptionErrorTests : IDisposable
     private const string KeyId = "dek1";
     private const string Secret = "secret é😀 value";
 
-    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.Generate();
+    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.CreateRandom();
     private readonly TestEncryptor _encryptor = new();
 
     public DecryptionErrorTests()
@@ -131,7 +131,7 @@ public sealed class DecryptionErrorTests : IDisposable
     [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
     public void Decrypt_WrongKey_FailsAsInvalidCipherTextWithoutSecrets(JsonProcessor kind)
     {
-        using var other = ReferenceDataEncryptionKey.Generate();
+        using var other = ReferenceDataEncryptionKey.CreateRandom();
         byte[] encrypted = Encrypt(other, Secret);
 
         EncryptionException exception = AssertDecryptFails(kind, encrypted);

@@ -7,7 +7,7 @@ namespace Encryption.Custom.Tests.Json;
 /// <summary>Bad documents, bad options and limits on encryption: a clear error of the right kind, over both processors.</summary>
 public sealed class EncryptionErrorTests : IDisposable
 {
-    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.Generate();
+    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.CreateRandom();
 
     public static MatrixTheoryData<JsonProcessor, string> MalformedDocuments => new(
         [JsonProcessor.Stream, JsonProcessor.Newtonsoft],
@@ -120,7 +120,7 @@ public sealed class EncryptionErrorTests : IDisposable
     [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
     public void Encrypt_KeyForAnotherAlgorithm_FailsAsKeyUnavailable(JsonProcessor kind)
     {
-        using var legacy = ReferenceDataEncryptionKey.Generate(CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized);
+        using var legacy = ReferenceDataEncryptionKey.CreateRandom(CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized);
         var options = new EncryptionOptions { DataEncryptionKeyId = "k", PathsToEncrypt = ["/a"] };
 
         EncryptionException exception = Assert.Throws<EncryptionException>(() => Processors.Create(kind).Encrypt("{\"a\":1}", legacy, options));

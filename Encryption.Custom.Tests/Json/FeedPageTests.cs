@@ -8,8 +8,8 @@ namespace Encryption.Custom.Tests.Json;
 /// <summary>Query and change-feed pages decrypted document by document, with per-page and per-item failure handling.</summary>
 public sealed class FeedPageTests : IDisposable
 {
-    private readonly ReferenceDataEncryptionKey _key1 = ReferenceDataEncryptionKey.Generate();
-    private readonly ReferenceDataEncryptionKey _key2 = ReferenceDataEncryptionKey.Generate();
+    private readonly ReferenceDataEncryptionKey _key1 = ReferenceDataEncryptionKey.CreateRandom();
+    private readonly ReferenceDataEncryptionKey _key2 = ReferenceDataEncryptionKey.CreateRandom();
     private readonly TestEncryptor _encryptor = new();
 
     public FeedPageTests()
@@ -236,7 +236,7 @@ public sealed class FeedPageTests : IDisposable
 
         if (unknownKey)
         {
-            using var orphanKey = ReferenceDataEncryptionKey.Generate();
+            using var orphanKey = ReferenceDataEncryptionKey.CreateRandom();
             documents.Add(processor.Encrypt(doc5, orphanKey, new EncryptionOptions { DataEncryptionKeyId = "unknown", PathsToEncrypt = ["/s"] }).Utf8());
             expected.Add(doc5);
             documents.Add("{\"s\":\"x\",\"_ei\":{\"_ef\":9,\"_en\":\"k1\",\"_ea\":\"MdeAeadAes256CbcHmac256Randomized\",\"_ep\":[\"/s\"]}}");

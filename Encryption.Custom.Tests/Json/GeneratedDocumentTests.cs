@@ -9,7 +9,7 @@ namespace Encryption.Custom.Tests.Json;
 /// <summary>Round trips over FsCheck-generated documents, within and across processors.</summary>
 public sealed class GeneratedDocumentTests : IDisposable
 {
-    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.Generate();
+    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.CreateRandom();
     private readonly TestEncryptor _encryptor = new();
 
     public GeneratedDocumentTests()

@@ -12,7 +12,7 @@ public sealed class LegacyFormatTests : IDisposable
 {
     private const string KeyId = "legacyDek";
 
-    private readonly ReferenceDataEncryptionKey _legacyKey = ReferenceDataEncryptionKey.Generate(CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized);
+    private readonly ReferenceDataEncryptionKey _legacyKey = ReferenceDataEncryptionKey.CreateRandom(CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized);
     private readonly TestEncryptor _encryptor = new();
 
     public LegacyFormatTests()

@@ -10,7 +10,7 @@ namespace Encryption.Custom.Tests.Json;
 /// </summary>
 public sealed class ProcessorContractTests : IDisposable
 {
-    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.Generate();
+    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.CreateRandom();
     private readonly TestEncryptor _encryptor = new();
 
     public ProcessorContractTests()
@@ -271,7 +271,7 @@ public sealed class ProcessorContractTests : IDisposable
     [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
     public void Decrypt_DocumentsWithDifferentKeys_UsesTheKeyEachNames(JsonProcessor kind)
     {
-        using var other = ReferenceDataEncryptionKey.Generate();
+        using var other = ReferenceDataEncryptionKey.CreateRandom();
         _encryptor.Add("dek2", other);
         EncryptionProcessor processor = Processors.Create(kind);
         DocumentShape shape = DocumentShapes.Get("fixture");

@@ -8,7 +8,7 @@ namespace Encryption.Custom.Tests.Json;
 /// <summary>The <see cref="Stream"/> overloads: trickled input, asynchronous keys, nothing written on failure, cancellation.</summary>
 public sealed class StreamApiTests : IDisposable
 {
-    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.Generate();
+    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.CreateRandom();
     private readonly TestEncryptor _encryptor = new();
 
     public StreamApiTests()
@@ -88,7 +88,7 @@ public sealed class StreamApiTests : IDisposable
     {
         EncryptionProcessor processor = Processors.Create(kind);
         byte[] encrypted = processor.Encrypt("{\"a\":\"first\",\"b\":\"second\"}", _key, new EncryptionOptions { DataEncryptionKeyId = DocumentShapes.KeyId, PathsToEncrypt = ["/a", "/b"] });
-        using var wrongKey = ReferenceDataEncryptionKey.Generate();
+        using var wrongKey = ReferenceDataEncryptionKey.CreateRandom();
         var output = new MemoryStream();
 
         await Assert.ThrowsAsync<EncryptionException>(async () =>

@@ -74,7 +74,7 @@ public sealed class ReferenceDataEncryptionKey : DataEncryptionKey
 
     private int _decryptCount;
 
-    public static ReferenceDataEncryptionKey Generate(string algorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized) =>
+    public static ReferenceDataEncryptionKey CreateRandom(string algorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized) =>
         new(RandomNumberGenerator.GetBytes(32), algorithm);
 
     public static ReferenceDataEncryptionKey ForVectors(string algorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized) =>
