@@ -299,4 +299,18 @@ public sealed class ProcessorContractTests : IDisposable
             Assert.Equal(BitConverter.GetBytes(expected), _key.DecryptData(blob[1..]));
         }
     }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void Encrypt_NestedPropertyWithAPathName_IsNotEncrypted(JsonProcessor kind)
+    {
+        const string Document = "{\"id\":\"1\",\"outer\":{\"ssn\":\"nested\"},\"list\":[{\"ssn\":\"in array\"}]}";
+
+        byte[] encrypted = Processors.Create(kind).Encrypt(Document, _key, new EncryptionOptions { DataEncryptionKeyId = DocumentShapes.KeyId, PathsToEncrypt = ["/ssn"] });
+
+        string text = encrypted.Utf8();
+        Assert.Contains("\"nested\"", text, StringComparison.Ordinal);
+        Assert.Contains("\"in array\"", text, StringComparison.Ordinal);
+        Assert.Contains("\"_ep\":[]", text, StringComparison.Ordinal);
+    }
 }
