@@ -50,6 +50,18 @@ public sealed class LegacyFormatTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void Decrypt_FormatTwo_ContextListsThePropertiesTheBlobHeld(JsonProcessor kind)
+    {
+        // _ep lists every requested path; the context (as Microsoft's package reports it) lists what came back.
+        string document = "{\"id\":\"1\"," + LegacyEnvelope(_legacyKey, "{\"s\u0073n\":\"x\"}", "/ssn", "/absent") + "}";
+
+        Processors.Create(kind).Decrypt(document.Utf8(), _encryptor, out DecryptionContext? context);
+
+        Assert.Equal(["/ssn"], Assert.Single(context!.DecryptionInfoList).PathsDecrypted);
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
     public void Decrypt_FormatTwoWithEmptyBlobObject_OnlyRemovesTheMetadata(JsonProcessor kind)
     {
         string document = "{\"id\":\"1\"," + LegacyEnvelope(_legacyKey, " { } ") + "}";

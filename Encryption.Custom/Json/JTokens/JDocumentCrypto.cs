@@ -65,12 +65,13 @@ internal static class JDocumentCrypto
         }
         else
         {
+            // Format 2 reports the properties the blob actually held (not _ep, which lists every requested path).
+            decrypted = [];
             foreach (JProperty property in DecryptLegacyBlob(envelope, key, maxDepth).Properties())
             {
                 replacements.Add(new(property.Name, property.Value));
+                decrypted.Add("/" + property.Name);
             }
-
-            decrypted = envelope.Paths;
         }
 
         document.Remove(EncryptionEnvelope.PropertyName);

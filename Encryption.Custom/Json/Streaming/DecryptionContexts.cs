@@ -12,8 +12,9 @@ internal static class DecryptionContexts
         {
             ref readonly PathRecord path = ref scan.Paths[i];
 
-            // Format 2 restores every listed path from the blob; format 3 only those present in the document.
-            if (document.Format == EnvelopeFormat.LegacyBlob || path.PropertyIndex >= 0)
+            // Format 3: the listed paths present in the document. Format 2: the decryptor replaced the list with
+            // the properties the blob held, all marked present.
+            if (path.PropertyIndex >= 0)
             {
                 paths.Add(JsonErrors.ToPath(scan.GetPathName(path)));
             }

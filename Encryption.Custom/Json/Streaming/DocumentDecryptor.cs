@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Security.Cryptography;
+using System.Text.Json;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 
@@ -58,7 +59,7 @@ internal static class DocumentDecryptor
                 output.Write(input[cursor..removeStart]);
                 if (document.Format == EnvelopeFormat.LegacyBlob)
                 {
-                    WriteLegacyProperties(input, document, key, output, maxDepth, separatorBefore: envelope > first, separatorAfter: envelope == first && envelope + 1 < end);
+                    WriteLegacyProperties(input, scan, document, key, output, maxDepth, separatorBefore: envelope > first, separatorAfter: envelope == first && envelope + 1 < end);
                 }
 
                 cursor = removeEnd;
@@ -82,6 +83,7 @@ internal static class DocumentDecryptor
     // Format 2: the encrypted properties come back from one blob and take the place of _ei.
     private static void WriteLegacyProperties(
         ReadOnlySpan<byte> input,
+        DecryptionScan scan,
         in DocumentRecord document,
         DataEncryptionKey key,
         IBufferWriter<byte> output,
@@ -132,6 +134,8 @@ internal static class DocumentDecryptor
                 JsonErrors.ThrowInvalidPlainText("/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.EncryptedDataName, keyId, "a JSON object");
             }
 
+            RecordLegacyNames(json, scan);
+
             // The properties between the braces, trimmed; the object was validated.
             ReadOnlySpan<byte> inner = json.Trim(" \t\r\n"u8);
             inner = inner[1..^1].Trim(" \t\r\n"u8);
@@ -155,6 +159,26 @@ internal static class DocumentDecryptor
         {
             CryptographicOperations.ZeroMemory(plainText[..written]);
             scratch.Dispose();
+        }
+    }
+
+    // The decryption context of a format 2 document lists the properties the blob held (names only).
+    private static void RecordLegacyNames(ReadOnlySpan<byte> json, DecryptionScan scan)
+    {
+        scan.ResetPaths();
+        var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = EncryptionProcessorOptions.MaxAllowedDepth + 1 });
+        reader.Read();
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            Span<byte> space = scan.GetNameSpace(reader.ValueSpan.Length, out int offset);
+            int length = Text.JsonStringUnescaper.CopyString(ref reader, space);
+            scan.CommitName(length);
+            ref PathRecord path = ref scan.AddPath();
+            path.NameOffset = offset;
+            path.NameLength = length;
+            path.PropertyIndex = 0;
+            reader.Read();
+            reader.Skip();
         }
     }
 }
