@@ -79,6 +79,11 @@ internal sealed class EncryptionPlan
             JsonErrors.ThrowInvalidOptions($"The encryption algorithm '{encryptionAlgorithm}' is not supported.", dataEncryptionKeyId);
         }
 
+        if (!IsValidText(dataEncryptionKeyId))
+        {
+            JsonErrors.ThrowInvalidOptions("The data encryption key id is not valid UTF-16 text (it holds a lone surrogate).");
+        }
+
         if (pathsToEncrypt is null)
         {
             JsonErrors.ThrowInvalidOptions("The paths to encrypt must be given.", dataEncryptionKeyId);
@@ -200,6 +205,19 @@ internal sealed class EncryptionPlan
         {
             JsonErrors.ThrowInvalidPath(path, "it is not valid UTF-16 text.");
             return [];
+        }
+    }
+
+    private static bool IsValidText(string value)
+    {
+        try
+        {
+            _ = new UTF8Encoding(false, throwOnInvalidBytes: true).GetByteCount(value);
+            return true;
+        }
+        catch (EncoderFallbackException)
+        {
+            return false;
         }
     }
 
