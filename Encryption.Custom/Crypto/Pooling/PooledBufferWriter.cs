@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
 namespace Encryption.Custom.Crypto.Pooling;
@@ -96,6 +97,7 @@ internal sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     /// <param name="maxLength">The most bytes this writer may hold in total.</param>
     /// <param name="cancellationToken">Checked before every read.</param>
     /// <returns><see langword="false"/> when the stream holds more than <paramref name="maxLength"/> bytes (reading stops there).</returns>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<bool> AppendFromStreamAsync(Stream stream, int maxLength, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(stream);

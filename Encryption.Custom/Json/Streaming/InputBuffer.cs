@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Encryption.Custom.Crypto.Pooling;
 using Encryption.Custom.Json.WireFormat;
 
@@ -22,6 +23,7 @@ internal readonly struct InputBuffer : IDisposable
     /// <summary>Reads <paramref name="stream"/> from its position to its end.</summary>
     /// <exception cref="EncryptionException">The input is longer than <paramref name="maxLength"/> (<see cref="EncryptionErrorKind.LimitExceeded"/>).</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public static async ValueTask<InputBuffer> ReadAsync(Stream stream, int maxLength, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();

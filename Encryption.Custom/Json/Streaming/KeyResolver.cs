@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 
@@ -8,6 +9,7 @@ internal static class KeyResolver
 {
     /// <exception cref="EncryptionException">The key is unavailable or for another algorithm.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public static async ValueTask<DataEncryptionKey> ResolveAsync(Encryptor encryptor, string keyId, string algorithm, CancellationToken cancellationToken)
     {
         DataEncryptionKey key = await encryptor.GetEncryptionKeyAsync(keyId, algorithm, cancellationToken).ConfigureAwait(false);
