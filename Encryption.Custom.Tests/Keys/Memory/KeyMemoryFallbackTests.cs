@@ -36,7 +36,10 @@ public sealed class KeyMemoryFallbackTests
         {
             var refusal = Assert.Single(refusals, r => r.Feature == feature);
             Assert.NotEqual(0, refusal.ErrorCode);
-            Assert.Equal(protection.ToString(), refusal.Protection);
+
+            // The event describes the region where the refusal first happened (under a tight memlock limit,
+            // earlier regions may be locked and later ones not), so compare only what was lost.
+            Assert.Equal(KeyMemoryProtection.None, Enum.Parse<KeyMemoryProtection>(refusal.Protection) & lost);
         }
 
         Assert.Equal(refusals.Count, refusals.Select(r => r.Feature).Distinct().Count());

@@ -116,7 +116,7 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
 
     /// <summary>Shows the protection only, never key bytes.</summary>
     public override string ToString() =>
-        IsReleased ? $"ProtectedKeyMaterial (released)" : $"ProtectedKeyMaterial (protection: {Protection})";
+        IsReleased ? "ProtectedKeyMaterial (released)" : $"ProtectedKeyMaterial (protection: {Protection})";
 
     /// <summary>Test seam: copies the 128 bytes as stored (masked).</summary>
     /// <exception cref="ObjectDisposedException">The key material was released.</exception>
