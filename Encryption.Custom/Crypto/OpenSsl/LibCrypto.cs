@@ -1,6 +1,9 @@
 // P/Invoke surface of OpenSSL 3 libcrypto used by the native AEAD backend (wire-format.md §1 primitives:
-// AES-256-CBC through EVP_CIPHER_CTX, SHA-256 through EVP_MD_CTX for HMAC). Every pointer argument is blittable,
-// so the source generator emits direct calls without marshalling stubs.
+// AES-256-CBC through EVP_CIPHER_CTX, SHA-256 through the SHA256_* state functions for HMAC). Every argument is
+// blittable, so the source generator emits direct calls without marshalling stubs.
+// "*Short" entry points skip the GC transition. They are used only where the call is bounded (a fixed-size init
+// or final, or at most ShortCallLimit bytes of input: well under a microsecond), never blocks and never calls
+// back into the runtime; longer inputs go through the normal entry points so a GC never waits on them.
 using System.Reflection;
 using System.Runtime.InteropServices;
 
@@ -12,13 +15,18 @@ internal static unsafe partial class LibCrypto
     /// <summary>The soname of OpenSSL 3's libcrypto; the same name .NET's own OpenSSL shim loads on Linux.</summary>
     public const string LibraryName = "libcrypto.so.3";
 
+    /// <summary>The most input bytes a "*Short" call may be given.</summary>
+    public const int ShortCallLimit = 1024;
+
     private const ulong MinimumVersion = 0x30000000UL;
 
+    // SHA256_* are deprecated in OpenSSL 3 but exported by every 3.x libcrypto built with the default options;
+    // a build without them fails the probe and the managed backend is used instead.
     private static readonly string[] s_requiredExports =
     [
         "OpenSSL_version_num", "ERR_clear_error",
         "EVP_aes_256_cbc", "EVP_CIPHER_CTX_new", "EVP_CIPHER_CTX_free", "EVP_CipherInit_ex2", "EVP_CIPHER_CTX_set_padding", "EVP_CipherUpdate",
-        "EVP_sha256", "EVP_MD_CTX_new", "EVP_MD_CTX_free", "EVP_DigestInit_ex", "EVP_DigestUpdate", "EVP_DigestFinal_ex", "EVP_MD_CTX_copy_ex",
+        "SHA256_Init", "SHA256_Update", "SHA256_Final",
     ];
 
     private static readonly Lazy<bool> s_isAvailable = new(Probe);
@@ -44,32 +52,35 @@ internal static unsafe partial class LibCrypto
     [LibraryImport(LibraryName)]
     public static partial int EVP_CipherInit_ex2(nint ctx, nint cipher, byte* key, byte* iv, int enc, nint parameters);
 
+    /// <summary>Only for an IV reset (cipher and key NULL): no fetch, no key schedule, a few dozen nanoseconds.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "EVP_CipherInit_ex2")]
+    [SuppressGCTransition]
+    public static partial int EVP_CipherInit_ex2Short(nint ctx, nint cipher, byte* key, byte* iv, int enc, nint parameters);
+
     [LibraryImport(LibraryName)]
     public static partial int EVP_CIPHER_CTX_set_padding(nint ctx, int padding);
 
     [LibraryImport(LibraryName)]
     public static partial int EVP_CipherUpdate(nint ctx, byte* output, int* outputLength, byte* input, int inputLength);
 
-    [LibraryImport(LibraryName)]
-    public static partial nint EVP_sha256();
+    [LibraryImport(LibraryName, EntryPoint = "EVP_CipherUpdate")]
+    [SuppressGCTransition]
+    public static partial int EVP_CipherUpdateShort(nint ctx, byte* output, int* outputLength, byte* input, int inputLength);
 
     [LibraryImport(LibraryName)]
-    public static partial nint EVP_MD_CTX_new();
+    public static partial int SHA256_Init(byte* state);
 
     [LibraryImport(LibraryName)]
-    public static partial void EVP_MD_CTX_free(nint ctx);
+    public static partial int SHA256_Update(byte* state, byte* data, nuint length);
 
-    [LibraryImport(LibraryName)]
-    public static partial int EVP_DigestInit_ex(nint ctx, nint type, nint engine);
+    [LibraryImport(LibraryName, EntryPoint = "SHA256_Update")]
+    [SuppressGCTransition]
+    public static partial int SHA256_UpdateShort(byte* state, byte* data, nuint length);
 
-    [LibraryImport(LibraryName)]
-    public static partial int EVP_DigestUpdate(nint ctx, byte* data, nuint count);
-
-    [LibraryImport(LibraryName)]
-    public static partial int EVP_DigestFinal_ex(nint ctx, byte* digest, uint* size);
-
-    [LibraryImport(LibraryName)]
-    public static partial int EVP_MD_CTX_copy_ex(nint destination, nint source);
+    /// <summary>At most two compression-function calls: always short.</summary>
+    [LibraryImport(LibraryName, EntryPoint = "SHA256_Final")]
+    [SuppressGCTransition]
+    public static partial int SHA256_FinalShort(byte* digest, byte* state);
 
     private static bool Probe()
     {

