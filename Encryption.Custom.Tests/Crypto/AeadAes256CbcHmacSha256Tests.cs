@@ -320,6 +320,22 @@ public class AeadAes256CbcHmacSha256Tests
     }
 
     [Theory]
+    [MemberData(nameof(Backends))]
+    public void Encrypt_KeySourceFailsMidOperation_DiscardsTheHalfUsedContext(AeadBackendKind backend)
+    {
+        TestKeySource keys = TestKeySource.Random();
+        using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, keys);
+        aead.Encrypt(new byte[10], AeadIvMode.Randomized);
+        Assert.Equal(1, aead.LiveContexts);
+        keys.Release();
+
+        // The pooled context has cipher and MAC keys but not the IV key, so this fails inside the operation.
+        Assert.Throws<ObjectDisposedException>(() => aead.Encrypt(new byte[10], AeadIvMode.Deterministic));
+
+        Assert.Equal(0, aead.LiveContexts);
+    }
+
+    [Theory]
     [InlineData(0, 65)]
     [InlineData(1, 65)]
     [InlineData(15, 65)]

@@ -1,3 +1,5 @@
+// How key bytes reach the AEAD (docs/design.md, Crypto/): one 32-byte sub-key at a time, in a scoped span that the
+// source wipes after the callback; the AEAD only builds keyed contexts inside the callback.
 namespace Encryption.Custom.Crypto;
 
 /// <summary>Receives one 32-byte sub-key for the duration of a call; the span is wiped as soon as it returns.</summary>
