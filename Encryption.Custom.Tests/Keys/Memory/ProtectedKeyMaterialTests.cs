@@ -124,7 +124,7 @@ public sealed class ProtectedKeyMaterialTests : IDisposable
         using ProtectedKeyMaterial material = TestKeys.Create(allKeys, _pool);
         Span<byte> destination = stackalloc byte[32];
 
-        material.UseSubKey(AeadSubKey.Mac, static (ReadOnlySpan<byte> key, ref Span<byte> target) => key.CopyTo(target), ref destination);
+        material.UseSubKey(AeadSubKey.Mac, static (scoped ReadOnlySpan<byte> key, ref Span<byte> target) => key.CopyTo(target), ref destination);
 
         Assert.True(destination.SequenceEqual(allKeys.AsSpan(64, 32)));
     }
