@@ -21,6 +21,12 @@ internal sealed partial class ProtectedKeyMaterial : IDisposable
     /// <summary>Whether the memory was wiped and returned.</summary>
     internal bool IsReleased => (Volatile.Read(ref _state) & ReferenceMask) == 0;
 
+    /// <summary>
+    /// Called once when the memory has been wiped after the owner and every pin let go (not from the finalizer),
+    /// so that whoever built keyed state from this material can free it at the same moment.
+    /// </summary>
+    internal Action? Released { get; set; }
+
     /// <summary>Test seam: sees the slot right after it is wiped, before the pool may hand it out again.</summary>
     internal Action<ReadOnlySpan<byte>>? ReleasedSlotObserver { get; set; }
 
@@ -64,7 +70,7 @@ internal sealed partial class ProtectedKeyMaterial : IDisposable
         // Unreachable means no pin or use can still be running, whatever the count says.
         if ((Interlocked.Exchange(ref _state, OwnerDisposedFlag) & ReferenceMask) != 0)
         {
-            ReleaseMemory();
+            ReleaseMemory(fromFinalizer: true);
         }
     }
 
@@ -100,12 +106,18 @@ internal sealed partial class ProtectedKeyMaterial : IDisposable
     }
 
     [SuppressMessage("Usage", "CA1816:Dispose methods should call SuppressFinalize", Justification = FinalizerGuardsPins)]
-    private void ReleaseMemory()
+    private void ReleaseMemory(bool fromFinalizer = false)
     {
         _slot.Wipe();
         ReleasedSlotObserver?.Invoke(_slot.StoredBytes);
         _pool.Free(_slot);
         GC.SuppressFinalize(this);
+
+        // From the finalizer, dependents are unreachable too and finalize on their own.
+        if (!fromFinalizer)
+        {
+            Released?.Invoke();
+        }
     }
 
     [DoesNotReturn]
