@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Json;
@@ -10,16 +11,18 @@ namespace Encryption.Custom.Tests.Json;
 /// Bad metadata, bad values, wrong keys and tampering on decryption: a clear error of the right kind naming the
 /// DEK id and path, never the plaintext or ciphertext, over both processors.
 /// </summary>
-public sealed class DecryptionErrorTests : IDisposable
+public abstract class DecryptionErrorTests : IDisposable
 {
     private const string KeyId = "dek1";
     private const string Secret = "secret é😀 value";
 
-    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.CreateRandom();
+    private readonly DataEncryptionKey _key;
     private readonly TestEncryptor _encryptor = new();
 
-    public DecryptionErrorTests()
+    protected DecryptionErrorTests(TestKeyKind keyKind)
     {
+        KeyKind = keyKind;
+        _key = TestKeys.Create(keyKind);
         _encryptor.Add(KeyId, _key);
     }
 
@@ -67,7 +70,13 @@ public sealed class DecryptionErrorTests : IDisposable
         }
     }
 
-    public void Dispose() => _key.Dispose();
+    protected TestKeyKind KeyKind { get; }
+
+    public void Dispose()
+    {
+        _key.Dispose();
+        GC.SuppressFinalize(this);
+    }
 
     [Theory]
     [MemberData(nameof(BadEnvelopes))]
@@ -337,7 +346,7 @@ public sealed class DecryptionErrorTests : IDisposable
         Assert.DoesNotContain(base64[..Math.Min(12, base64.Length)], text, StringComparison.Ordinal);
     }
 
-    private byte[] Encrypt(ReferenceDataEncryptionKey key, string value) =>
+    private static byte[] Encrypt(DataEncryptionKey key, string value) =>
         new StreamProcessor().Encrypt("{\"id\":\"1\",\"a\":" + JsonSerializer.Serialize(value) + "}", key, new EncryptionOptions { DataEncryptionKeyId = KeyId, PathsToEncrypt = ["/a"] });
 
     private byte[] Crafted(byte marker, byte[] plainText)

@@ -1,19 +1,22 @@
 using System.Buffers;
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Json;
 
 /// <summary>Query and change-feed pages decrypted document by document, with per-page and per-item failure handling.</summary>
-public sealed class FeedPageTests : IDisposable
+public abstract class FeedPageTests : IDisposable
 {
-    private readonly ReferenceDataEncryptionKey _key1 = ReferenceDataEncryptionKey.CreateRandom();
-    private readonly ReferenceDataEncryptionKey _key2 = ReferenceDataEncryptionKey.CreateRandom();
+    private readonly DataEncryptionKey _key1;
+    private readonly DataEncryptionKey _key2;
     private readonly TestEncryptor _encryptor = new();
 
-    public FeedPageTests()
+    protected FeedPageTests(TestKeyKind keyKind)
     {
+        _key1 = TestKeys.Create(keyKind);
+        _key2 = TestKeys.Create(keyKind);
         _encryptor.Add("k1", _key1).Add("k2", _key2);
     }
 
@@ -21,6 +24,7 @@ public sealed class FeedPageTests : IDisposable
     {
         _key1.Dispose();
         _key2.Dispose();
+        GC.SuppressFinalize(this);
     }
 
     [Theory]

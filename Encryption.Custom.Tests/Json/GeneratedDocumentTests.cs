@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 using FsCheck;
 using FsCheck.Fluent;
@@ -7,17 +8,25 @@ using FsCheck.Fluent;
 namespace Encryption.Custom.Tests.Json;
 
 /// <summary>Round trips over FsCheck-generated documents, within and across processors.</summary>
-public sealed class GeneratedDocumentTests : IDisposable
+public abstract class GeneratedDocumentTests : IDisposable
 {
-    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.CreateRandom();
+    private readonly DataEncryptionKey _key;
     private readonly TestEncryptor _encryptor = new();
 
-    public GeneratedDocumentTests()
+    protected GeneratedDocumentTests(TestKeyKind keyKind)
     {
+        KeyKind = keyKind;
+        _key = TestKeys.Create(keyKind);
         _encryptor.Add(DocumentShapes.KeyId, _key);
     }
 
-    public void Dispose() => _key.Dispose();
+    protected TestKeyKind KeyKind { get; }
+
+    public void Dispose()
+    {
+        _key.Dispose();
+        GC.SuppressFinalize(this);
+    }
 
     [Theory]
     [MemberData(nameof(Processors.Pairs), MemberType = typeof(Processors))]

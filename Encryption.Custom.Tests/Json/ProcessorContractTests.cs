@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Json;
@@ -8,13 +9,15 @@ namespace Encryption.Custom.Tests.Json;
 /// The contract both processors meet, over every shape of the registry: round trips, each other's output, what
 /// the metadata lists, what stays verbatim.
 /// </summary>
-public sealed class ProcessorContractTests : IDisposable
+public abstract class ProcessorContractTests : IDisposable
 {
-    private readonly ReferenceDataEncryptionKey _key = ReferenceDataEncryptionKey.CreateRandom();
+    private readonly DataEncryptionKey _key;
     private readonly TestEncryptor _encryptor = new();
 
-    public ProcessorContractTests()
+    protected ProcessorContractTests(TestKeyKind keyKind)
     {
+        KeyKind = keyKind;
+        _key = TestKeys.Create(keyKind);
         _encryptor.Add(DocumentShapes.KeyId, _key);
     }
 
@@ -24,7 +27,13 @@ public sealed class ProcessorContractTests : IDisposable
 
     public static TheoryData<string> Shapes => DocumentShapes.Names;
 
-    public void Dispose() => _key.Dispose();
+    protected TestKeyKind KeyKind { get; }
+
+    public void Dispose()
+    {
+        _key.Dispose();
+        GC.SuppressFinalize(this);
+    }
 
     [Theory]
     [MemberData(nameof(ProcessorsAndShapes))]

@@ -70,9 +70,10 @@ public abstract partial class EncryptionProcessor
             return;
         }
 
-        DataEncryptionKey key = await KeyResolver.ResolveAsync(encryptor, plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, cancellationToken).ConfigureAwait(false);
+        // Pinned here so that an eviction between the lookup and Encrypt's own pin is retried, not failed.
+        using PinnedKey pinned = await KeyResolver.ResolvePinnedAsync(encryptor, plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, cancellationToken).ConfigureAwait(false);
         cancellationToken.ThrowIfCancellationRequested();
-        Encrypt(source.Memory.Span, output, key, options);
+        Encrypt(source.Memory.Span, output, pinned.Key, options);
     }
 
     /// <summary>

@@ -45,6 +45,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         }
 
         JObject parsed = JObjectReader.ParseObject(document, MaxDepth);
+        using PinnedKey pinned = KeyResolver.Pin(key);
         JDocumentCrypto.Encrypt(parsed, key, plan);
         JObjectReader.Write(parsed, output);
     }
@@ -63,8 +64,8 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
             return null;
         }
 
-        DataEncryptionKey key = KeyResolver.Resolve(encryptor, envelope.KeyId, envelope.Algorithm);
-        return DecryptAndWrite(parsed, envelope, key, output, includeDecryptionContext);
+        using PinnedKey pinned = KeyResolver.ResolvePinned(encryptor, envelope.KeyId, envelope.Algorithm);
+        return DecryptAndWrite(parsed, envelope, pinned.Key, output, includeDecryptionContext);
     }
 
     /// <inheritdoc/>
@@ -83,10 +84,10 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
                 continue;
             }
 
-            DataEncryptionKey key;
+            PinnedKey pinned;
             try
             {
-                key = KeyResolver.Resolve(encryptor, envelope.KeyId, envelope.Algorithm);
+                pinned = KeyResolver.ResolvePinned(encryptor, envelope.KeyId, envelope.Algorithm);
             }
             catch (EncryptionException exception)
             {
@@ -94,7 +95,10 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
                 continue;
             }
 
-            session.Decrypt(i, envelope, key);
+            using (pinned)
+            {
+                session.Decrypt(i, envelope, pinned.Key);
+            }
         }
 
         JObjectReader.Write(parsed, output);
@@ -118,9 +122,9 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
             return null;
         }
 
-        DataEncryptionKey key = await KeyResolver.ResolveAsync(encryptor, envelope.KeyId, envelope.Algorithm, cancellationToken).ConfigureAwait(false);
+        using PinnedKey pinned = await KeyResolver.ResolvePinnedAsync(encryptor, envelope.KeyId, envelope.Algorithm, cancellationToken).ConfigureAwait(false);
         cancellationToken.ThrowIfCancellationRequested();
-        return DecryptAndWrite(parsed, envelope, key, output, includeDecryptionContext);
+        return DecryptAndWrite(parsed, envelope, pinned.Key, output, includeDecryptionContext);
     }
 
     /// <inheritdoc/>
@@ -142,10 +146,10 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
                 continue;
             }
 
-            DataEncryptionKey key;
+            PinnedKey pinned;
             try
             {
-                key = await KeyResolver.ResolveAsync(encryptor, envelope.KeyId, envelope.Algorithm, cancellationToken).ConfigureAwait(false);
+                pinned = await KeyResolver.ResolvePinnedAsync(encryptor, envelope.KeyId, envelope.Algorithm, cancellationToken).ConfigureAwait(false);
             }
             catch (EncryptionException exception)
             {
@@ -153,7 +157,10 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
                 continue;
             }
 
-            session.Decrypt(i, envelope, key);
+            using (pinned)
+            {
+                session.Decrypt(i, envelope, pinned.Key);
+            }
         }
 
         JObjectReader.Write(parsed, output);

@@ -40,6 +40,7 @@ public sealed class StreamProcessor : EncryptionProcessor
         }
 
         CheckLength(document.Length);
+        using PinnedKey pinned = KeyResolver.Pin(key);
         StreamEncryptor.Encrypt(document, output, key, plan, MaxDepth);
     }
 
@@ -59,8 +60,8 @@ public sealed class StreamProcessor : EncryptionProcessor
             }
 
             ref DocumentRecord record = ref scan.Documents[0];
-            DataEncryptionKey key = KeyResolver.Resolve(encryptor, record.KeyId!, record.Algorithm!);
-            return WriteDecrypted(document, scan, key, output, includeDecryptionContext);
+            using PinnedKey pinned = KeyResolver.ResolvePinned(encryptor, record.KeyId!, record.Algorithm!);
+            return WriteDecrypted(document, scan, pinned.Key, output, includeDecryptionContext);
         }
         finally
         {
@@ -89,10 +90,10 @@ public sealed class StreamProcessor : EncryptionProcessor
                 }
 
                 ref DocumentRecord record = ref scan.Documents[i];
-                DataEncryptionKey key;
+                PinnedKey pinned;
                 try
                 {
-                    key = KeyResolver.Resolve(encryptor, record.KeyId!, record.Algorithm!);
+                    pinned = KeyResolver.ResolvePinned(encryptor, record.KeyId!, record.Algorithm!);
                 }
                 catch (EncryptionException exception)
                 {
@@ -100,7 +101,10 @@ public sealed class StreamProcessor : EncryptionProcessor
                     continue;
                 }
 
-                session.WriteDocument(page, scan, i, key, buffer, MaxDepth);
+                using (pinned)
+                {
+                    session.WriteDocument(page, scan, i, pinned.Key, buffer, MaxDepth);
+                }
             }
 
             session.Finish(page, buffer);
@@ -142,9 +146,9 @@ public sealed class StreamProcessor : EncryptionProcessor
             }
 
             DocumentRecord record = scan.Documents[0];
-            DataEncryptionKey key = await KeyResolver.ResolveAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
+            using PinnedKey pinned = await KeyResolver.ResolvePinnedAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
             cancellationToken.ThrowIfCancellationRequested();
-            return WriteDecrypted(document.Span, scan, key, output, includeDecryptionContext);
+            return WriteDecrypted(document.Span, scan, pinned.Key, output, includeDecryptionContext);
         }
         finally
         {
@@ -176,11 +180,11 @@ public sealed class StreamProcessor : EncryptionProcessor
                     continue;
                 }
 
-                DataEncryptionKey key;
+                PinnedKey pinned;
                 try
                 {
                     DocumentRecord record = scan.Documents[i];
-                    key = await KeyResolver.ResolveAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
+                    pinned = await KeyResolver.ResolvePinnedAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
                 }
                 catch (EncryptionException exception)
                 {
@@ -188,7 +192,10 @@ public sealed class StreamProcessor : EncryptionProcessor
                     continue;
                 }
 
-                session.WriteDocument(page.Span, scan, i, key, buffer, MaxDepth);
+                using (pinned)
+                {
+                    session.WriteDocument(page.Span, scan, i, pinned.Key, buffer, MaxDepth);
+                }
             }
 
             session.Finish(page.Span, buffer);

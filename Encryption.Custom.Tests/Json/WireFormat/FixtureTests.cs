@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Json.WireFormat;
@@ -91,5 +92,21 @@ public sealed class FixtureTests : IDisposable
 
         Assert.Equal(blobLength, blob.Length);
         Assert.Equal(plainTextHex, Convert.ToHexStringLower(plainText));
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.Pairs), MemberType = typeof(Processors))]
+    public void Decrypt_FixtureFromTheReferenceKey_WithTheLibraryKeyOfTheSameRoot(JsonProcessor encryptWith, JsonProcessor decryptWith)
+    {
+        // The library's protected key and the independent oracle agree on the §3.2 fixture, both ways.
+        DocumentShape shape = DocumentShapes.Get("fixture");
+        using DataEncryptionKey library = TestKeys.Create(TestKeyKind.Protected, ReferenceDataEncryptionKey.VectorRootKey);
+        var libraryEncryptor = new TestEncryptor().Add(KeyId, library);
+
+        byte[] fromOracle = Processors.Create(encryptWith).Encrypt(shape.Utf8, _key, shape.Options(KeyId));
+        byte[] fromLibrary = Processors.Create(encryptWith).Encrypt(shape.Utf8, library, shape.Options(KeyId));
+
+        JsonAssert.Equivalent(shape.Json, Processors.Create(decryptWith).Decrypt(fromOracle, libraryEncryptor).Utf8());
+        JsonAssert.Equivalent(shape.Json, Processors.Create(decryptWith).Decrypt(fromLibrary, _encryptor).Utf8());
     }
 }

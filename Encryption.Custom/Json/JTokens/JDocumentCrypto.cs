@@ -92,19 +92,10 @@ internal static class JDocumentCrypto
         int written = 0;
         try
         {
-            EncryptedValueStatus status;
-            try
-            {
-                status = EncryptedValueCodec.TryDecryptLegacyBlob(key, base64, blob, plainText, out written);
-            }
-            catch (EncryptionException exception)
-            {
-                throw JsonErrors.CreateCipherText(exception, null, envelope.KeyId);
-            }
-
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecryptLegacyBlob(key, base64, blob, plainText, out written);
             if (status != EncryptedValueStatus.Valid)
             {
-                throw JsonErrors.CreateInvalidValue(status, BlobPath, envelope.KeyId);
+                throw JsonErrors.CreateInvalidValue(status, status == EncryptedValueStatus.NotAuthentic ? null : BlobPath, envelope.KeyId);
             }
 
             if (JObjectReader.TryParseValue(plainText.AsSpan(0, written), maxDepth, levels: 0) is not JObject properties)

@@ -86,17 +86,7 @@ internal static class JTokenValueCodec
         int written = 0;
         try
         {
-            EncryptedValueStatus status;
-            TypeMarker marker;
-            try
-            {
-                status = EncryptedValueCodec.TryDecrypt(key, base64Utf8, blob, plainText, out marker, out written);
-            }
-            catch (EncryptionException exception)
-            {
-                throw JsonErrors.CreateCipherText(exception, path, keyId);
-            }
-
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64Utf8, blob, plainText, out TypeMarker marker, out written);
             if (status != EncryptedValueStatus.Valid)
             {
                 throw JsonErrors.CreateInvalidValue(status, path, keyId);

@@ -16,6 +16,8 @@ namespace Encryption.Custom.Json.Streaming;
 /// </remarks>
 internal static class DocumentDecryptor
 {
+    private const string LegacyBlobPath = "/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.EncryptedDataName;
+
     /// <summary>Writes the decrypted form of the bytes from <c>document.Start</c> to <c>document.End</c>.</summary>
     /// <exception cref="EncryptionException">A value is not valid or not authentic.</exception>
     public static void Write(
@@ -113,25 +115,16 @@ internal static class DocumentDecryptor
                 token[1..^1].CopyTo(base64);
             }
 
-            EncryptedValueStatus status;
-            try
-            {
-                status = EncryptedValueCodec.TryDecryptLegacyBlob(key, base64[..base64Length], blob, plainText, out written);
-            }
-            catch (EncryptionException exception)
-            {
-                throw JsonErrors.CreateCipherText(exception, null, keyId);
-            }
-
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecryptLegacyBlob(key, base64[..base64Length], blob, plainText, out written);
             if (status != EncryptedValueStatus.Valid)
             {
-                throw JsonErrors.CreateInvalidValue(status, "/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.EncryptedDataName, keyId);
+                throw JsonErrors.CreateInvalidValue(status, status == EncryptedValueStatus.NotAuthentic ? null : LegacyBlobPath, keyId);
             }
 
             ReadOnlySpan<byte> json = plainText[..written];
             if (!ValueDecryptor.IsSingleContainer(json, isObject: true, maxDepth, levelOffset: 0))
             {
-                JsonErrors.ThrowInvalidPlainText("/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.EncryptedDataName, keyId, "a JSON object");
+                JsonErrors.ThrowInvalidPlainText(LegacyBlobPath, keyId, "a JSON object");
             }
 
             RecordLegacyNames(json, scan);

@@ -72,18 +72,7 @@ internal static class ValueDecryptor
         int written = 0;
         try
         {
-            EncryptedValueStatus status;
-            TypeMarker marker;
-            try
-            {
-                status = EncryptedValueCodec.TryDecrypt(key, base64, blob, plainText, out marker, out written);
-            }
-            catch (EncryptionException exception)
-            {
-                JsonErrors.ThrowCipherText(exception, name, keyId);
-                throw;
-            }
-
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64, blob, plainText, out TypeMarker marker, out written);
             if (status != EncryptedValueStatus.Valid)
             {
                 JsonErrors.ThrowInvalidValue(status, name, keyId);

@@ -66,7 +66,6 @@ internal static class EncryptedValueCodec
     /// <param name="plainText">At least <see cref="GetMaxPlainTextLength"/> bytes; receives the plaintext.</param>
     /// <param name="marker">The type marker.</param>
     /// <param name="plainTextLength">The plaintext length.</param>
-    /// <exception cref="EncryptionException">The cell is not authentic (<see cref="EncryptionErrorKind.InvalidCipherText"/>).</exception>
     public static EncryptedValueStatus TryDecrypt(
         DataEncryptionKey key,
         ReadOnlySpan<byte> base64,
@@ -88,7 +87,12 @@ internal static class EncryptedValueCodec
             return EncryptedValueStatus.UnknownMarker;
         }
 
-        plainTextLength = key.DecryptData(blob.Slice(1, blobLength - 1), plainText);
+        // The Try form: a wrong key or a tampered value inside a feed page costs no exception here.
+        if (!key.TryDecryptData(blob.Slice(1, blobLength - 1), plainText, out plainTextLength))
+        {
+            return EncryptedValueStatus.NotAuthentic;
+        }
+
         bool scalar = marker is TypeMarker.Double or TypeMarker.Long or TypeMarker.Boolean;
         if (scalar && plainTextLength != ScalarEncoding.Length)
         {
@@ -99,7 +103,6 @@ internal static class EncryptedValueCodec
     }
 
     /// <summary>Decodes and decrypts a format 2 <c>_ed</c> blob: base64 of a bare cell.</summary>
-    /// <exception cref="EncryptionException">The cell is not authentic (<see cref="EncryptionErrorKind.InvalidCipherText"/>).</exception>
     public static EncryptedValueStatus TryDecryptLegacyBlob(
         DataEncryptionKey key,
         ReadOnlySpan<byte> base64,
@@ -113,8 +116,9 @@ internal static class EncryptedValueCodec
             return EncryptedValueStatus.InvalidBase64;
         }
 
-        plainTextLength = key.DecryptData(blob[..blobLength], plainText);
-        return EncryptedValueStatus.Valid;
+        return key.TryDecryptData(blob[..blobLength], plainText, out plainTextLength)
+            ? EncryptedValueStatus.Valid
+            : EncryptedValueStatus.NotAuthentic;
     }
 
     private static bool TryDecodeBase64(ReadOnlySpan<byte> base64, Span<byte> blob, out int written)

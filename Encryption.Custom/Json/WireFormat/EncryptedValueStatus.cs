@@ -14,4 +14,7 @@ internal enum EncryptedValueStatus
 
     /// <summary>The plaintext length does not fit the marker (scalars are 8 bytes).</summary>
     InvalidLengthForMarker,
+
+    /// <summary>The cell failed authentication (wrong key, tampered or truncated): one status whichever check failed.</summary>
+    NotAuthentic,
 }

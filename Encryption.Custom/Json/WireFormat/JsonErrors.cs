@@ -125,8 +125,20 @@ internal static class JsonErrors
     public static void ThrowUnsupportedAlgorithm(ReadOnlySpan<byte> utf8Algorithm, long formatVersion) =>
         ThrowUnsupportedAlgorithm(Encoding.UTF8.GetString(utf8Algorithm), formatVersion);
 
-    public static EncryptionException CreateInvalidValue(EncryptedValueStatus status, string path, string dataEncryptionKeyId)
+    public static EncryptionException CreateInvalidValue(EncryptedValueStatus status, string? path, string dataEncryptionKeyId)
     {
+        if (status == EncryptedValueStatus.NotAuthentic)
+        {
+            // One fixed message whichever check failed (wrong key, tampering, truncation): no oracle.
+            return new EncryptionException(
+                EncryptionErrorKind.InvalidCipherText,
+                path is null
+                    ? $"The encrypted data could not be decrypted with the data encryption key '{dataEncryptionKeyId}'."
+                    : $"The value at '{path}' could not be decrypted with the data encryption key '{dataEncryptionKeyId}'.",
+                dataEncryptionKeyId,
+                path);
+        }
+
         string detail = status switch
         {
             EncryptedValueStatus.InvalidBase64 => "it is not standard padded base64 of a type marker and a cell",
@@ -168,20 +180,6 @@ internal static class JsonErrors
             $"The value at '{path}' is listed as encrypted but is not a JSON string.",
             dataEncryptionKeyId,
             path);
-
-    [DoesNotReturn]
-    public static void ThrowCipherText(EncryptionException inner, ReadOnlySpan<byte> utf8Name, string dataEncryptionKeyId) =>
-        throw CreateCipherText(inner, ToPath(utf8Name), dataEncryptionKeyId);
-
-    public static EncryptionException CreateCipherText(EncryptionException inner, string? path, string dataEncryptionKeyId) =>
-        new(
-            inner.Kind,
-            path is null
-                ? $"The encrypted data could not be decrypted with the data encryption key '{dataEncryptionKeyId}'."
-                : $"The value at '{path}' could not be decrypted with the data encryption key '{dataEncryptionKeyId}'.",
-            dataEncryptionKeyId,
-            path,
-            inner);
 
     /// <summary>Wraps a per-document failure inside a feed page, naming the document.</summary>
     public static EncryptionException CreateFeedItem(EncryptionException inner, string? id, int index)
