@@ -21,6 +21,7 @@ internal sealed class Utf8NameTable
     private int[] _hashes = new int[4];
     private int _count;
     private int[] _slots = new int[8]; // entry index + 1; 0 = empty
+    private ulong _lengths64; // bit (length % 64) set for every name: most lookups of absent names stop here
 
     /// <summary>The number of names.</summary>
     public int Count => _count;
@@ -56,6 +57,7 @@ internal sealed class Utf8NameTable
         }
 
         int index = _count++;
+        _lengths64 |= 1UL << (name.Length & 63);
         name.CopyTo(_names.AsSpan(_namesLength));
         _offsets[index] = _namesLength;
         _lengths[index] = name.Length;
@@ -76,7 +78,8 @@ internal sealed class Utf8NameTable
     }
 
     /// <summary>The index of <paramref name="name"/>, or -1.</summary>
-    public int Find(ReadOnlySpan<byte> name) => _count == 0 ? -1 : Find(name, Hash(name));
+    public int Find(ReadOnlySpan<byte> name) =>
+        (_lengths64 & (1UL << (name.Length & 63))) == 0 ? -1 : Find(name, Hash(name));
 
     /// <summary>Removes every name; keeps the arrays.</summary>
     public void Clear()
@@ -89,6 +92,7 @@ internal sealed class Utf8NameTable
         Array.Clear(_slots);
         _count = 0;
         _namesLength = 0;
+        _lengths64 = 0;
     }
 
     private static int Hash(ReadOnlySpan<byte> name)
