@@ -92,6 +92,7 @@ public abstract partial class EncryptionProcessor
     /// or tampered value (<see cref="EncryptionErrorKind.InvalidCipherText"/>); an unavailable key
     /// (<see cref="EncryptionErrorKind.KeyUnavailable"/>); limits (<see cref="EncryptionErrorKind.LimitExceeded"/>).
     /// </exception>
+    /// <exception cref="ObjectDisposedException">The encryptor handed out an already disposed key twice in a row.</exception>
     public abstract DecryptionContext? Decrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, Encryptor encryptor, bool includeDecryptionContext = false);
 
     /// <summary>
@@ -110,6 +111,7 @@ public abstract partial class EncryptionProcessor
     /// a document could not be decrypted (the message names its id and index; <see cref="EncryptionException.Kind"/>
     /// is the document's error kind).
     /// </exception>
+    /// <exception cref="ObjectDisposedException">The encryptor handed out an already disposed key twice in a row.</exception>
     public abstract FeedPageDecryptionResult DecryptFeedPage(
         ReadOnlySpan<byte> page,
         IBufferWriter<byte> output,
