@@ -130,6 +130,23 @@ internal sealed partial class DekCache
         _entries.Clear();
     }
 
+    /// <summary>How many DEK ids have an entry (for tests: unknown ids must not accumulate).</summary>
+    internal int EntryCount => _entries.Count;
+
+    /// <summary>The key load in flight for an id and algorithm, if any (for tests that wait for a background refresh).</summary>
+    internal Task? GetLoadInFlight(string id, string encryptionAlgorithm)
+    {
+        if (!_entries.TryGetValue(id, out DekCacheEntry? entry))
+        {
+            return null;
+        }
+
+        lock (entry.Gate)
+        {
+            return entry.Keys[GetSlot(encryptionAlgorithm)].Load?.Task;
+        }
+    }
+
     /// <summary>Removes an entry that holds nothing, so ids that were never found do not accumulate. Call under the entry's lock.</summary>
     private void RemoveIfIdle(DekCacheEntry entry)
     {
