@@ -13,10 +13,16 @@ internal sealed partial class DekCache
     public async Task InvalidateAsync(string id, DataEncryptionKeyProperties? replacement, CancellationToken cancellationToken)
     {
         List<DataEncryptionKey>? evicted = null;
-        if (_entries.TryGetValue(id, out DekCacheEntry? entry))
+        while (replacement is null ? _entries.TryGetValue(id, out DekCacheEntry? entry) : (entry = _entries.GetOrAdd(id, s_createEntry)) is not null)
         {
             lock (entry.Gate)
             {
+                if (entry.Removed)
+                {
+                    // Swept away between the lookup and the lock: a new entry may hold the id now.
+                    continue;
+                }
+
                 entry.Generation++;
                 entry.Properties = replacement is null
                     ? null
@@ -32,6 +38,8 @@ internal sealed partial class DekCache
 
                 RemoveIfIdle(entry);
             }
+
+            break;
         }
 
         if (evicted is not null)
