@@ -1,0 +1,80 @@
+// Change feed (latest-version mode), which the SDK reads as `GET .../docs` with `A-IM: Incremental feed`.
+// The server answers one page and then 304 forever (its etag is the constant "1"). Here the etag is the
+// container's write sequence (LSN): the SDK keeps the etag of the last page as its continuation and sends
+// it back in `If-None-Match`; no `If-None-Match` means from the beginning (or from `If-Modified-Since`),
+// `*` means from now. Deletes are not reported, as in Cosmos DB's latest-version mode.
+import { lastLsn, lsnOf } from "./write-sequence.mjs";
+import { partitionFilter } from "./partition.mjs";
+import { badRequest, header, notFound, send } from "./respond.mjs";
+
+export const isChangeFeedRequest = (req) =>
+  req.method === "GET" && /incremental feed/i.test(header(req, "a-im") ?? "");
+
+const quote = (lsn) => `"${lsn}"`;
+
+// The SDK parses x-ms-item-count on every change feed answer, 304 included.
+const notModified = (res, lsn) => send(res, 304, undefined, { etag: quote(lsn), "x-ms-item-count": "0" });
+
+function parseMaxItemCount(req) {
+  const value = Number.parseInt(header(req, "x-ms-max-item-count") ?? "", 10);
+  // Absent, 0 or -1 ("service decides") mean no page limit for a feed this small.
+  return Number.isFinite(value) && value > 0 ? value : Number.POSITIVE_INFINITY;
+}
+
+export function changeFeed(req, res, collection) {
+  const container = collection.read();
+  if (!container) {
+    return notFound(res);
+  }
+  const { documents } = collection;
+  const current = lastLsn(documents);
+  const ifNoneMatch = header(req, "if-none-match");
+  if (ifNoneMatch === "*") {
+    // From now: nothing to return; the etag marks where the next read starts.
+    return notModified(res, current);
+  }
+
+  let since = 0;
+  if (ifNoneMatch) {
+    since = Number.parseInt(ifNoneMatch.replace(/"/g, ""), 10);
+    if (!Number.isSafeInteger(since) || since < 0) {
+      return badRequest(res, `invalid change feed continuation (If-None-Match): ${ifNoneMatch}`);
+    }
+  }
+  const modifiedSince = !ifNoneMatch && header(req, "if-modified-since")
+    ? Date.parse(header(req, "if-modified-since"))
+    : undefined;
+
+  let inPartition;
+  try {
+    inPartition = partitionFilter(req, documents);
+  } catch {
+    return badRequest(res, "invalid x-ms-documentdb-partitionkey header");
+  }
+
+  const changes = [];
+  for (const item of documents._data.values()) {
+    const doc = item.read();
+    const lsn = lsnOf(doc);
+    if (lsn <= since) continue;
+    if (modifiedSince !== undefined && doc._ts * 1000 < modifiedSince) continue;
+    if (inPartition && !inPartition(doc)) continue;
+    changes.push({ doc, lsn });
+  }
+  changes.sort((a, b) => a.lsn - b.lsn);
+
+  const maxItemCount = parseMaxItemCount(req);
+  const page = changes.slice(0, maxItemCount);
+  if (page.length === 0) {
+    // Nothing new in scope up to `current`, so the next read may start there.
+    return notModified(res, Math.max(since, current));
+  }
+  // A cut page resumes after its last change; a complete one after everything written so far.
+  const next = page.length < changes.length ? page[page.length - 1].lsn : Math.max(since, current);
+  const body = {
+    _rid: container._rid,
+    Documents: page.map(({ doc, lsn }) => ({ ...doc, _lsn: lsn })),
+    _count: page.length,
+  };
+  return send(res, 200, body, { etag: quote(next), "x-ms-item-count": String(page.length) });
+}

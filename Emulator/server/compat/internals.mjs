@@ -1,0 +1,35 @@
+// The only file that reaches into @vercel/cosmosdb-server's private modules. Every path here belongs to
+// version 1.0.1 (pinned exactly in package.json / package-lock.json); a different version may move or
+// reshape them, which is why the version is pinned and why the hooks live together in one place.
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const lib = (path) => require(`@vercel/cosmosdb-server/lib/${path}`);
+
+// Public entry point: createHttpsServer(options) -> https.Server with the server's request listener.
+export const { createHttpsServer } = require("@vercel/cosmosdb-server");
+
+// The module whose `default` export index.js instantiates (at `listening`) as the in-memory account.
+export const accountModule = lib("account");
+
+// Per-container document store (an `Items` subclass): `_data` (Map rid -> item, in write order),
+// `_set(doc)` (every create/replace/upsert/patch ends here), `_getPartition(doc)`, `_getQuery(sql)`,
+// `_userDefinedFunctions()`.
+export const Documents = lib("account/documents").default;
+
+// The server's router: req -> [params, handler] | undefined. Used to tell unknown routes apart.
+export const route = lib("routes").default;
+
+// Formats a query result page ({ Documents, _count } plus x-ms-continuation / x-ms-item-count headers).
+export const readItems = lib("handler/_read-items").default;
+
+// Reads and parses a JSON request body.
+export const readJson = lib("json").default;
+
+// Point read and patch operations on a collection, shared with the server's own handlers.
+export const { readOperation } = lib("handler/_document-operations");
+export const { patchOperation } = lib("handler/_patch-operations");
+
+// Partition key header parsing as the server does it ("[\"a\"]" -> "a"; "[{}]" -> the id).
+export const getPartitionKeyHeader = lib("utils/get-partition-from-header").default;
+export const { parsePartitionKey } = lib("utils/get-partition-from-header");

@@ -1,0 +1,32 @@
+// Logical-partition membership for requests scoped by the `x-ms-documentdb-partitionkey` header. The server
+// only understands that header on point operations; queries and the change feed need it as a filter.
+import { header } from "./respond.mjs";
+
+const NONE = "<none>"; // PartitionKey.None: documents that lack the partition key property
+
+// One comparable string per partition key value: JSON for real values, a marker for "absent". The SDK
+// sends PartitionKey.None as `[{}]`.
+function canonical(value) {
+  if (value === undefined) {
+    return NONE;
+  }
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0) {
+    return NONE;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Returns undefined when the request names no partition, else a predicate over stored documents.
+ * Throws on an unparsable header (the caller answers 400).
+ */
+export function partitionFilter(req, documents) {
+  const raw = header(req, "x-ms-documentdb-partitionkey");
+  if (raw === undefined || raw === "") {
+    return undefined;
+  }
+  const parsed = JSON.parse(raw);
+  // Hierarchical keys are not modelled by the server (it uses the first path only), so neither are they here.
+  const wanted = canonical(Array.isArray(parsed) ? parsed[0] : parsed);
+  return (doc) => canonical(documents._getPartition(doc)) === wanted;
+}

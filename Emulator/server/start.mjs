@@ -1,0 +1,58 @@
+// Starts the local Cosmos DB endpoint for the integration tests: @vercel/cosmosdb-server (through its
+// library entry point) with the project's compatibility layer (./compat) in front of it.
+//
+//   node start.mjs [--host 127.0.0.1] [--port 0] [--ready-file <path>]
+//
+// Port 0 lets the operating system pick a free port, with no window in which another process could take
+// it. Once listening, the endpoint, port and process id are written as JSON to --ready-file (if given) and
+// printed. SIGTERM / SIGINT close the server.
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { captureAccount } from "./compat/account.mjs";
+import { createLoopbackCertificate } from "./compat/certificate.mjs";
+import { installCompatibility } from "./compat/install.mjs";
+import { createHttpsServer } from "./compat/internals.mjs";
+import { installWriteSequence } from "./compat/write-sequence.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    host: { type: "string", default: "127.0.0.1" },
+    port: { type: "string", default: "0" },
+    "ready-file": { type: "string" },
+  },
+});
+
+// Both hooks must be in place before the server builds its account and stores any document.
+captureAccount();
+installWriteSequence();
+
+// keepAlive: the server otherwise sends `connection: close`, and the SDK would pay a TLS handshake per request.
+const server = createHttpsServer({ ...createLoopbackCertificate(), keepAlive: true });
+installCompatibility(server);
+// Idle connections outlive the .NET client's pool timeout, so the client never reuses a socket that the
+// server is closing at that very moment.
+server.keepAliveTimeout = 130_000;
+server.headersTimeout = 135_000;
+
+server.on("error", (err) => {
+  console.error(`cosmos emulator: ${err.message}`);
+  process.exit(1);
+});
+
+server.listen(Number.parseInt(args.port, 10), args.host, () => {
+  const { port } = server.address();
+  const host = args.host.includes(":") ? `[${args.host}]` : args.host;
+  const ready = { endpoint: `https://${host}:${port}/`, port, pid: process.pid };
+  if (args["ready-file"]) {
+    writeFileSync(args["ready-file"], `${JSON.stringify(ready)}\n`);
+  }
+  console.log(`cosmos emulator listening: ${JSON.stringify(ready)}`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    console.log(`cosmos emulator: ${signal}, stopping`);
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}
