@@ -205,9 +205,14 @@ public class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
 
     private static EncryptionException OperationFailed(KeyVaultKeyIdentifier keyId, string operation, Exception exception)
     {
-        string status = exception is RequestFailedException { Status: > 0 } failed
-            ? $"HTTP {failed.Status}{(failed.ErrorCode is null ? string.Empty : " " + failed.ErrorCode)}"
-            : KeyErrors.Describe(exception);
+        string status = exception switch
+        {
+            RequestFailedException { Status: > 0 } failed => $"HTTP {failed.Status}{(failed.ErrorCode is null ? string.Empty : " " + failed.ErrorCode)}",
+
+            // Azure.Core's retry policy reports exhausted retries as one AggregateException of every attempt's failure.
+            AggregateException { InnerExceptions.Count: > 0 } attempts => $"{attempts.InnerExceptions.Count} attempts, the last: {KeyErrors.Describe(attempts.InnerExceptions[^1])}",
+            _ => KeyErrors.Describe(exception),
+        };
         return new EncryptionException(
             EncryptionErrorKind.KeyUnavailable,
             $"Key Vault {operation} with the key '{keyId}' failed ({status}).",
