@@ -36,7 +36,7 @@ internal sealed partial class DekCache
             }
 
             KeySnapshot? current = keySlot.Current;
-            long now = _time.GetTimestamp();
+            long now = Now();
             if (current is not null && now < (background ? current.RefreshAt : current.ExpiresAt))
             {
                 // Another caller refreshed or loaded the key between our lookup and the lock.
@@ -100,7 +100,7 @@ internal sealed partial class DekCache
                 throw KeyErrors.WrongLength(id, length);
             }
 
-            long now = _time.GetTimestamp();
+            long now = Now();
             TimeSpan timeToLive = result.ClientCacheTimeToLive;
             long expiresAt = Deadline(now, timeToLive);
             long refreshAt = RefreshPoint(now, expiresAt, timeToLive);
@@ -119,7 +119,7 @@ internal sealed partial class DekCache
 
         TimeSpan half = timeToLive / 2;
         TimeSpan window = _settings.RefreshBeforeExpiry < half ? _settings.RefreshBeforeExpiry : half;
-        return Math.Max(now, expiresAt - (long)(window.TotalSeconds * _time.TimestampFrequency));
+        return Math.Max(now, expiresAt - (long)(window.TotalSeconds * _ticksPerSecond));
     }
 
     private void CompleteKeyLoad(DekCacheEntry entry, int slot, TaskCompletionSource<KeySnapshot> load, KeySnapshot? loaded, Exception? failure)
@@ -143,7 +143,7 @@ internal sealed partial class DekCache
             }
             else
             {
-                long now = _time.GetTimestamp();
+                long now = Now();
                 if (current is not null && now < current.ExpiresAt)
                 {
                     // A background refresh failed: keep serving the valid key and try again a little later.
@@ -183,7 +183,7 @@ internal sealed partial class DekCache
                 return null;
             }
 
-            if (entry.Properties is { } snapshot && _time.GetTimestamp() < snapshot.ExpiresAt)
+            if (entry.Properties is { } snapshot && Now() < snapshot.ExpiresAt)
             {
                 return Task.FromResult(snapshot.Properties);
             }
@@ -225,7 +225,7 @@ internal sealed partial class DekCache
             entry.PropertiesLoad = null;
             if (properties is not null && entry.Generation == generation && !_disposed.IsCancellationRequested)
             {
-                entry.Properties = new PropertiesSnapshot(properties, Deadline(_time.GetTimestamp(), _settings.PropertiesTimeToLive));
+                entry.Properties = new PropertiesSnapshot(properties, Deadline(Now(), _settings.PropertiesTimeToLive));
             }
             else if (failure is not null)
             {

@@ -26,7 +26,7 @@ internal sealed partial class DekCache
                 entry.Generation++;
                 entry.Properties = replacement is null
                     ? null
-                    : new PropertiesSnapshot(replacement, Deadline(_time.GetTimestamp(), _settings.PropertiesTimeToLive));
+                    : new PropertiesSnapshot(replacement, Deadline(Now(), _settings.PropertiesTimeToLive));
                 foreach (DekCacheEntry.KeySlot slot in entry.Keys)
                 {
                     if (slot.Current is { } snapshot)
@@ -78,7 +78,7 @@ internal sealed partial class DekCache
             return;
         }
 
-        long now = _time.GetTimestamp();
+        long now = Now();
         List<DataEncryptionKey>? evicted = null;
         foreach (DekCacheEntry entry in _entries.Values)
         {

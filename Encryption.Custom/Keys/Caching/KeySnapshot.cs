@@ -1,6 +1,6 @@
 namespace Encryption.Custom.Keys.Caching;
 
-/// <summary>An unwrapped key with its deadlines (<see cref="TimeProvider.GetTimestamp"/> units). Immutable, swapped whole.</summary>
+/// <summary>An unwrapped key with its deadlines (in the cache's clock units). Immutable, swapped whole.</summary>
 internal sealed class KeySnapshot(DataEncryptionKey key, long refreshAt, long expiresAt)
 {
     public DataEncryptionKey Key { get; } = key;
