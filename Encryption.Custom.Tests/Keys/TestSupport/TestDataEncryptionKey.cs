@@ -10,6 +10,7 @@ namespace Encryption.Custom.Tests.Keys.TestSupport;
 internal sealed class TestDataEncryptionKey : DataEncryptionKey
 {
     private readonly byte[] _rawKey;
+    private volatile bool _disposed;
 
     public TestDataEncryptionKey(ReadOnlySpan<byte> rawKey, string encryptionAlgorithm)
     {
@@ -19,10 +20,17 @@ internal sealed class TestDataEncryptionKey : DataEncryptionKey
 
     public override string EncryptionAlgorithm { get; }
 
-    public bool IsDisposed { get; private set; }
+    public bool IsDisposed => _disposed;
 
-    /// <summary>A copy of the raw key, for assertions; empty once disposed.</summary>
-    public byte[] RawKey => IsDisposed ? [] : (byte[])_rawKey.Clone();
+    /// <summary>A copy of the raw key, for assertions; empty once disposed (also when disposal races with the copy).</summary>
+    public byte[] RawKey
+    {
+        get
+        {
+            byte[] copy = (byte[])_rawKey.Clone();
+            return _disposed ? [] : copy;
+        }
+    }
 
     public override int GetEncryptByteCount(int plainTextLength) => plainTextLength;
 
@@ -34,14 +42,15 @@ internal sealed class TestDataEncryptionKey : DataEncryptionKey
 
     protected override void Dispose(bool disposing)
     {
+        // Flag first, then wipe: a concurrent RawKey copy either sees the flag or copied an intact key.
+        _disposed = true;
         CryptographicOperations.ZeroMemory(_rawKey);
-        IsDisposed = true;
         base.Dispose(disposing);
     }
 
     private int Transform(ReadOnlySpan<byte> source, Span<byte> destination)
     {
-        ObjectDisposedException.ThrowIf(IsDisposed, this);
+        ObjectDisposedException.ThrowIf(_disposed, this);
         for (int i = 0; i < source.Length; i++)
         {
             destination[i] = (byte)(source[i] ^ _rawKey[i % _rawKey.Length]);
