@@ -17,8 +17,9 @@ namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
 
 /// <summary>
 /// An in-process, Key Vault-compatible HTTPS endpoint on loopback (Kestrel, self-signed certificate made in
-/// memory): the bearer challenge, <c>POST /keys/{name}[/{version}]/wrapkey|unwrapkey</c> with real RSA keys
-/// (RSA-OAEP, RSA-OAEP-256), and faults a test queues: status codes, Retry-After, hangs, wrong answers.
+/// memory): the bearer challenge, <c>POST /keys/{name}[/{version}]/wrapkey|unwrapkey|sign</c> and
+/// <c>GET /keys/{name}[/{version}]</c> with real RSA keys (RSA-OAEP, RSA-OAEP-256, RS256), and faults a test
+/// queues: status codes, Retry-After, hangs, wrong answers.
 /// </summary>
 internal sealed class FakeKeyVault : IAsyncDisposable
 {
@@ -122,7 +123,8 @@ internal sealed class FakeKeyVault : IAsyncDisposable
         using var body = new MemoryStream();
         await context.Request.Body.CopyToAsync(body, context.RequestAborted);
         string[] segments = context.Request.Path.Value!.Trim('/').Split('/');
-        string operation = segments[^1];
+        bool isGet = context.Request.Method == "GET";
+        string operation = isGet ? "get" : segments[^1];
         string? authorization = context.Request.Headers.Authorization;
         bool authorized = authorization is not null && IsValidToken(authorization);
         Requests.Enqueue(new RecordedRequest(context.Request.Method, context.Request.Path.Value!, context.Request.Query["api-version"].ToString(), operation, authorization is not null, authorized, body.Length));
@@ -135,7 +137,10 @@ internal sealed class FakeKeyVault : IAsyncDisposable
             return;
         }
 
-        if (context.Request.Method != "POST" || segments.Length is < 3 or > 4 || segments[0] != "keys" || operation is not ("wrapkey" or "unwrapkey"))
+        bool knownRoute = isGet
+            ? segments.Length is 2 or 3 && segments[0] == "keys"
+            : context.Request.Method == "POST" && segments.Length is 3 or 4 && segments[0] == "keys" && operation is "wrapkey" or "unwrapkey" or "sign";
+        if (!knownRoute)
         {
             await WriteErrorAsync(context, 400, "BadParameter", "Unknown operation.");
             return;
@@ -154,7 +159,7 @@ internal sealed class FakeKeyVault : IAsyncDisposable
         }
 
         string name = segments[1];
-        string? requestedVersion = segments.Length == 4 ? segments[2] : null;
+        string? requestedVersion = isGet ? (segments.Length == 3 ? segments[2] : null) : (segments.Length == 4 ? segments[2] : null);
         if (!_keys.TryGetValue(name, out List<(string Version, RSA Key)>? versions)
             || versions.LastOrDefault(v => requestedVersion is null || v.Version == requestedVersion) is not { Key: not null } entry)
         {
@@ -162,8 +167,50 @@ internal sealed class FakeKeyVault : IAsyncDisposable
             return;
         }
 
+        string kid = new Uri(VaultUri, $"keys/{name}/{entry.Version}").AbsoluteUri;
+        if (isGet)
+        {
+            RSAParameters publicPart = entry.Key.ExportParameters(includePrivateParameters: false);
+            var bundle = new JsonObject
+            {
+                ["key"] = new JsonObject
+                {
+                    ["kid"] = kid,
+                    ["kty"] = "RSA",
+                    ["key_ops"] = new JsonArray("encrypt", "decrypt", "sign", "verify", "wrapKey", "unwrapKey"),
+                    ["n"] = Base64Url.EncodeToString(publicPart.Modulus),
+                    ["e"] = Base64Url.EncodeToString(publicPart.Exponent),
+                },
+                ["attributes"] = new JsonObject { ["enabled"] = true },
+            };
+            context.Response.ContentType = "application/json; charset=utf-8";
+            await context.Response.WriteAsync(bundle.ToJsonString());
+            return;
+        }
+
         JsonObject request = JsonNode.Parse(body.ToArray())!.AsObject();
-        RSAEncryptionPadding? padding = request["alg"]?.GetValue<string>() switch
+        string? algorithm = request["alg"]?.GetValue<string>();
+        if (operation == "sign")
+        {
+            if (algorithm != "RS256")
+            {
+                await WriteErrorAsync(context, 400, "BadParameter", "Unsupported signature algorithm.");
+                return;
+            }
+
+            byte[] digest = Base64Url.DecodeFromChars(request["value"]!.GetValue<string>());
+            byte[] signed = entry.Key.SignHash(digest, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
+            if (fault is not null)
+            {
+                (kid, signed) = fault.Tamper(kid, signed, VaultUri);
+            }
+
+            context.Response.ContentType = "application/json; charset=utf-8";
+            await context.Response.WriteAsync(new JsonObject { ["kid"] = kid, ["value"] = Base64Url.EncodeToString(signed) }.ToJsonString());
+            return;
+        }
+
+        RSAEncryptionPadding? padding = algorithm switch
         {
             "RSA-OAEP" => RSAEncryptionPadding.OaepSHA1,
             "RSA-OAEP-256" => RSAEncryptionPadding.OaepSHA256,
@@ -187,7 +234,6 @@ internal sealed class FakeKeyVault : IAsyncDisposable
             return;
         }
 
-        string kid = new Uri(VaultUri, $"keys/{name}/{entry.Version}").AbsoluteUri;
         if (fault is not null)
         {
             (kid, result) = fault.Tamper(kid, result, VaultUri);

@@ -10,17 +10,27 @@ namespace Encryption.Custom.Keys.AzureKeyVault;
 /// Wraps and unwraps data encryption keys with an RSA key in Azure Key Vault (<c>wrapkey</c> / <c>unwrapkey</c>,
 /// algorithms <c>RSA-OAEP</c> and <c>RSA-OAEP-256</c>), authenticating with the caller's
 /// <see cref="TokenCredential"/>. The key never leaves Key Vault; the identity needs the key permissions
-/// <c>wrapKey</c> and <c>unwrapKey</c> (role "Key Vault Crypto User").
+/// <c>wrapKey</c> and <c>unwrapKey</c> (role "Key Vault Crypto User"). It also reads and writes the signed
+/// envelope of Microsoft's packages (<see cref="SignedEnvelopeMetadataType"/>), which needs <c>get</c> and <c>sign</c> too.
 /// </summary>
 /// <remarks>
 /// Built directly on Azure.Core's <see cref="HttpPipeline"/> (retries, timeouts and transport from the
 /// <see cref="AzureKeyVaultKeyWrapProviderOptions"/>). Request and response bodies that carry a raw key are built
 /// and parsed in pinned buffers that are zeroed after use and are never logged.
 /// </remarks>
-public class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
+public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
 {
-    /// <summary>The metadata <see cref="EncryptionKeyWrapMetadata.Type"/> of keys wrapped by this provider.</summary>
+    /// <summary>The metadata <see cref="EncryptionKeyWrapMetadata.Type"/> of keys wrapped directly with <c>wrapkey</c>.</summary>
     public const string MetadataType = "akv";
+
+    /// <summary>
+    /// The metadata <see cref="EncryptionKeyWrapMetadata.Type"/> of keys in the signed envelope that Microsoft's
+    /// packages (Microsoft Data Encryption, Always Encrypted) write, with <see cref="SignedEnvelopeAlgorithm"/>.
+    /// </summary>
+    public const string SignedEnvelopeMetadataType = "AZURE_KEY_VAULT";
+
+    /// <summary>The metadata <see cref="EncryptionKeyWrapMetadata.Algorithm"/> of the signed envelope.</summary>
+    public const string SignedEnvelopeAlgorithm = "RSA_OAEP";
 
     private readonly HttpPipeline _pipeline;
     private readonly string _apiVersion;
@@ -75,6 +85,24 @@ public class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         return new EncryptionKeyWrapMetadata(MetadataType, identifier.Name, identifier.KeyUri.AbsoluteUri, algorithm);
     }
 
+    /// <summary>
+    /// Metadata for the signed envelope of Microsoft's packages (<c>AZURE_KEY_VAULT</c>, <c>RSA_OAEP</c>): DEKs
+    /// wrapped this way are readable by Microsoft.Azure.Cosmos.Encryption.Custom's Key Vault provider and the
+    /// other way round. Needs the key permissions wrapKey, unwrapKey, sign and get.
+    /// </summary>
+    /// <param name="keyEncryptionKeyName">The name recorded for the key-encryption key (any name you choose).</param>
+    /// <param name="keyId">The key identifier, preferably with its version.</param>
+    /// <exception cref="ArgumentException">The name is null or empty, or <paramref name="keyId"/> is not a Key Vault key identifier.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="keyId"/> is null.</exception>
+    public static EncryptionKeyWrapMetadata CreateSignedEnvelopeMetadata(string keyEncryptionKeyName, Uri keyId)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(keyEncryptionKeyName);
+        ArgumentNullException.ThrowIfNull(keyId);
+        KeyVaultKeyIdentifier identifier = KeyVaultKeyIdentifier.TryParse(keyId.OriginalString)
+            ?? throw new ArgumentException("Not a Key Vault key identifier (https://{vault}/keys/{name}[/{version}]).", nameof(keyId));
+        return new EncryptionKeyWrapMetadata(SignedEnvelopeMetadataType, keyEncryptionKeyName, identifier.KeyUri.AbsoluteUri, SignedEnvelopeAlgorithm);
+    }
+
     /// <inheritdoc/>
     /// <remarks>The returned metadata names the exact key version that wrapped the key.</remarks>
     public override async Task<EncryptionKeyWrapResult> WrapKeyAsync(
@@ -82,7 +110,12 @@ public class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         EncryptionKeyWrapMetadata metadata,
         CancellationToken cancellationToken = default)
     {
-        (KeyVaultKeyIdentifier keyId, string algorithm) = Resolve(metadata);
+        (KeyVaultKeyIdentifier keyId, string algorithm, bool signedEnvelope) = Resolve(metadata);
+        if (signedEnvelope)
+        {
+            return await WrapSignedEnvelopeAsync(keyId, key, metadata, cancellationToken).ConfigureAwait(false);
+        }
+
         KeyVaultKeyOperationResult result;
         using (KeyVaultKeyOperationBody body = KeyVaultKeyOperationBody.Create(algorithm, key.Span))
         {
@@ -100,7 +133,16 @@ public class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         EncryptionKeyWrapMetadata metadata,
         CancellationToken cancellationToken = default)
     {
-        (KeyVaultKeyIdentifier keyId, string algorithm) = Resolve(metadata);
+        (KeyVaultKeyIdentifier keyId, string algorithm, bool signedEnvelope) = Resolve(metadata);
+        byte[] rawKey = signedEnvelope
+            ? await UnwrapSignedEnvelopeAsync(keyId, wrappedKey, cancellationToken).ConfigureAwait(false)
+            : await UnwrapRawAsync(keyId, algorithm, wrappedKey, cancellationToken).ConfigureAwait(false);
+        return new EncryptionKeyUnwrapResult(rawKey, _cacheTimeToLive);
+    }
+
+    /// <summary>Key Vault's <c>unwrapkey</c>; the result is a pinned array the caller owns.</summary>
+    private async Task<byte[]> UnwrapRawAsync(KeyVaultKeyIdentifier keyId, string algorithm, ReadOnlyMemory<byte> wrappedKey, CancellationToken cancellationToken)
+    {
         KeyVaultKeyOperationResult result;
         using (KeyVaultKeyOperationBody body = KeyVaultKeyOperationBody.Create(algorithm, wrappedKey.Span))
         {
@@ -118,22 +160,33 @@ public class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
             throw;
         }
 
-        return new EncryptionKeyUnwrapResult(result.Value, _cacheTimeToLive);
+        return result.Value;
     }
 
-    private static (KeyVaultKeyIdentifier KeyId, string Algorithm) Resolve(EncryptionKeyWrapMetadata metadata)
+    private static (KeyVaultKeyIdentifier KeyId, string Algorithm, bool SignedEnvelope) Resolve(EncryptionKeyWrapMetadata metadata)
     {
         ArgumentNullException.ThrowIfNull(metadata);
-        if (!string.Equals(metadata.Type, MetadataType, StringComparison.Ordinal))
+        bool signedEnvelope = string.Equals(metadata.Type, SignedEnvelopeMetadataType, StringComparison.Ordinal);
+        if (!signedEnvelope && !string.Equals(metadata.Type, MetadataType, StringComparison.Ordinal))
         {
-            throw new ArgumentException($"The metadata type '{metadata.Type}' is not '{MetadataType}'.", nameof(metadata));
+            throw new ArgumentException($"The metadata type '{metadata.Type}' is neither '{MetadataType}' nor '{SignedEnvelopeMetadataType}'.", nameof(metadata));
         }
 
         KeyVaultKeyIdentifier keyId = KeyVaultKeyIdentifier.TryParse(metadata.Value)
             ?? throw new ArgumentException($"The metadata value '{metadata.Value}' is not a Key Vault key identifier (https://{{vault}}/keys/{{name}}[/{{version}}]).", nameof(metadata));
+        if (signedEnvelope)
+        {
+            if (metadata.Algorithm is not (null or SignedEnvelopeAlgorithm))
+            {
+                throw new ArgumentException($"The signed envelope uses the algorithm '{SignedEnvelopeAlgorithm}', not '{metadata.Algorithm}'.", nameof(metadata));
+            }
+
+            return (keyId, KeyWrapAlgorithm.RsaOaep, true);
+        }
+
         string algorithm = metadata.Algorithm ?? KeyWrapAlgorithm.RsaOaep;
         CheckAlgorithm(algorithm, nameof(metadata));
-        return (keyId, algorithm);
+        return (keyId, algorithm, false);
     }
 
     private static void CheckAlgorithm(string algorithm, string parameterName)
@@ -156,66 +209,5 @@ public class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         }
 
         return answered;
-    }
-
-    private async Task<KeyVaultKeyOperationResult> SendAsync(
-        KeyVaultKeyIdentifier keyId,
-        string operation,
-        KeyVaultKeyOperationBody body,
-        bool bufferResponse,
-        CancellationToken cancellationToken)
-    {
-        using HttpMessage message = _pipeline.CreateMessage();
-        message.BufferResponse = bufferResponse;
-        Request request = message.Request;
-        request.Method = RequestMethod.Post;
-        request.Uri.Reset(keyId.KeyUri);
-        request.Uri.AppendPath("/" + operation, escape: false);
-        request.Uri.AppendQuery("api-version", _apiVersion);
-        request.Headers.Add(HttpHeader.Common.JsonContentType);
-        request.Headers.Add(HttpHeader.Names.Accept, "application/json");
-        request.Content = RequestContent.Create(body.Memory);
-        try
-        {
-            await _pipeline.SendAsync(message, cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
-        {
-            // Transport failures, timeouts after all retries, a challenge for the wrong resource.
-            throw OperationFailed(keyId, operation, exception);
-        }
-
-        Response response = message.Response;
-        if (response.IsError)
-        {
-            var failure = new RequestFailedException(response);
-            throw OperationFailed(keyId, operation, failure);
-        }
-
-        try
-        {
-            Stream content = response.ContentStream ?? throw new FormatException("The Key Vault response has no body.");
-            return await KeyVaultKeyOperationResult.ReadAsync(content, cancellationToken).ConfigureAwait(false);
-        }
-        catch (FormatException exception)
-        {
-            throw OperationFailed(keyId, operation, exception);
-        }
-    }
-
-    private static EncryptionException OperationFailed(KeyVaultKeyIdentifier keyId, string operation, Exception exception)
-    {
-        string status = exception switch
-        {
-            RequestFailedException { Status: > 0 } failed => $"HTTP {failed.Status}{(failed.ErrorCode is null ? string.Empty : " " + failed.ErrorCode)}",
-
-            // Azure.Core's retry policy reports exhausted retries as one AggregateException of every attempt's failure.
-            AggregateException { InnerExceptions.Count: > 0 } attempts => $"{attempts.InnerExceptions.Count} attempts, the last: {KeyErrors.Describe(attempts.InnerExceptions[^1])}",
-            _ => KeyErrors.Describe(exception),
-        };
-        return new EncryptionException(
-            EncryptionErrorKind.KeyUnavailable,
-            $"Key Vault {operation} with the key '{keyId}' failed ({status}).",
-            innerException: exception);
     }
 }
