@@ -84,6 +84,22 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task WrapKeyAsync_SecondVault_IsChallengedAgainBeforeAnyTokenOrKeyGoesThere()
+    {
+        await using FakeKeyVault second = await FakeKeyVault.StartAsync();
+        Uri secondKey = second.AddKey("kek", TestRsaKeys.Second());
+        AzureKeyVaultKeyWrapProvider provider = CreateProviderTrusting(second);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(secondKey), Ct);
+
+        FakeKeyVault.RecordedRequest first = second.Requests.First();
+        Assert.False(first.HadAuthorization);
+        Assert.Equal(0, first.BodyLength);
+        Assert.Equal(2, second.Requests.Count);
+    }
+
+    [Fact]
     public async Task WrapKeyAsync_ChallengeForAnotherResource_FailsWithoutSendingTheKey()
     {
         _vault.ChallengeResource = "https://vault.example.net";
@@ -314,6 +330,18 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
         options.Retry.MaxDelay = TimeSpan.FromSeconds(2);
         configure?.Invoke(options);
         return new AzureKeyVaultKeyWrapProvider(credential, options);
+    }
+
+    /// <summary>One provider (one challenge cache) whose transport trusts both vaults' certificates.</summary>
+    private AzureKeyVaultKeyWrapProvider CreateProviderTrusting(FakeKeyVault second)
+    {
+        string[] thumbprints = [_vault.Certificate.Thumbprint, second.Certificate.Thumbprint];
+        var handler = new HttpClientHandler
+        {
+            ServerCertificateCustomValidationCallback = (_, certificate, _, _) => certificate is not null && thumbprints.Contains(certificate.Thumbprint),
+        };
+        var options = new AzureKeyVaultKeyWrapProviderOptions { Transport = new HttpClientTransport(handler) };
+        return new AzureKeyVaultKeyWrapProvider(_credential, options);
     }
 
     /// <summary>Gets the challenge out of the way, so that the next operation's requests are all authorized.</summary>

@@ -4,8 +4,10 @@
 // 2. Key Vault answers 401 with  WWW-Authenticate: Bearer authorization="https://login.../{tenant}",
 //    resource="https://vault.azure.net"  (or scope="https://vault.azure.net/.default").
 // 3. The policy checks that the resource is the vault's own domain, gets a token for that scope and tenant from
-//    the caller's TokenCredential, restores the body and sends the request again. Later requests are
-//    authorized up front; a new challenge (another tenant, a revoked token) repeats step 3 once.
+//    the caller's TokenCredential, restores the body and sends the request again. Later requests to the same
+//    vault (host and port) are authorized up front; a new challenge (another tenant, a revoked token) repeats
+//    step 3 once. What one vault said is never used for another, so no token or key goes to a host unasked.
+using System.Collections.Concurrent;
 using Azure.Core;
 using Azure.Core.Pipeline;
 
@@ -15,7 +17,7 @@ namespace Encryption.Custom.Keys.AzureKeyVault;
 internal sealed class KeyVaultChallengeAuthenticationPolicy : BearerTokenAuthenticationPolicy
 {
     private readonly bool _verifyChallengeResource;
-    private volatile ChallengeParameters? _challenge;
+    private readonly ConcurrentDictionary<string, ChallengeParameters> _challenges = new(StringComparer.OrdinalIgnoreCase);
 
     public KeyVaultChallengeAuthenticationPolicy(TokenCredential credential, bool verifyChallengeResource)
         : base(credential, Array.Empty<string>())
@@ -25,7 +27,7 @@ internal sealed class KeyVaultChallengeAuthenticationPolicy : BearerTokenAuthent
 
     protected override ValueTask AuthorizeRequestAsync(HttpMessage message)
     {
-        if (_challenge is { } challenge)
+        if (_challenges.TryGetValue(Authority(message), out ChallengeParameters? challenge))
         {
             return AuthenticateAndAuthorizeRequestAsync(message, challenge.CreateContext(message));
         }
@@ -36,7 +38,7 @@ internal sealed class KeyVaultChallengeAuthenticationPolicy : BearerTokenAuthent
 
     protected override void AuthorizeRequest(HttpMessage message)
     {
-        if (_challenge is { } challenge)
+        if (_challenges.TryGetValue(Authority(message), out ChallengeParameters? challenge))
         {
             AuthenticateAndAuthorizeRequest(message, challenge.CreateContext(message));
             return;
@@ -124,6 +126,8 @@ internal sealed class KeyVaultChallengeAuthenticationPolicy : BearerTokenAuthent
         requestHost.Equals(resourceHost, StringComparison.OrdinalIgnoreCase)
         || requestHost.EndsWith("." + resourceHost, StringComparison.OrdinalIgnoreCase);
 
+    private static string Authority(HttpMessage message) => $"{message.Request.Uri.Host}:{message.Request.Uri.Port}";
+
     private static void HoldBackContent(HttpMessage message)
     {
         if (message.Request.Content is { } content)
@@ -157,7 +161,7 @@ internal sealed class KeyVaultChallengeAuthenticationPolicy : BearerTokenAuthent
                 "If this is a private endpoint you trust, set DisableChallengeResourceVerification.");
         }
 
-        _challenge = challenge;
+        _challenges[Authority(message)] = challenge;
         return challenge;
     }
 
