@@ -341,6 +341,22 @@ public sealed class DekCacheTests : IDisposable
     }
 
     [Fact]
+    public async Task Dispose_WhileALoadIsInFlight_FailsTheWaitersAndKeepsNoKey()
+    {
+        _source.AddKey("dek1");
+        DekCache cache = CreateCache();
+        _source.UnwrapGate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task<DataEncryptionKey> waiting = cache.GetKeyAsync("dek1", Mde, Ct).AsTask();
+        await _source.UnwrapEntered.WaitAsync(Ct);
+
+        cache.Dispose();
+        _source.UnwrapGate.SetResult();
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => waiting);
+        Assert.All(_keys.Created, key => Assert.True(key.IsDisposed));
+    }
+
+    [Fact]
     public async Task GetKeyAsync_OneWaiterCancelled_OthersStillGetTheKey()
     {
         _source.AddKey("dek1");

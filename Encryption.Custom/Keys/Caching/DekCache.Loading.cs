@@ -130,11 +130,12 @@ internal sealed partial class DekCache
             DekCacheEntry.KeySlot keySlot = entry.Keys[slot];
             keySlot.Load = null;
             KeySnapshot? current = keySlot.Current;
-            if (loaded is not null && _disposed.IsCancellationRequested)
+            if (_disposed.IsCancellationRequested)
             {
-                evicted = loaded.Key;
+                // Whatever the load achieved, a disposed cache hands out nothing and keeps nothing.
+                evicted = loaded?.Key;
                 loaded = null;
-                failure = new ObjectDisposedException(nameof(DekCache));
+                failure = new ObjectDisposedException("The data encryption key provider was disposed.", failure);
             }
             else if (loaded is not null)
             {
