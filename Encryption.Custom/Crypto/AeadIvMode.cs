@@ -1,3 +1,4 @@
+// IV choice of AEAD_AES_256_CBC_HMAC_SHA256 (wire-format.md §1): the IV fills cell bytes 33..49.
 namespace Encryption.Custom.Crypto;
 
 /// <summary>How the AEAD chooses the IV of a cell.</summary>

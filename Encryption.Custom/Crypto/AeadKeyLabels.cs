@@ -1,3 +1,4 @@
+// Label sets of the sub-key derivation HMAC-SHA256(root, UTF-16LE(label)) (wire-format.md §1).
 namespace Encryption.Custom.Crypto;
 
 /// <summary>Which set of key-derivation labels derives the sub-keys (wire-format.md §1).</summary>

@@ -1,7 +1,13 @@
+// How key bytes reach the AEAD (docs/design.md, Crypto/): one 32-byte sub-key at a time, in a scoped span that the
+// source wipes after the callback; the AEAD only builds keyed contexts inside the callback.
 namespace Encryption.Custom.Crypto;
 
 /// <summary>Receives one 32-byte sub-key for the duration of a call; the span is wiped as soon as it returns.</summary>
-internal delegate void SubKeyAction<TState>(ReadOnlySpan<byte> subKey, ref TState state)
+/// <remarks>
+/// <paramref name="subKey"/> is <see langword="scoped"/>: the callback cannot store it (not even in a ref struct
+/// <typeparamref name="TState"/>), which is what lets a source hand out a stack buffer.
+/// </remarks>
+internal delegate void SubKeyAction<TState>(scoped ReadOnlySpan<byte> subKey, ref TState state)
     where TState : allows ref struct;
 
 /// <summary>

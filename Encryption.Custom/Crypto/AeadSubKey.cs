@@ -1,3 +1,4 @@
+// Sub-keys of AEAD_AES_256_CBC_HMAC_SHA256 (wire-format.md §1), 32 bytes each, derived in this order.
 namespace Encryption.Custom.Crypto;
 
 /// <summary>The three keys derived from a DEK's root key (wire-format.md §1).</summary>

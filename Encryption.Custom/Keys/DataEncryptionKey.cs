@@ -86,8 +86,7 @@ public abstract class DataEncryptionKey : IDisposable
     public static DataEncryptionKey Create(Span<byte> rawKey, string encryptionAlgorithm)
     {
         ArgumentNullException.ThrowIfNull(encryptionAlgorithm);
-        // Lands when the protected key material and the AEAD core are joined (docs/design.md, "Keys/").
-        throw new NotImplementedException("Protected data encryption keys are not available yet.");
+        return ProtectedDataEncryptionKey.CreateProtected(rawKey, encryptionAlgorithm);
     }
 
     /// <summary>Creates a key from 32 fresh random bytes that never exist outside protected memory for longer than the copy.</summary>
@@ -100,6 +99,31 @@ public abstract class DataEncryptionKey : IDisposable
         System.Security.Cryptography.RandomNumberGenerator.Fill(rawKey);
         return Create(rawKey, encryptionAlgorithm);
     }
+
+    /// <summary>
+    /// Decrypts without throwing on an inauthentic ciphertext, for callers that report failures per item.
+    /// </summary>
+    /// <returns><see langword="false"/> when the ciphertext is not authentic for this key.</returns>
+    internal virtual bool TryDecryptData(ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten)
+    {
+        try
+        {
+            bytesWritten = DecryptData(cipherText, destination);
+            return true;
+        }
+        catch (EncryptionException)
+        {
+            bytesWritten = 0;
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Keeps this key usable for one whole operation even if its owner disposes it meanwhile (see
+    /// <see cref="DataEncryptionKeyPin"/>). Keys that are not the library's own need no pin.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The owner has already disposed the key.</exception>
+    internal virtual DataEncryptionKeyPin Pin() => default;
 
     /// <summary>Releases the key; protected key memory is zeroed and freed.</summary>
     public void Dispose()

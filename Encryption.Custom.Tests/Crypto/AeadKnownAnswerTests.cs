@@ -1,0 +1,118 @@
+using System.Text;
+using Encryption.Custom.Crypto;
+
+namespace Encryption.Custom.Tests.Crypto;
+
+/// <summary>Known-answer vectors of wire-format.md §2 (root key 01..20, fixed IV 00..0f).</summary>
+public class AeadKnownAnswerTests
+{
+    private static readonly byte[] s_rootKey = Enumerable.Range(1, 32).Select(i => (byte)i).ToArray();
+    private static readonly byte[] s_fixedIv = Enumerable.Range(0, 16).Select(i => (byte)i).ToArray();
+
+    public static TheoryData<bool, string, string, string> DerivedKeys => new()
+    {
+        {
+            false,
+            "a95fcb709ee9984771c647c765f5351c3bc77fbf91d0e13c699289d143a4d4d7",
+            "5e63796429de42ebd1a886f948ff46d898a153262c54ee4ac52c338062c05bda",
+            "cc7f08850c91bd6515d404140272116039cfdac80c19cb10def7f25d40661548"
+        },
+        {
+            true,
+            "5c99597047429c36c17bf3a5ef3b2f53630adf1487030827ce61a279940933fd",
+            "b7490a4b7fc3456ed1a7aae26cf51794167d1538b68c4fb4c37e9b1eef9488e1",
+            "64d8759a408143f0eb15c8a3fda04e9c179b345472155a1c832540e7a032f5e8"
+        },
+    };
+
+    // Base64 of typeMarker ‖ cell; plaintexts as the JSON layer feeds them to the AEAD (wire-format.md §3.2).
+    public static TheoryData<AeadBackendKind, string, byte, string> FixedIvCells
+    {
+        get
+        {
+            var data = new TheoryData<AeadBackendKind, string, byte, string>();
+            foreach (AeadBackendKind backend in Enum.GetValues<AeadBackendKind>())
+            {
+                data.Add(backend, "string hello", 2, "AgFPKXw7s9jtbwh7oU9mEKdwJWAUgB8pr4hti+1nvIfcoQABAgMEBQYHCAkKCwwNDg92uiY0TEw4p5D3+lQLmRnj");
+                data.Add(backend, "long 42", 4, "BAHzvw7xKshA+BLmTMyKy19z2IcniZw1mazo+B7A3IzQ8gABAgMEBQYHCAkKCwwNDg9Nd7RrEgaV6utmtwr3e/xv");
+                data.Add(backend, "bool true", 5, "BQGhALrHEJ/VDddKse4eoT0HUisSXHfuL3Qm4Nhleo2TcQABAgMEBQYHCAkKCwwNDg9Xtd6h3d59y8Xi+aJ8Zf0f");
+            }
+
+            return data;
+        }
+    }
+
+    public static TheoryData<AeadBackendKind> Backends => AeadBackends.All;
+
+    [Theory]
+    [MemberData(nameof(DerivedKeys))]
+    public void DeriveSubKeys_VectorRootKey_MatchesPublishedKeys(bool legacy, string encryptionHex, string macHex, string ivHex)
+    {
+        byte[] derived = new byte[96];
+
+        AeadKeyDerivation.DeriveSubKeys(s_rootKey, legacy ? AeadKeyLabels.Legacy : AeadKeyLabels.Current, derived);
+
+        Assert.Equal(encryptionHex, Convert.ToHexStringLower(derived, 0, 32));
+        Assert.Equal(macHex, Convert.ToHexStringLower(derived, 32, 32));
+        Assert.Equal(ivHex, Convert.ToHexStringLower(derived, 64, 32));
+    }
+
+    [Theory]
+    [MemberData(nameof(DerivedKeys))]
+    public void ReferenceDerivation_VectorRootKey_MatchesPublishedKeys(bool legacy, string encryptionHex, string macHex, string ivHex)
+    {
+        // Pins the test-side reference to the vectors too, so the cross-checks against it mean something.
+        Assert.Equal(encryptionHex, Convert.ToHexStringLower(ReferenceAead.DeriveKey(s_rootKey, legacy, "encryption")));
+        Assert.Equal(macHex, Convert.ToHexStringLower(ReferenceAead.DeriveKey(s_rootKey, legacy, "MAC")));
+        Assert.Equal(ivHex, Convert.ToHexStringLower(ReferenceAead.DeriveKey(s_rootKey, legacy, "IV")));
+    }
+
+    [Theory]
+    [MemberData(nameof(FixedIvCells))]
+    public void EncryptWithFixedIv_VectorValue_MatchesPublishedCell(AeadBackendKind backend, string value, byte marker, string base64)
+    {
+        byte[] blob = Convert.FromBase64String(base64);
+        byte[] plainText = PlainTextOf(value);
+        using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.FromRootKey(s_rootKey));
+        byte[] cell = new byte[AeadAes256CbcHmacSha256.GetCipherTextLength(plainText.Length)];
+
+        int written = aead.EncryptWithFixedIv(plainText, s_fixedIv, cell);
+
+        Assert.Equal(marker, blob[0]);
+        Assert.Equal(blob.Length - 1, written);
+        Assert.Equal(Convert.ToHexString(blob, 1, blob.Length - 1), Convert.ToHexString(cell));
+    }
+
+    [Theory]
+    [MemberData(nameof(FixedIvCells))]
+    public void Decrypt_PublishedCell_ReturnsVectorValue(AeadBackendKind backend, string value, byte marker, string base64)
+    {
+        byte[] blob = Convert.FromBase64String(base64);
+        using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.FromRootKey(s_rootKey));
+
+        byte[] plainText = aead.Decrypt(blob[1..]);
+
+        Assert.True(marker is 2 or 4 or 5);
+        Assert.Equal(PlainTextOf(value), plainText);
+    }
+
+    [Theory]
+    [MemberData(nameof(Backends))]
+    public void Encrypt_DeterministicHello_UsesPublishedIv(AeadBackendKind backend)
+    {
+        using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.FromRootKey(s_rootKey));
+
+        byte[] cell = aead.Encrypt("hello"u8.ToArray(), AeadIvMode.Deterministic);
+
+        Assert.Equal("aaed66c05500cd7f7f0a04b4c73aa22c", Convert.ToHexStringLower(cell, 33, 16));
+        Assert.Equal("hello"u8.ToArray(), aead.Decrypt(cell));
+    }
+
+    private static byte[] PlainTextOf(string value) => value switch
+    {
+        "string hello" => Encoding.UTF8.GetBytes("hello"),
+        "long 42" => BitConverter.GetBytes(42L),
+        "bool true" => BitConverter.GetBytes(1L),
+        _ => throw new ArgumentOutOfRangeException(nameof(value)),
+    };
+}

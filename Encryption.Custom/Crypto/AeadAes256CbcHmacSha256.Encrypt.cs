@@ -1,0 +1,155 @@
+// Encryption side of AEAD_AES_256_CBC_HMAC_SHA256 (wire-format.md §1):
+//   cell = 0x01 ‖ HMAC-SHA256(macKey, 0x01 ‖ IV ‖ C ‖ 0x01) ‖ IV ‖ C,  C = AES-256-CBC(encKey, IV, PKCS#7(plaintext))
+// PKCS#7 is applied by hand: whole plaintext blocks are encrypted straight from the caller's span and only the
+// last, padded block is built on the stack (the whole padded plaintext when it fits in 256 bytes).
+using System.Security.Cryptography;
+
+namespace Encryption.Custom.Crypto;
+
+internal sealed partial class AeadAes256CbcHmacSha256
+{
+    /// <summary>Encrypts <paramref name="plainText"/> into a cell written to the start of <paramref name="destination"/>.</summary>
+    /// <param name="plainText">The value to encrypt.</param>
+    /// <param name="destination">At least <see cref="GetCipherTextLength"/> bytes; must not overlap <paramref name="plainText"/>.</param>
+    /// <param name="ivMode">How to choose the IV (format 3 writes <see cref="AeadIvMode.Randomized"/>).</param>
+    /// <returns>The number of bytes written: exactly <see cref="GetCipherTextLength"/>.</returns>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is too small or overlaps <paramref name="plainText"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="ivMode"/> is not defined, or <paramref name="plainText"/> is too long for a cell.</exception>
+    /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
+    /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
+    public int Encrypt(ReadOnlySpan<byte> plainText, Span<byte> destination, AeadIvMode ivMode)
+    {
+        if (ivMode is not (AeadIvMode.Randomized or AeadIvMode.Deterministic))
+        {
+            AeadErrors.ThrowUndefinedEnum(nameof(ivMode));
+        }
+
+        return EncryptCore(plainText, destination, ivMode, fixedIv: default);
+    }
+
+    /// <summary>Encrypts <paramref name="plainText"/> into a new cell.</summary>
+    /// <param name="plainText">The value to encrypt.</param>
+    /// <param name="ivMode">How to choose the IV.</param>
+    /// <returns>The cell.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="plainText"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="ivMode"/> is not defined, or <paramref name="plainText"/> is too long for a cell.</exception>
+    /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
+    /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
+    public byte[] Encrypt(byte[] plainText, AeadIvMode ivMode)
+    {
+        ArgumentNullException.ThrowIfNull(plainText);
+        byte[] cell = new byte[GetCipherTextLength(plainText.Length)];
+        Encrypt(plainText, cell, ivMode);
+        return cell;
+    }
+
+    /// <summary>Test seam for the known-answer vectors: encrypts with a caller-chosen IV. Never use it to write data.</summary>
+    /// <exception cref="ArgumentException"><paramref name="iv"/> is not 16 bytes, or <paramref name="destination"/> is too small or overlaps.</exception>
+    internal int EncryptWithFixedIv(ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> iv, Span<byte> destination)
+    {
+        if (iv.Length != AeadCellLayout.IvSize)
+        {
+            throw new ArgumentException("The IV must be exactly 16 bytes.", nameof(iv));
+        }
+
+        return EncryptCore(plainText, destination, AeadIvMode.Randomized, iv);
+    }
+
+    private int EncryptCore(ReadOnlySpan<byte> plainText, Span<byte> destination, AeadIvMode ivMode, ReadOnlySpan<byte> fixedIv)
+    {
+        ThrowIfDisposed();
+        int cellLength = GetCipherTextLength(plainText.Length);
+        if (destination.Length < cellLength)
+        {
+            AeadErrors.ThrowDestinationTooSmall(nameof(destination));
+        }
+
+        if (plainText.Overlaps(destination))
+        {
+            AeadErrors.ThrowOverlappingBuffers(nameof(destination));
+        }
+
+        Span<byte> cell = destination[..cellLength];
+        Span<byte> iv = cell.Slice(AeadCellLayout.IvOffset, AeadCellLayout.IvSize);
+        AeadContext context = _pool.Rent();
+        bool completed = false;
+        try
+        {
+            if (!fixedIv.IsEmpty)
+            {
+                fixedIv.CopyTo(iv);
+            }
+            else if (ivMode == AeadIvMode.Randomized)
+            {
+                AeadRandomIv.Fill(iv);
+            }
+            else
+            {
+                WriteDeterministicIv(context, plainText, iv);
+            }
+
+            EncryptPadded(context, plainText, iv, cell[AeadCellLayout.CipherTextOffset..]);
+            cell[0] = AeadCellLayout.Version;
+            context.ComputeTag(cell[AeadCellLayout.IvOffset..], cell.Slice(AeadCellLayout.TagOffset, AeadCellLayout.TagSize));
+            completed = true;
+            return cellLength;
+        }
+        finally
+        {
+            _pool.Return(context, reusable: completed);
+        }
+    }
+
+    private static void WriteDeterministicIv(AeadContext context, ReadOnlySpan<byte> plainText, Span<byte> iv)
+    {
+        Span<byte> mac = stackalloc byte[AeadCellLayout.TagSize];
+        try
+        {
+            context.ComputeIvMac(plainText, mac);
+            mac[..AeadCellLayout.IvSize].CopyTo(iv);
+        }
+        finally
+        {
+            // The unused half is still a keyed function of the plaintext.
+            CryptographicOperations.ZeroMemory(mac);
+        }
+    }
+
+    private static void EncryptPadded(AeadContext context, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> iv, Span<byte> cipherText)
+    {
+        int wholeBlocksLength = plainText.Length & ~(AeadCellLayout.BlockSize - 1);
+        int paddedLength = wholeBlocksLength + AeadCellLayout.BlockSize;
+        byte padding = (byte)(paddedLength - plainText.Length);
+
+        if (paddedLength <= AeadCellLayout.MaxStackBufferSize)
+        {
+            // Small values: one contiguous padded buffer means one native cipher call.
+            Span<byte> padded = stackalloc byte[AeadCellLayout.MaxStackBufferSize];
+            padded = padded[..paddedLength];
+            try
+            {
+                plainText.CopyTo(padded);
+                padded[plainText.Length..].Fill(padding);
+                context.EncryptCbc(iv, padded, default, cipherText);
+            }
+            finally
+            {
+                CryptographicOperations.ZeroMemory(padded);
+            }
+        }
+        else
+        {
+            Span<byte> lastBlock = stackalloc byte[AeadCellLayout.BlockSize];
+            try
+            {
+                plainText[wholeBlocksLength..].CopyTo(lastBlock);
+                lastBlock[(plainText.Length - wholeBlocksLength)..].Fill(padding);
+                context.EncryptCbc(iv, plainText[..wholeBlocksLength], lastBlock, cipherText);
+            }
+            finally
+            {
+                CryptographicOperations.ZeroMemory(lastBlock);
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+// Throw helpers for the AEAD (wire-format.md §1: every authenticity or format failure looks the same).
+// Messages are constants: they never carry key, plaintext or ciphertext bytes, and never say which check failed.
+using System.Diagnostics.CodeAnalysis;
+using System.Security.Cryptography;
+
+namespace Encryption.Custom.Crypto;
+
+/// <summary>The one place the crypto layer builds exceptions, so hot paths stay small and messages stay fixed.</summary>
+internal static class AeadErrors
+{
+    /// <summary>The single message of every rejected ciphertext, whatever check rejected it.</summary>
+    public const string InvalidCipherTextMessage = "The encrypted value is not valid for this data encryption key.";
+
+    public static EncryptionException InvalidCipherText() =>
+        new(EncryptionErrorKind.InvalidCipherText, InvalidCipherTextMessage);
+
+    [DoesNotReturn]
+    public static void ThrowInvalidCipherText() => throw InvalidCipherText();
+
+    [DoesNotReturn]
+    public static void ThrowDestinationTooSmall(string paramName) =>
+        throw new ArgumentException("The destination buffer is too small for the result.", paramName);
+
+    [DoesNotReturn]
+    public static void ThrowOverlappingBuffers(string paramName) =>
+        throw new ArgumentException("The destination buffer must not overlap the source buffer.", paramName);
+
+    [DoesNotReturn]
+    public static void ThrowWrongKeySize(string paramName) =>
+        throw new ArgumentException("The key must be exactly 32 bytes.", paramName);
+
+    [DoesNotReturn]
+    public static void ThrowLengthOutOfRange(string paramName) =>
+        throw new ArgumentOutOfRangeException(paramName, "The length is negative or too large for a cell.");
+
+    [DoesNotReturn]
+    public static void ThrowUndefinedEnum(string paramName) =>
+        throw new ArgumentOutOfRangeException(paramName, "The value is not a defined member of its enumeration.");
+
+    [DoesNotReturn]
+    public static void ThrowNativeAllocationFailure() =>
+        throw new CryptographicException("OpenSSL could not allocate a cipher or digest context.");
+
+    [DoesNotReturn]
+    public static void ThrowCipherFailure() =>
+        throw new CryptographicException("The cryptographic provider failed an AES or HMAC operation.");
+}
