@@ -30,7 +30,7 @@ public class DekCacheBenchmarks
     public void Setup()
     {
         _ids = Enumerable.Range(0, KeyCount).Select(i => $"dek-{i:D4}").ToArray();
-        _cache = new DekCache(new StaticSource(), new DekCacheSettings(), new BenchmarkKeyFactory());
+        _cache = new DekCache(new StaticSource(), new DekCacheSettings(), DataEncryptionKeyFactory.Default);
         _encryptor = new CosmosEncryptor(new CacheProvider(_cache));
         foreach (string id in _ids)
         {
@@ -97,28 +97,5 @@ public class DekCacheBenchmarks
 
         public override Task<EncryptionKeyUnwrapResult> UnwrapAsync(DataEncryptionKeyProperties properties, CancellationToken cancellationToken) =>
             Task.FromResult(new EncryptionKeyUnwrapResult(RandomNumberGenerator.GetBytes(32), TimeSpan.FromDays(1)));
-    }
-
-    /// <summary>Until protected keys are on this branch: a key object that only carries its algorithm (the hit path never touches key bytes).</summary>
-    private sealed class BenchmarkKeyFactory : DataEncryptionKeyFactory
-    {
-        public override DataEncryptionKey Create(Span<byte> rawKey, string encryptionAlgorithm)
-        {
-            CryptographicOperations.ZeroMemory(rawKey);
-            return new PlaceholderKey(encryptionAlgorithm);
-        }
-    }
-
-    private sealed class PlaceholderKey(string algorithm) : DataEncryptionKey
-    {
-        public override string EncryptionAlgorithm { get; } = algorithm;
-
-        public override int GetEncryptByteCount(int plainTextLength) => throw new NotSupportedException();
-
-        public override int GetDecryptByteCount(int cipherTextLength) => throw new NotSupportedException();
-
-        public override int EncryptData(ReadOnlySpan<byte> plainText, Span<byte> destination) => throw new NotSupportedException();
-
-        public override int DecryptData(ReadOnlySpan<byte> cipherText, Span<byte> destination) => throw new NotSupportedException();
     }
 }

@@ -7,7 +7,7 @@ using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys;
 
-/// <summary>The production factory seam, and the key layer with real protected keys (once they are on the branch).</summary>
+/// <summary>The production factory seam, and the key layer end to end with real protected keys.</summary>
 public class DataEncryptionKeyFactoryTests
 {
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
@@ -15,19 +15,23 @@ public class DataEncryptionKeyFactoryTests
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Fact]
-    public void Default_Create_ZeroesTheRawKeyWhateverHappens()
+    public void Default_Create_MakesAProtectedKeyAndZeroesTheRawKey()
     {
         byte[] raw = RandomNumberGenerator.GetBytes(32);
 
-        try
-        {
-            using DataEncryptionKey key = DataEncryptionKeyFactory.Default.Create(raw, Mde);
-            Assert.Equal(Mde, key.EncryptionAlgorithm);
-        }
-        catch (NotImplementedException)
-        {
-            // Before the protected key glue lands, Create throws; the seam must still have wiped the input.
-        }
+        using DataEncryptionKey key = DataEncryptionKeyFactory.Default.Create(raw, Mde);
+
+        Assert.IsType<ProtectedDataEncryptionKey>(key);
+        Assert.Equal(Mde, key.EncryptionAlgorithm);
+        Assert.All(raw, b => Assert.Equal(0, b));
+    }
+
+    [Fact]
+    public void Default_CreateWithWrongLength_ThrowsAndStillZeroesTheInput()
+    {
+        byte[] raw = RandomNumberGenerator.GetBytes(16);
+
+        Assert.ThrowsAny<ArgumentException>(() => DataEncryptionKeyFactory.Default.Create(raw, Mde));
 
         Assert.All(raw, b => Assert.Equal(0, b));
     }
@@ -45,15 +49,8 @@ public class DataEncryptionKeyFactoryTests
             provider.Initialize(container);
             await provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, LocalKeyWrapProvider.CreateMetadata("kek", KeyWrapAlgorithm.AesKeyWrap), cancellationToken: Ct);
             var encryptor = new CosmosEncryptor(provider);
-            try
-            {
-                key = await encryptor.GetEncryptionKeyAsync("dek1", Mde, Ct);
-            }
-            catch (NotImplementedException)
-            {
-                Assert.Skip("Protected data encryption keys are not on this branch yet (DataEncryptionKey.Create).");
-                throw;
-            }
+            key = await encryptor.GetEncryptionKeyAsync("dek1", Mde, Ct);
+            Assert.IsType<ProtectedDataEncryptionKey>(key);
 
             cipherText = await encryptor.EncryptAsync("secret"u8.ToArray(), "dek1", Mde, Ct);
             Assert.Equal("secret"u8.ToArray(), await encryptor.DecryptAsync(cipherText, "dek1", Mde, Ct));
