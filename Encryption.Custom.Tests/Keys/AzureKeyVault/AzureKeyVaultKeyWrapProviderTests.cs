@@ -1,0 +1,350 @@
+using System.Buffers.Text;
+using System.Diagnostics;
+using System.Security.Cryptography;
+using Azure.Core;
+using Azure.Core.Pipeline;
+using Encryption.Custom.Keys.AzureKeyVault;
+using Encryption.Custom.Keys.Wrapping;
+using Encryption.Custom.Tests.Keys.TestSupport;
+using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;
+
+namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
+
+/// <summary>The provider's whole HTTP path against an in-process Key Vault-compatible HTTPS endpoint.</summary>
+public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
+{
+    private readonly TestTokenCredential _credential = new();
+    private FakeKeyVault _vault = null!;
+    private Uri _keyId = null!;
+    private RSA _rsa = null!;
+
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    public async ValueTask InitializeAsync()
+    {
+        _vault = await FakeKeyVault.StartAsync();
+        _rsa = TestRsaKeys.First();
+        _keyId = _vault.AddKey("kek", TestRsaKeys.First());
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _vault.DisposeAsync();
+        _rsa.Dispose();
+    }
+
+    [Theory]
+    [InlineData(KeyWrapAlgorithm.RsaOaep, "SHA1")]
+    [InlineData(KeyWrapAlgorithm.RsaOaep256, "SHA256")]
+    public async Task WrapThenUnwrap_RoundTripsWithTheNamedOaepHash(string algorithm, string hash)
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        byte[] dek = RandomNumberGenerator.GetBytes(32);
+
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId, algorithm), Ct);
+        using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
+
+        Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
+        Assert.Equal(dek, _rsa.Decrypt(wrapped.WrappedDataEncryptionKey.ToArray(), RSAEncryptionPadding.CreateOaep(new HashAlgorithmName(hash))));
+        Assert.Equal(new EncryptionKeyWrapMetadata("akv", "kek", _keyId.AbsoluteUri, algorithm), wrapped.EncryptionKeyWrapMetadata);
+        Assert.Equal(TimeSpan.FromHours(2), unwrapped.ClientCacheTimeToLive);
+    }
+
+    [Fact]
+    public async Task WrapKeyAsync_FirstRequest_CarriesNoKeyUntilTheVaultHasChallenged()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+
+        FakeKeyVault.RecordedRequest[] requests = [.. _vault.Requests];
+        Assert.Equal(2, requests.Length);
+        Assert.False(requests[0].HadAuthorization);
+        Assert.Equal(0, requests[0].BodyLength);
+        Assert.True(requests[1].Authorized);
+        Assert.True(requests[1].BodyLength > 0);
+        Assert.All(requests, request => Assert.Equal("7.5", request.ApiVersion));
+        Assert.All(requests, request => Assert.Equal($"{_keyId.AbsolutePath}/wrapkey", request.Path));
+        TokenRequestContext token = Assert.Single(_credential.Requests);
+        Assert.Equal([$"{_vault.VaultUri.GetLeftPart(UriPartial.Authority)}/.default"], token.Scopes);
+        Assert.Equal(FakeKeyVault.TenantId, token.TenantId);
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_AfterAChallenge_IsAuthorizedUpFrontWithTheCachedToken()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+
+        using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
+
+        Assert.Equal(3, _vault.Requests.Count);
+        Assert.True(_vault.Requests.Last().Authorized);
+        Assert.Equal(1, _credential.Issued);
+    }
+
+    [Fact]
+    public async Task WrapKeyAsync_SecondVault_IsChallengedAgainBeforeAnyTokenOrKeyGoesThere()
+    {
+        await using FakeKeyVault second = await FakeKeyVault.StartAsync();
+        Uri secondKey = second.AddKey("kek", TestRsaKeys.Second());
+        AzureKeyVaultKeyWrapProvider provider = CreateProviderTrusting(second);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(secondKey), Ct);
+
+        FakeKeyVault.RecordedRequest first = second.Requests.First();
+        Assert.False(first.HadAuthorization);
+        Assert.Equal(0, first.BodyLength);
+        Assert.Equal(2, second.Requests.Count);
+    }
+
+    [Fact]
+    public async Task WrapKeyAsync_ChallengeForAnotherResource_FailsWithoutSendingTheKey()
+    {
+        _vault.ChallengeResource = "https://vault.example.net";
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+
+        Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
+        Assert.Contains("vault.example.net", Assert.IsType<InvalidOperationException>(error.InnerException).Message, StringComparison.Ordinal);
+        Assert.All(_vault.Requests, request => Assert.Equal(0, request.BodyLength));
+        Assert.Equal(0, _credential.Issued);
+    }
+
+    [Fact]
+    public async Task WrapKeyAsync_ChallengeForAnotherResourceWithVerificationDisabled_Works()
+    {
+        _vault.ChallengeResource = "https://vault.example.net";
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider(options => options.DisableChallengeResourceVerification = true);
+
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+
+        Assert.Equal(256, wrapped.WrappedDataEncryptionKey.Length);
+        Assert.Equal(["https://vault.example.net/.default"], Assert.Single(_credential.Requests).Scopes);
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_TokenRefused_ThrowsKeyUnavailableWith401()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        _vault.RejectAllTokens = true;
+
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+
+        Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
+        Assert.Contains("HTTP 401", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task WrapKeyAsync_Forbidden_ThrowsWithoutRetryAndWithoutKeyBytes()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        _vault.Enqueue(Fault.Status(403, "Forbidden"));
+        byte[] dek = RandomNumberGenerator.GetBytes(32);
+
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+
+        Assert.Contains("HTTP 403 Forbidden", error.Message, StringComparison.Ordinal);
+        Assert.Contains(_keyId.AbsoluteUri, error.Message, StringComparison.Ordinal);
+        Assert.Equal(1, _vault.CountOperations("wrapkey"));
+        string everything = error.ToString();
+        Assert.DoesNotContain(Base64Url.EncodeToString(dek), everything, StringComparison.Ordinal);
+        Assert.DoesNotContain(Convert.ToBase64String(dek), everything, StringComparison.Ordinal);
+        Assert.DoesNotContain(Convert.ToHexString(dek), everything, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_UnknownKey_ThrowsWith404()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(_vault.VaultUri, "keys/missing")), Ct));
+
+        Assert.Contains("HTTP 404 KeyNotFound", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_WrappedWithAnotherKey_ThrowsKeyUnavailable()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        using RSA other = TestRsaKeys.Second();
+        byte[] wrappedElsewhere = other.Encrypt(new byte[32], RSAEncryptionPadding.OaepSHA256);
+
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrappedElsewhere, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+
+        Assert.Contains("HTTP 400", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task WrapKeyAsync_ThrottledWithRetryAfter_WaitsAndRetries()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        await WarmUpAsync(provider);
+        _vault.Enqueue(Fault.Status(429, "Throttled", retryAfter: "1"));
+        var clock = Stopwatch.StartNew();
+
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+
+        Assert.Equal(256, wrapped.WrappedDataEncryptionKey.Length);
+        Assert.Equal(3, _vault.CountOperations("wrapkey"));
+        Assert.True(clock.Elapsed >= TimeSpan.FromMilliseconds(900), $"Retried after {clock.Elapsed}, before the Retry-After of 1 s.");
+    }
+
+    [Fact]
+    public async Task WrapKeyAsync_ServerErrorOnce_RetriesAndSucceeds()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        _vault.Enqueue(Fault.Status(500, "InternalServerError"));
+
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+
+        Assert.Equal(2, _vault.CountOperations("wrapkey"));
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_ServerErrorsBeyondRetries_ThrowsAfterMaxRetries()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider(options => options.Retry.MaxRetries = 2);
+        for (int i = 0; i < 3; i++)
+        {
+            _vault.Enqueue(Fault.Status(500, "InternalServerError"));
+        }
+
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+
+        Assert.Contains("HTTP 500", error.Message, StringComparison.Ordinal);
+        Assert.Equal(3, _vault.CountOperations("unwrapkey"));
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_VaultHangs_TimesOutAfterRetries()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider(options =>
+        {
+            options.Retry.MaxRetries = 1;
+            options.Retry.NetworkTimeout = TimeSpan.FromMilliseconds(300);
+        });
+        await WarmUpAsync(provider);
+        _vault.Enqueue(Fault.Hang());
+        _vault.Enqueue(Fault.Hang());
+
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+
+        Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
+        Assert.Contains("2 attempts", error.Message, StringComparison.Ordinal);
+        Assert.Contains("timeout", error.Message, StringComparison.OrdinalIgnoreCase);
+        Assert.All(Assert.IsType<AggregateException>(error.InnerException).InnerExceptions, attempt => Assert.IsAssignableFrom<OperationCanceledException>(attempt));
+        Assert.Equal(2, _vault.CountOperations("unwrapkey"));
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_CallerCancels_ThrowsOperationCanceled()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        await WarmUpAsync(provider);
+        _vault.Enqueue(Fault.Hang());
+        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(Ct);
+        cancel.CancelAfter(TimeSpan.FromMilliseconds(200));
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), cancel.Token));
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_AnswerFromAnotherKey_IsRejected()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+        _vault.Enqueue(Fault.WrongKeyId());
+
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct));
+
+        Assert.Contains("keys/other", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task WrapKeyAsync_VersionlessKeyId_RecordsTheVersionThatWrapped()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+        var versionless = new Uri(_vault.VaultUri, "keys/kek");
+        byte[] dek = RandomNumberGenerator.GetBytes(32);
+
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(versionless), Ct);
+        _vault.AddKey("kek", TestRsaKeys.Second());
+        using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
+
+        // The key rotated in Key Vault meanwhile; the stored version still unwraps.
+        Assert.Equal(_keyId.AbsoluteUri, wrapped.EncryptionKeyWrapMetadata.Value);
+        Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
+    }
+
+    [Fact]
+    public void Constructor_ContentLoggingEnabled_Throws()
+    {
+        var options = new AzureKeyVaultKeyWrapProviderOptions();
+        options.Diagnostics.IsLoggingContentEnabled = true;
+
+        Assert.Throws<ArgumentException>(() => new AzureKeyVaultKeyWrapProvider(_credential, options));
+    }
+
+    [Theory]
+    [InlineData("https://v.vault.azure.net/secrets/kek")]
+    [InlineData("https://v.vault.azure.net/keys")]
+    [InlineData("https://v.vault.azure.net/keys/kek/1/2")]
+    [InlineData("http://v.vault.azure.net/keys/kek")]
+    [InlineData("https://v.vault.azure.net/keys/kek?x=1")]
+    public void CreateMetadata_NotAKeyIdentifier_Throws(string keyId)
+    {
+        Assert.Throws<ArgumentException>(() => AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(keyId)));
+    }
+
+    [Fact]
+    public void CreateMetadata_UnsupportedAlgorithm_Throws()
+    {
+        Assert.Throws<ArgumentException>(() => AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri("https://v.vault.azure.net/keys/kek"), "RSA1_5"));
+    }
+
+    [Fact]
+    public async Task UnwrapKeyAsync_MetadataOfAnotherProvider_ThrowsArgumentException()
+    {
+        AzureKeyVaultKeyWrapProvider provider = CreateProvider();
+
+        await Assert.ThrowsAsync<ArgumentException>(() => provider.UnwrapKeyAsync(new byte[256], new EncryptionKeyWrapMetadata("local", "kek", "kek", "AES-KW"), Ct));
+        Assert.Empty(_vault.Requests);
+    }
+
+    internal AzureKeyVaultKeyWrapProvider CreateProvider(Action<AzureKeyVaultKeyWrapProviderOptions>? configure = null) =>
+        CreateProvider(_vault, _credential, configure);
+
+    /// <summary>A provider whose transport trusts exactly the fake vault's certificate; retries are quick.</summary>
+    internal static AzureKeyVaultKeyWrapProvider CreateProvider(FakeKeyVault vault, TokenCredential credential, Action<AzureKeyVaultKeyWrapProviderOptions>? configure = null)
+    {
+        string thumbprint = vault.Certificate.Thumbprint;
+        var handler = new HttpClientHandler
+        {
+            ServerCertificateCustomValidationCallback = (_, certificate, _, _) => certificate?.Thumbprint == thumbprint,
+        };
+        var options = new AzureKeyVaultKeyWrapProviderOptions { Transport = new HttpClientTransport(handler) };
+        options.Retry.Delay = TimeSpan.FromMilliseconds(10);
+        options.Retry.MaxDelay = TimeSpan.FromSeconds(2);
+        configure?.Invoke(options);
+        return new AzureKeyVaultKeyWrapProvider(credential, options);
+    }
+
+    /// <summary>One provider (one challenge cache) whose transport trusts both vaults' certificates.</summary>
+    private AzureKeyVaultKeyWrapProvider CreateProviderTrusting(FakeKeyVault second)
+    {
+        string[] thumbprints = [_vault.Certificate.Thumbprint, second.Certificate.Thumbprint];
+        var handler = new HttpClientHandler
+        {
+            ServerCertificateCustomValidationCallback = (_, certificate, _, _) => certificate is not null && thumbprints.Contains(certificate.Thumbprint),
+        };
+        var options = new AzureKeyVaultKeyWrapProviderOptions { Transport = new HttpClientTransport(handler) };
+        return new AzureKeyVaultKeyWrapProvider(_credential, options);
+    }
+
+    /// <summary>Gets the challenge out of the way, so that the next operation's requests are all authorized.</summary>
+    private async Task WarmUpAsync(AzureKeyVaultKeyWrapProvider provider) =>
+        await provider.WrapKeyAsync(new byte[32], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+}

@@ -1,0 +1,26 @@
+namespace Encryption.Custom.Keys;
+
+/// <summary>Gets data encryption keys by id, for a <see cref="CosmosEncryptor"/>.</summary>
+public abstract class DataEncryptionKeyProvider
+{
+    /// <summary>For subclasses (and mocking).</summary>
+    protected DataEncryptionKeyProvider()
+    {
+    }
+
+    /// <summary>Gets the data encryption key with the given id, ready for <paramref name="encryptionAlgorithm"/>.</summary>
+    /// <param name="id">The DEK id.</param>
+    /// <param name="encryptionAlgorithm">The algorithm (see <see cref="CosmosEncryptionAlgorithm"/>).</param>
+    /// <param name="cancellationToken">Cancels the wait (a shared fetch in progress continues for other callers).</param>
+    /// <returns>The key, owned by the provider: callers must not dispose it.</returns>
+    /// <exception cref="ArgumentException"><paramref name="id"/> or <paramref name="encryptionAlgorithm"/> is null or empty.</exception>
+    /// <exception cref="EncryptionException">
+    /// The key is unknown or cannot be unwrapped (<see cref="EncryptionErrorKind.KeyUnavailable"/>), or the
+    /// algorithm is not one the key can serve (<see cref="EncryptionErrorKind.InvalidOptions"/>).
+    /// </exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public abstract ValueTask<DataEncryptionKey> FetchDataEncryptionKeyAsync(
+        string id,
+        string encryptionAlgorithm,
+        CancellationToken cancellationToken = default);
+}

@@ -1,0 +1,272 @@
+using System.Collections.Concurrent;
+using System.Security.Cryptography;
+using System.Text;
+using Encryption.Custom.Keys.Wrapping;
+
+namespace Encryption.Custom.Keys.Local;
+
+/// <summary>
+/// A key-wrap provider whose key-encryption keys live in this process: RSA keys (RSA-OAEP, RSA-OAEP-256) from a
+/// PEM or JWK file, and AES keys (RFC 3394 <c>AES-KW</c>, RFC 5649 <c>AES-KWP</c>). For development and tests;
+/// in production use a key store such as Azure Key Vault.
+/// </summary>
+/// <remarks>
+/// Keys are registered under a name; metadata created by <see cref="CreateMetadata"/> names the key and the
+/// algorithm, so that rewrapping to another local key (key rotation) works as with a remote key store.
+/// </remarks>
+public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
+{
+    /// <summary>The metadata <see cref="EncryptionKeyWrapMetadata.Type"/> of local keys.</summary>
+    public const string MetadataType = "local";
+
+    private readonly ConcurrentDictionary<string, LocalKeyEncryptionKey> _keys = new(StringComparer.Ordinal);
+    private readonly TimeSpan _cacheTimeToLive;
+    private int _disposed;
+
+    /// <summary>Creates a provider with no keys; add them with the <c>Add*</c> methods.</summary>
+    /// <param name="options">Options; null for the defaults.</param>
+    /// <exception cref="ArgumentOutOfRangeException">The cache time to live is negative and not infinite.</exception>
+    public LocalKeyWrapProvider(LocalKeyWrapProviderOptions? options = null)
+    {
+        _cacheTimeToLive = (options ?? new LocalKeyWrapProviderOptions()).DataEncryptionKeyCacheTimeToLive;
+        if (_cacheTimeToLive < TimeSpan.Zero && _cacheTimeToLive != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), "The cache time to live must be non-negative or infinite.");
+        }
+    }
+
+    /// <summary>Metadata naming a local key and a wrap algorithm.</summary>
+    /// <param name="keyName">The name the key was added under.</param>
+    /// <param name="algorithm">One of <see cref="KeyWrapAlgorithm"/>'s values that fits the key.</param>
+    /// <exception cref="ArgumentException">An argument is null or empty.</exception>
+    public static EncryptionKeyWrapMetadata CreateMetadata(string keyName, string algorithm)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(keyName);
+        ArgumentException.ThrowIfNullOrEmpty(algorithm);
+        return new EncryptionKeyWrapMetadata(MetadataType, keyName, keyName, algorithm);
+    }
+
+    /// <summary>Adds an RSA key. The provider keeps its own copy; the caller still owns <paramref name="key"/>.</summary>
+    /// <param name="name">The key name used in metadata.</param>
+    /// <param name="key">The RSA key; with its private part to unwrap, or public only to wrap.</param>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
+    public virtual void AddRsaKey(string name, RSA key)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        RSA copy = RSA.Create();
+        bool hasPrivateKey;
+        try
+        {
+            // The PKCS#8 round trip copies the key without handing its parameters through ordinary arrays we would have to wipe.
+            byte[] pkcs8 = key.ExportPkcs8PrivateKey();
+            try
+            {
+                copy.ImportPkcs8PrivateKey(pkcs8, out _);
+            }
+            finally
+            {
+                CryptographicOperations.ZeroMemory(pkcs8);
+            }
+
+            hasPrivateKey = true;
+        }
+        catch (CryptographicException)
+        {
+            copy.ImportSubjectPublicKeyInfo(key.ExportSubjectPublicKeyInfo(), out _);
+            hasPrivateKey = false;
+        }
+
+        Add(name, new LocalRsaKeyEncryptionKey(copy, hasPrivateKey));
+    }
+
+    /// <summary>Adds an AES key (16, 24 or 32 bytes), copied into a pinned buffer that is zeroed on dispose.</summary>
+    /// <param name="name">The key name used in metadata.</param>
+    /// <param name="key">The key bytes; the caller zeroes its own copy.</param>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used, or the key length is wrong.</exception>
+    /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
+    public virtual void AddAesKey(string name, ReadOnlySpan<byte> key) => Add(name, new LocalAesKeyEncryptionKey(key));
+
+    /// <summary>Adds a key from a JSON Web Key (<c>"kty":"RSA"</c> or <c>"kty":"oct"</c>) in UTF-8 JSON.</summary>
+    /// <param name="name">The key name used in metadata.</param>
+    /// <param name="utf8Json">The JWK; the caller zeroes its buffer afterwards if it holds a private key.</param>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used.</exception>
+    /// <exception cref="FormatException">The JSON is not a supported JWK.</exception>
+    /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
+    public virtual void AddJsonWebKey(string name, ReadOnlySpan<byte> utf8Json) => Add(name, JsonWebKeyReader.Read(utf8Json));
+
+    /// <summary>Adds a key from a JWK file. The file's bytes are zeroed in memory once read.</summary>
+    /// <param name="name">The key name used in metadata.</param>
+    /// <param name="path">The file path.</param>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used.</exception>
+    /// <exception cref="FormatException">The file is not a supported JWK.</exception>
+    /// <exception cref="IOException">The file cannot be read.</exception>
+    /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
+    public virtual void AddJsonWebKeyFile(string name, string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        byte[] content = File.ReadAllBytes(path);
+        try
+        {
+            AddJsonWebKey(name, content);
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(content);
+        }
+    }
+
+    /// <summary>Adds an RSA key from PEM text (<c>PRIVATE KEY</c>, <c>RSA PRIVATE KEY</c>, <c>PUBLIC KEY</c> or <c>RSA PUBLIC KEY</c>).</summary>
+    /// <param name="name">The key name used in metadata.</param>
+    /// <param name="pem">The PEM text; the caller zeroes its buffer afterwards if it holds a private key.</param>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used, or the PEM holds no RSA key.</exception>
+    /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
+    public virtual void AddRsaPem(string name, ReadOnlySpan<char> pem)
+    {
+        RSA rsa = RSA.Create();
+        try
+        {
+            rsa.ImportFromPem(pem);
+        }
+        catch
+        {
+            rsa.Dispose();
+            throw;
+        }
+
+        bool hasPrivateKey = pem.Contains("PRIVATE KEY-----", StringComparison.Ordinal);
+        Add(name, new LocalRsaKeyEncryptionKey(rsa, hasPrivateKey));
+    }
+
+    /// <summary>Adds an RSA key from a PEM file. The file's bytes and characters are zeroed in memory once read.</summary>
+    /// <param name="name">The key name used in metadata.</param>
+    /// <param name="path">The file path.</param>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used, or the file holds no RSA key.</exception>
+    /// <exception cref="IOException">The file cannot be read.</exception>
+    /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
+    public virtual void AddRsaPemFile(string name, string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        byte[] content = File.ReadAllBytes(path);
+        char[] text = GC.AllocateUninitializedArray<char>(Encoding.UTF8.GetMaxCharCount(content.Length), pinned: true);
+        try
+        {
+            int length = Encoding.UTF8.GetChars(content, text);
+            AddRsaPem(name, text.AsSpan(0, length));
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(content);
+            Array.Clear(text);
+        }
+    }
+
+    /// <inheritdoc/>
+    public override Task<EncryptionKeyWrapResult> WrapKeyAsync(
+        ReadOnlyMemory<byte> key,
+        EncryptionKeyWrapMetadata metadata,
+        CancellationToken cancellationToken = default)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        (LocalKeyEncryptionKey kek, string algorithm) = Resolve(metadata);
+        byte[] wrapped = kek.Wrap(key.Span, algorithm);
+        return Task.FromResult(new EncryptionKeyWrapResult(wrapped, metadata));
+    }
+
+    /// <inheritdoc/>
+    public override Task<EncryptionKeyUnwrapResult> UnwrapKeyAsync(
+        ReadOnlyMemory<byte> wrappedKey,
+        EncryptionKeyWrapMetadata metadata,
+        CancellationToken cancellationToken = default)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        (LocalKeyEncryptionKey kek, string algorithm) = Resolve(metadata);
+        byte[]? raw;
+        try
+        {
+            raw = kek.TryUnwrap(wrappedKey.Span, algorithm);
+        }
+        catch (InvalidOperationException exception)
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.KeyUnavailable,
+                $"The local key '{KeyName(metadata)}' cannot unwrap: it has no private part.",
+                innerException: exception);
+        }
+
+        if (raw is null)
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.KeyUnavailable,
+                $"The wrapped key does not unwrap with the local key '{KeyName(metadata)}' and algorithm '{algorithm}'.");
+        }
+
+        return Task.FromResult(new EncryptionKeyUnwrapResult(raw, _cacheTimeToLive));
+    }
+
+    /// <summary>Zeroes and releases every key.</summary>
+    public void Dispose()
+    {
+        Dispose(disposing: true);
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Zeroes and releases every key.</summary>
+    /// <param name="disposing">True from <see cref="Dispose()"/>.</param>
+    protected virtual void Dispose(bool disposing)
+    {
+        if (disposing && Interlocked.Exchange(ref _disposed, 1) == 0)
+        {
+            foreach (LocalKeyEncryptionKey key in _keys.Values)
+            {
+                key.Dispose();
+            }
+
+            _keys.Clear();
+        }
+    }
+
+    private static string KeyName(EncryptionKeyWrapMetadata metadata) => metadata.Name ?? metadata.Value;
+
+    private void Add(string name, LocalKeyEncryptionKey key)
+    {
+        try
+        {
+            ArgumentException.ThrowIfNullOrEmpty(name);
+            ObjectDisposedException.ThrowIf(_disposed != 0, this);
+            if (!_keys.TryAdd(name, key))
+            {
+                throw new ArgumentException($"A local key named '{name}' was already added.", nameof(name));
+            }
+        }
+        catch
+        {
+            key.Dispose();
+            throw;
+        }
+    }
+
+    private (LocalKeyEncryptionKey Key, string Algorithm) Resolve(EncryptionKeyWrapMetadata metadata)
+    {
+        ArgumentNullException.ThrowIfNull(metadata);
+        ObjectDisposedException.ThrowIf(_disposed != 0, this);
+        if (!string.Equals(metadata.Type, MetadataType, StringComparison.Ordinal))
+        {
+            throw new ArgumentException($"The metadata type '{metadata.Type}' is not '{MetadataType}'.", nameof(metadata));
+        }
+
+        if (string.IsNullOrEmpty(metadata.Algorithm))
+        {
+            throw new ArgumentException("The metadata names no wrap algorithm.", nameof(metadata));
+        }
+
+        string name = KeyName(metadata);
+        if (!_keys.TryGetValue(name, out LocalKeyEncryptionKey? key))
+        {
+            throw new EncryptionException(EncryptionErrorKind.KeyUnavailable, $"No local key named '{name}' was added to the provider.");
+        }
+
+        return (key, metadata.Algorithm);
+    }
+}
