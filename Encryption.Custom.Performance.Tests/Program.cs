@@ -1,13 +1,23 @@
 using BenchmarkDotNet.Running;
+using Encryption.Custom.Performance.Tests.Allocation;
 using Encryption.Custom.Performance.Tests.Infrastructure;
 
 namespace Encryption.Custom.Performance.Tests;
 
-/// <summary>Entry point: <c>dotnet run -c Release --project Encryption.Custom.Performance.Tests -- --filter '*'</c>.</summary>
+/// <summary>
+/// Entry point: <c>dotnet run -c Release --project Encryption.Custom.Performance.Tests -- --filter '*'</c> for the
+/// BenchmarkDotNet benchmarks, or <c>-- StreamAllocationBenchmark</c> for the fast allocation report.
+/// </summary>
 public static class Program
 {
     public static int Main(string[] args)
     {
+        // The allocation report is not a BenchmarkDotNet benchmark: it runs in this process and must come first.
+        if (args.Length > 0 && string.Equals(args[0], StreamAllocationBenchmark.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return StreamAllocationBenchmark.Run(args[1..]);
+        }
+
         var summaries = BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, BenchmarkConfig.Create());
 
         // BenchmarkSwitcher reports failures only in its output; CI and scripts need an exit code.

@@ -1,0 +1,88 @@
+using System.Globalization;
+
+namespace Encryption.Custom.Performance.Tests.Documents;
+
+/// <summary>
+/// The mixed shape: repeated blocks of about 830 bytes, each one ~400-byte encrypted string (half the bytes) and
+/// fifteen small properties (numbers, booleans, short strings, a null, nested objects and arrays), three or four of
+/// them encrypted (a long, a double or an object, sometimes a boolean).
+/// </summary>
+internal static class MixedDocumentBuilder
+{
+    // The smallest big string worth shrinking into the space left at the end of a document.
+    private const int MinimumNoteLength = 64;
+
+    public static BenchmarkDocument Build(int size, Random random)
+    {
+        var text = new DocumentText(size);
+        var paths = new List<string>();
+        text.TryAppend("id", DocumentText.Quote(DocumentText.Guid(random)));
+        text.TryAppend("type", DocumentText.Quote("order"));
+        for (int block = 0; ; block++)
+        {
+            if (!AppendBlock(text, random, block, paths))
+            {
+                break;
+            }
+        }
+
+        return new BenchmarkDocument(DocumentShape.Mixed, size, text.Finish(random), [.. paths]);
+    }
+
+    // False once the document is full.
+    private static bool AppendBlock(DocumentText text, Random random, int block, List<string> paths)
+    {
+        string b = block.ToString(CultureInfo.InvariantCulture);
+
+        // The big encrypted string shrinks to fit the end of the document, so small sizes are not mostly padding.
+        string note = "note" + b;
+        int noteLength = Math.Min(random.Next(360, 441), text.RemainingFor(note) - 2);
+        if (noteLength < MinimumNoteLength)
+        {
+            return false;
+        }
+
+        text.TryAppend(note, DocumentText.Quote(DocumentText.Text(random, noteLength, escapes: true)));
+        paths.Add("/" + note);
+
+        bool priceEncrypted = block % 2 == 0;
+        bool verifiedEncrypted = block % 3 == 0;
+        (string Name, string Value, bool Encrypted)[] properties =
+        [
+            ("qty" + b, DocumentText.Number(random.Next(0, 100_000)), false),
+            ("price" + b, DocumentText.Decimal(random, 10_000, 2), priceEncrypted),
+            ("active" + b, random.Next(2) == 0 ? "true" : "false", false),
+            ("sku" + b, DocumentText.Quote("SKU-" + random.Next(100_000, 999_999).ToString(CultureInfo.InvariantCulture)), false),
+            ("tags" + b, $"[\"{DocumentText.Text(random, 6)}\",\"{DocumentText.Text(random, 9)}\",{random.Next(100)}]", false),
+            ("address" + b, Address(random), !priceEncrypted),
+            ("createdAt" + b, DocumentText.Quote($"2026-{random.Next(1, 13):D2}-{random.Next(1, 29):D2}T{random.Next(24):D2}:{random.Next(60):D2}:{random.Next(60):D2}Z"), false),
+            ("rating" + b, DocumentText.Decimal(random, 5, 1), false),
+            ("verified" + b, random.Next(2) == 0 ? "true" : "false", verifiedEncrypted),
+            ("lines" + b, $"[{{\"n\":1,\"q\":{random.Next(1, 20)},\"p\":{DocumentText.Decimal(random, 500, 2)}}},{{\"n\":2,\"q\":{random.Next(1, 20)},\"p\":{DocumentText.Decimal(random, 500, 2)}}}]", false),
+            ("ssn" + b, DocumentText.Number(random.NextInt64(100_000_000, 999_999_999)), true),
+            ("comment" + b, DocumentText.Quote(DocumentText.Text(random, random.Next(20, 41))), false),
+            ("meta" + b, $"{{\"v\":{random.Next(1, 9)},\"src\":\"web\",\"flags\":[true,false]}}", false),
+            ("score" + b, DocumentText.Number(random.Next(-1000, 1000)), false),
+            ("deleted" + b, "null", false),
+        ];
+
+        foreach ((string name, string value, bool encrypted) in properties)
+        {
+            if (!text.TryAppend(name, value))
+            {
+                return false;
+            }
+
+            if (encrypted)
+            {
+                paths.Add("/" + name);
+            }
+        }
+
+        return true;
+    }
+
+    private static string Address(Random random) =>
+        $"{{\"street\":\"{random.Next(1, 999)} {DocumentText.Text(random, 10)}\",\"city\":\"{DocumentText.Text(random, 8)}\","
+        + $"\"zip\":\"{random.Next(10_000, 99_999)}\",\"geo\":[{DocumentText.Decimal(random, 90, 2)},{DocumentText.Decimal(random, 180, 2)}]}}";
+}

@@ -1,0 +1,117 @@
+using System.Buffers;
+using System.Text.Json;
+using Encryption.Custom.Json;
+using Encryption.Custom.Keys;
+using Encryption.Custom.Performance.Tests.Documents;
+using Encryption.Custom.Performance.Tests.Infrastructure;
+
+namespace Encryption.Custom.Tests.Performance.Documents;
+
+/// <summary>The benchmark document generator: exact sizes, valid JSON, deterministic, and the shapes performance.md describes.</summary>
+public sealed class BenchmarkDocumentsTests
+{
+    public static MatrixTheoryData<DocumentShape, int> ShapesAndSizes => new(
+        [DocumentShape.Published, DocumentShape.Mixed],
+        [BenchmarkDocuments.MinimumSize, 1000, 1024, 4096, 8192, 65536, 1024 * 1024]);
+
+    [Theory]
+    [MemberData(nameof(ShapesAndSizes))]
+    public void Create_AnyShapeAndSize_IsExactlyThatLongAndEveryPathIsATopLevelValue(DocumentShape shape, int size)
+    {
+        BenchmarkDocument document = BenchmarkDocuments.Create(shape, size);
+
+        Assert.Equal(size, document.Utf8.Length);
+        Assert.All(document.Utf8, b => Assert.InRange(b, (byte)0x20, (byte)0x7E));
+        using JsonDocument parsed = JsonDocument.Parse(document.Utf8);
+        var names = parsed.RootElement.EnumerateObject().Select(p => p.Name).ToList();
+        Assert.Equal(names.Count, names.Distinct(StringComparer.Ordinal).Count());
+        Assert.NotEmpty(document.Paths);
+        Assert.All(document.Paths, path =>
+        {
+            Assert.True(parsed.RootElement.TryGetProperty(path[1..], out JsonElement value), path);
+            Assert.NotEqual(JsonValueKind.Null, value.ValueKind);
+        });
+    }
+
+    [Fact]
+    public void Create_SameSeed_GivesTheSameBytes_AnotherSeedDoesNot()
+    {
+        byte[] first = BenchmarkDocuments.Create(DocumentShape.Mixed, 8192).Utf8;
+        byte[] second = BenchmarkDocuments.Create(DocumentShape.Mixed, 8192).Utf8;
+        byte[] other = BenchmarkDocuments.Create(DocumentShape.Mixed, 8192, BenchmarkDocuments.DefaultSeed + 1).Utf8;
+
+        Assert.Equal(first, second);
+        Assert.NotEqual(first, other);
+    }
+
+    [Theory]
+    [InlineData(4096)]
+    [InlineData(8192)]
+    [InlineData(65536)]
+    public void Create_Mixed_HasAboutHalfItsBytesInLargeEncryptedStringsAndEncryptsEveryKindOfValue(int size)
+    {
+        BenchmarkDocument document = BenchmarkDocuments.Create(DocumentShape.Mixed, size);
+        using JsonDocument parsed = JsonDocument.Parse(document.Utf8);
+        JsonElement root = parsed.RootElement;
+        var encrypted = document.Paths.Select(path => root.GetProperty(path[1..])).ToList();
+
+        long largeStringBytes = encrypted.Where(v => v.ValueKind == JsonValueKind.String).Select(v => v.GetRawText().Length).Where(n => n >= 300).Sum();
+        Assert.InRange(largeStringBytes / (double)size, 0.40, 0.60);
+        Assert.Contains(encrypted, v => v.ValueKind == JsonValueKind.Number);
+        Assert.Contains(encrypted, v => v.ValueKind is JsonValueKind.True or JsonValueKind.False);
+        Assert.Contains(encrypted, v => v.ValueKind == JsonValueKind.Object);
+        Assert.True(root.EnumerateObject().Count() > 3 * document.Paths.Count, "many small properties stay plain");
+        Assert.Contains(root.EnumerateObject(), p => p.Value.ValueKind == JsonValueKind.Array);
+    }
+
+    [Theory]
+    [InlineData(1024)]
+    [InlineData(65536)]
+    public void Create_Published_HasOneStringOneNumberAndOneObjectThatCarriesMostBytes(int size)
+    {
+        BenchmarkDocument document = BenchmarkDocuments.Create(DocumentShape.Published, size);
+        using JsonDocument parsed = JsonDocument.Parse(document.Utf8);
+        JsonElement root = parsed.RootElement;
+
+        Assert.Equal(["/SensitiveStr", "/SensitiveInt", "/SensitiveDict"], document.Paths);
+        Assert.Equal(JsonValueKind.String, root.GetProperty("SensitiveStr").ValueKind);
+        Assert.Equal(JsonValueKind.Number, root.GetProperty("SensitiveInt").ValueKind);
+        Assert.Equal(JsonValueKind.Object, root.GetProperty("SensitiveDict").ValueKind);
+        Assert.True(root.GetProperty("SensitiveDict").GetRawText().Length > size * 0.75);
+    }
+
+    [Theory]
+    [MemberData(nameof(ShapesAndSizes))]
+    public void Create_AnyShapeAndSize_StreamProcessorRoundTripsItByteForByte(DocumentShape shape, int size)
+    {
+        using DataEncryptionKey key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+        var encryptor = new BenchmarkEncryptor(BenchmarkDocument.KeyId, key);
+        BenchmarkDocument document = BenchmarkDocuments.Create(shape, size);
+        var processor = new StreamProcessor();
+        var encrypted = new ArrayBufferWriter<byte>();
+        var decrypted = new ArrayBufferWriter<byte>();
+
+        processor.Encrypt(document.Utf8, encrypted, key, document.CreateOptions());
+        processor.Decrypt(encrypted.WrittenSpan, decrypted, encryptor);
+
+        Assert.Equal(document.Utf8, decrypted.WrittenSpan.ToArray());
+    }
+
+    [Fact]
+    public void DocumentCryptoWorkload_Record_HoldsOneValuePerEncryptedPathAndItsCellsDecrypt()
+    {
+        using DataEncryptionKey key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+        var encryptor = new BenchmarkEncryptor(BenchmarkDocument.KeyId, key);
+        BenchmarkDocument document = BenchmarkDocuments.Create(DocumentShape.Mixed, 8192);
+
+        DocumentCryptoWorkload workload = DocumentCryptoWorkload.Record(document, key);
+
+        Assert.Equal(document.Paths.Count, workload.ValueCount);
+        Assert.InRange(workload.PlainTextBytes, document.Size / 3, document.Size);
+        Assert.True(workload.DecryptAll() == workload.PlainTextBytes, "every cell decrypts to its recorded plaintext length");
+        Assert.True(workload.EncryptAll() > workload.PlainTextBytes);
+        var decrypted = new ArrayBufferWriter<byte>();
+        new StreamProcessor().Decrypt(workload.EncryptedDocument, decrypted, encryptor);
+        TestSupport.JsonAssert.Equivalent(document.Utf8, decrypted.WrittenSpan);
+    }
+}
