@@ -1,21 +1,28 @@
 using BenchmarkDotNet.Running;
 using Encryption.Custom.Performance.Tests.Allocation;
 using Encryption.Custom.Performance.Tests.Infrastructure;
+using Encryption.Custom.Performance.Tests.Json;
 
 namespace Encryption.Custom.Performance.Tests;
 
 /// <summary>
 /// Entry point: <c>dotnet run -c Release --project Encryption.Custom.Performance.Tests -- --filter '*'</c> for the
-/// BenchmarkDotNet benchmarks, or <c>-- StreamAllocationBenchmark</c> for the fast allocation report.
+/// BenchmarkDotNet benchmarks, <c>-- StreamAllocationBenchmark</c> for the fast allocation report, or
+/// <c>-- InterleavedRatios</c> for the speedup and efficiency ratios measured in one process.
 /// </summary>
 public static class Program
 {
     public static int Main(string[] args)
     {
-        // The allocation report is not a BenchmarkDotNet benchmark: it runs in this process and must come first.
+        // The in-process reports are not BenchmarkDotNet benchmarks: they run in this process and must come first.
         if (args.Length > 0 && string.Equals(args[0], StreamAllocationBenchmark.Name, StringComparison.OrdinalIgnoreCase))
         {
             return StreamAllocationBenchmark.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && string.Equals(args[0], InterleavedRatios.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return InterleavedRatios.Run(args[1..]);
         }
 
         var summaries = BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, BenchmarkConfig.Create());

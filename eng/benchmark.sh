@@ -2,14 +2,16 @@
 # One command for the published benchmark numbers (docs/benchmarks.md):
 #   1. the allocation report (StreamAllocationBenchmark, ~30 s; exits non-zero when the stream processor misses
 #      an allocation target),
-#   2. the throughput benchmarks (BenchmarkDotNet; the document, feed-page and container benchmarks by default),
-#   3. the chart and summary tables (eng/plot-benchmarks.py -> docs/benchmarks.png and
+#   2. the interleaved ratio report (InterleavedRatios, ~1 min): speedup and efficiency at every shape and size,
+#      all cases timed in turn in one process (robust to the load of a shared machine),
+#   3. the throughput benchmarks (BenchmarkDotNet; the document, feed-page and container benchmarks by default),
+#   4. the chart and summary tables (eng/plot-benchmarks.py -> docs/benchmarks.png and
 #      BenchmarkDotNet.Artifacts/results/benchmark-summary.md).
 #
 # Usage: eng/benchmark.sh [filter ...]        e.g. eng/benchmark.sh '*DocumentDecryptBenchmarks*'
 #   Filters are BenchmarkDotNet globs and replace the default set.
 #   BENCHMARK_JOB overrides the job arguments (default below; BENCHMARK_JOB="" runs BenchmarkDotNet's default job).
-#   SKIP_ALLOCATION_REPORT=1 / SKIP_THROUGHPUT=1 / SKIP_CHART=1 skip a step.
+#   SKIP_ALLOCATION_REPORT=1 / SKIP_RATIOS=1 / SKIP_THROUGHPUT=1 / SKIP_CHART=1 skip a step.
 #
 # The full throughput run is ~90 benchmark cases, about 20-30 minutes on a 2-core machine: run it in the background
 # (nohup eng/benchmark.sh > benchmark.log 2>&1 &) on a quiet machine.
@@ -33,6 +35,11 @@ dotnet build "$project/$project.csproj" -c Release || exit 1
 if [[ -z ${SKIP_ALLOCATION_REPORT:-} ]]; then
   step "allocation report"
   dotnet run -c Release --no-build --project "$project" -- StreamAllocationBenchmark || status=1
+fi
+
+if [[ -z ${SKIP_RATIOS:-} ]]; then
+  step "interleaved ratios"
+  dotnet run -c Release --no-build --project "$project" -- InterleavedRatios || status=1
 fi
 
 if [[ -z ${SKIP_THROUGHPUT:-} ]]; then

@@ -2,7 +2,8 @@
 """Draws docs/benchmarks.png and writes the summary tables from the benchmark results.
 
 Reads, from the results directory (default BenchmarkDotNet.Artifacts/results):
-  - StreamAllocationBenchmark.json (the allocation report), and
+  - StreamAllocationBenchmark.json (the allocation report),
+  - InterleavedRatios.json (speedup and efficiency measured in one process), and
   - the BenchmarkDotNet full JSON reports (*-report-full.json) of DocumentEncryptBenchmarks,
     DocumentDecryptBenchmarks, FeedPageDecryptBenchmarks and ContainerBenchmarks, whichever exist.
 Writes a PNG chart and a Markdown summary (allocation, throughput with speedup and efficiency, feed page,
@@ -79,6 +80,26 @@ def load_allocation(results):
     return rows
 
 
+def load_ratios(results):
+    """Interleaved ratio rows keyed like the document rows: {(operation, shape, size): (speedup, efficiency)}."""
+    path = os.path.join(results, "InterleavedRatios.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as file:
+        rows = json.load(file)
+    ratios = {}
+    for row in rows:
+        shape = row["shape"].capitalize()
+        size = row["documentBytes"]
+        for operation, prefix in (("Encrypt", "Encrypt"), ("Decrypt", "Decrypt")):
+            stream = row[f"stream{prefix}Ns"]
+            ratios[(operation, shape, size)] = {
+                "newtonsoft": row[f"newtonsoft{prefix}Ns"], "stream": stream, "crypto": row[f"cryptoOnly{prefix}Ns"],
+                "speedup": row[f"newtonsoft{prefix}Ns"] / stream, "efficiency": row[f"cryptoOnly{prefix}Ns"] / stream,
+            }
+    return ratios
+
+
 def load_benchmarks(results):
     """{type: [{method, params, mean (ns), allocated (B)}]} from every full JSON report."""
     benchmarks = {}
@@ -145,7 +166,7 @@ def fmt_bytes(value):
     return "n/a" if value is None else f"{int(value):,}"
 
 
-def summary_markdown(allocation, benchmarks, host, rows):
+def summary_markdown(allocation, benchmarks, host, rows, ratios):
     lines = []
     if host:
         lines += ["### Machine (from the BenchmarkDotNet run)", "",
@@ -177,6 +198,18 @@ def summary_markdown(allocation, benchmarks, host, rows):
             lines.append(f"| {r['operation']} | {r['shape']} | {label(r['size'])} | {fmt_us(r['newtonsoft'])} | {fmt_us(r['stream'])} | {fmt_us(r['crypto'])} | "
                          f"{fmt_ratio(r['speedup'])} | {fmt_ratio(r['efficiency'])} | {stream_mbps} | {newtonsoft_mbps} |")
         lines.append("")
+    if ratios:
+        lines += ["### Interleaved ratios (InterleavedRatios: fastest of short rounds, all cases in one process; µs per operation)", "",
+                  "| Operation | Shape | Size | Newtonsoft | Stream | Crypto-only | Speedup | Efficiency |",
+                  "|---|---|---|---:|---:|---:|---:|---:|"]
+        for operation in ("Encrypt", "Decrypt"):
+            for shape in SHAPES:
+                for size in SIZES:
+                    r = ratios.get((operation, shape, size))
+                    if r:
+                        lines.append(f"| {operation} | {shape} | {label(size)} | {r['newtonsoft'] / 1000:,.1f} | {r['stream'] / 1000:,.1f} | "
+                                     f"{r['crypto'] / 1000:,.1f} | {r['speedup']:.2f} | {r['efficiency']:.2f} |")
+        lines.append("")
     pages = benchmarks.get("FeedPageDecryptBenchmarks", [])
     if pages:
         lines += ["### Feed page of 100 documents (mean ms per page)", "",
@@ -200,11 +233,11 @@ def summary_markdown(allocation, benchmarks, host, rows):
                     lines.append(f"| {method} | {label(size)} | {fmt_us(newtonsoft)} | {fmt_us(stream)} | {newtonsoft['mean'] / stream['mean']:.2f} | "
                                  f"{fmt_bytes(newtonsoft['allocated'])} | {fmt_bytes(stream['allocated'])} |")
         lines.append("")
-    lines += targets(allocation, rows)
+    lines += targets(allocation, rows, ratios)
     return "\n".join(lines) + "\n"
 
 
-def targets(allocation, rows):
+def targets(allocation, rows, ratios):
     lines = ["### Targets (performance.md)", ""]
     stream_rows = [r for r in allocation if r["processor"] == "stream"]
     if stream_rows:
@@ -212,17 +245,22 @@ def targets(allocation, rows):
         worst_stream = max(r["allocatedBytesPerOp"] for r in stream_rows if r["api"] == "stream")
         lines.append(f"- Allocation, IBufferWriter, every size: target 0 B, worst {worst_writer:,} B: {'met' if worst_writer == 0 else 'MISSED'}")
         lines.append(f"- Allocation, Stream, every size: target ≤ 256 B, worst {worst_stream:,} B: {'met' if worst_stream <= 256 else 'MISSED'}")
-    for r in rows:
-        if r["shape"] == TARGET_SHAPE and r["size"] == TARGET_SIZE:
-            goal = TARGET_SPEEDUP[r["operation"]]
-            if r["speedup"] is not None:
-                lines.append(f"- {r['operation']} speedup vs Newtonsoft, 8 KB mixed: target ≥ {goal:g}×, measured {r['speedup']:.2f}×: {'met' if r['speedup'] >= goal else 'MISSED'}")
-            if r["efficiency"] is not None:
-                lines.append(f"- {r['operation']} efficiency, 8 KB mixed: target ≥ {TARGET_EFFICIENCY:.2f}, measured {r['efficiency']:.2f}: {'met' if r['efficiency'] >= TARGET_EFFICIENCY else 'MISSED'}")
+    sources = [("interleaved", {k: v for k, v in ratios.items()}),
+               ("BenchmarkDotNet", {(r["operation"], r["shape"], r["size"]): r for r in rows})]
+    for operation in ("Encrypt", "Decrypt"):
+        goal = TARGET_SPEEDUP[operation]
+        for measure, target, unit in (("speedup", goal, "×"), ("efficiency", TARGET_EFFICIENCY, "")):
+            found = [(name, source[(operation, TARGET_SHAPE, TARGET_SIZE)][measure]) for name, source in sources
+                     if (operation, TARGET_SHAPE, TARGET_SIZE) in source and source[(operation, TARGET_SHAPE, TARGET_SIZE)][measure] is not None]
+            if found:
+                measured = ", ".join(f"{value:.2f}{unit} ({name})" for name, value in found)
+                verdict = "met" if found[0][1] >= target else "MISSED"
+                what = "speedup vs Newtonsoft" if measure == "speedup" else "efficiency"
+                lines.append(f"- {operation} {what}, 8 KB mixed: target ≥ {target:g}{unit}, measured {measured}: {verdict}")
     return lines + [""]
 
 
-def draw(allocation, rows, chart):
+def draw(allocation, rows, ratios, chart):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -255,19 +293,29 @@ def draw(allocation, rows, chart):
     ax.set_title("Bytes allocated per operation, mixed documents (0 = none)")
     ax.set_ylabel("bytes per operation (symlog)")
 
+    def ratio_lines(ax, measure):
+        # Solid: the interleaved report (one process); hollow markers: BenchmarkDotNet (one process per case).
+        for r_operation in ("Encrypt", "Decrypt"):
+            for shape in SHAPES:
+                alpha = 1.0 if shape == "Mixed" else 0.5
+                points = sorted((size, r[measure]) for (operation, r_shape, size), r in ratios.items() if operation == r_operation and r_shape == shape)
+                if points:
+                    ax.plot([p[0] for p in points], [p[1] for p in points], "-", marker=markers[shape], color=colors[r_operation],
+                            alpha=alpha, label=f"{r_operation}, {shape.lower()}")
+                points = [(r["size"], r[measure]) for r in rows if r["operation"] == r_operation and r["shape"] == shape and r[measure]]
+                if points:
+                    ax.plot([p[0] for p in points], [p[1] for p in points], linestyle="none", marker=markers[shape], markerfacecolor="none",
+                            color=colors[r_operation], alpha=alpha, label=None if ratios else f"{r_operation}, {shape.lower()} (BenchmarkDotNet)")
+
     ax = axes[0][1]
+    ratio_lines(ax, "speedup")
     for r_operation in ("Encrypt", "Decrypt"):
-        for shape in SHAPES:
-            points = [(r["size"], r["speedup"]) for r in rows if r["operation"] == r_operation and r["shape"] == shape and r["speedup"]]
-            if points:
-                ax.plot([p[0] for p in points], [p[1] for p in points], "-", marker=markers[shape], color=colors[r_operation],
-                        alpha=1.0 if shape == "Mixed" else 0.5, label=f"{r_operation}, {shape.lower()}")
         ax.axhline(TARGET_SPEEDUP[r_operation], color=colors[r_operation], linewidth=0.8, linestyle=":")
     ax.set_xscale("log")
     ax.set_ylim(bottom=0)
-    ax.set_title("Speedup over Newtonsoft (Newtonsoft time ÷ Stream time)\ndotted: targets at 8 KB mixed (5× encrypt, 6× decrypt)")
+    ax.set_title("Speedup over Newtonsoft (Newtonsoft time ÷ Stream time); lines: interleaved,\nhollow: BenchmarkDotNet; dotted: targets at 8 KB mixed (5× encrypt, 6× decrypt)", fontsize=10)
     ax.set_ylabel("×")
-    if rows:
+    if rows or ratios:
         ax.legend(fontsize=8)
 
     ax = axes[1][0]
@@ -278,24 +326,19 @@ def draw(allocation, rows, chart):
                 ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", color=colors[r_operation],
                         alpha=1.0 if processor == "Stream" else 0.6, label=f"{processor} {r_operation.lower()}")
     ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_title("Throughput, mixed documents (plaintext MB/s)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Throughput, mixed documents (plaintext MB/s, BenchmarkDotNet means)")
     ax.set_ylabel("MB/s")
     if rows:
         ax.legend(fontsize=8)
 
     ax = axes[1][1]
-    for r_operation in ("Encrypt", "Decrypt"):
-        for shape in SHAPES:
-            points = [(r["size"], r["efficiency"]) for r in rows if r["operation"] == r_operation and r["shape"] == shape and r["efficiency"]]
-            if points:
-                ax.plot([p[0] for p in points], [p[1] for p in points], "-", marker=markers[shape], color=colors[r_operation],
-                        alpha=1.0 if shape == "Mixed" else 0.5, label=f"{r_operation}, {shape.lower()}")
+    ratio_lines(ax, "efficiency")
     ax.axhline(TARGET_EFFICIENCY, color="gray", linewidth=0.8, linestyle=":")
     ax.set_xscale("log")
     ax.set_ylim(0, 1)
-    ax.set_title("Efficiency: crypto-only time ÷ Stream processor time\ndotted: target 0.30 at 8 KB mixed")
-    if rows:
+    ax.set_title("Efficiency: crypto-only time ÷ Stream processor time; lines: interleaved,\nhollow: BenchmarkDotNet; dotted: target 0.30 at 8 KB mixed", fontsize=10)
+    if rows or ratios:
         ax.legend(fontsize=8)
 
     for row_axes in axes:
@@ -317,22 +360,23 @@ def main():
     parser.add_argument("--chart", default="docs/benchmarks.png")
     parser.add_argument("--summary", default="BenchmarkDotNet.Artifacts/results/benchmark-summary.md")
     args = parser.parse_args()
+    # First: it may re-run this script under the system interpreter.
+    ensure_matplotlib()
 
     allocation = load_allocation(args.results)
+    ratios = load_ratios(args.results)
     benchmarks, host = load_benchmarks(args.results)
-    if not allocation and not benchmarks:
+    if not allocation and not benchmarks and not ratios:
         sys.exit(f"No results in {args.results}: run eng/benchmark.sh first.")
     rows = document_rows(benchmarks)
 
-    summary = summary_markdown(allocation, benchmarks, host, rows)
+    summary = summary_markdown(allocation, benchmarks, host, rows, ratios)
     os.makedirs(os.path.dirname(os.path.abspath(args.summary)), exist_ok=True)
     with open(args.summary, "w", encoding="utf-8") as file:
         file.write(summary)
     print(summary)
     print(f"Wrote {args.summary}")
-
-    ensure_matplotlib()
-    draw(allocation, rows, args.chart)
+    draw(allocation, rows, ratios, args.chart)
 
 
 if __name__ == "__main__":

@@ -21,12 +21,14 @@ public static class StreamAllocationBenchmark
     public static int Run(string[] args)
     {
         ArgumentNullException.ThrowIfNull(args);
-        if (!TryParse(args, out AllocationReportSettings? settings, out string? error))
+        if (!ReportArguments.TryParse(args, out IReadOnlyList<int>? sizes, out IReadOnlyList<DocumentShape>? shapes, out string? error))
         {
             Console.Error.WriteLine(error);
             Console.Error.WriteLine($"usage: {Name} [--sizes 1024,4096,...] [--shapes published,mixed]");
             return 2;
         }
+
+        var settings = new AllocationReportSettings { Sizes = sizes, Shapes = shapes };
 
         string machine = string.Join('\n', MachineDescription.Describe().Select(item => $"- {item.Name}: {item.Value}"));
         Console.WriteLine($"{Name}: steady-state managed bytes per operation (lowest of {settings.Rounds} rounds, calling thread)");
@@ -77,52 +79,4 @@ public static class StreamAllocationBenchmark
         {verdict}
 
         """;
-
-    private static bool TryParse(string[] args, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out AllocationReportSettings? settings, out string? error)
-    {
-        IReadOnlyList<int> sizes = BenchmarkDocuments.Sizes;
-        IReadOnlyList<DocumentShape> shapes = BenchmarkDocuments.Shapes;
-        settings = null;
-        error = null;
-        for (int i = 0; i < args.Length; i++)
-        {
-            string? value = i + 1 < args.Length ? args[i + 1] : null;
-            switch (args[i])
-            {
-                case "--sizes" when value is not null:
-                    int[] parsed = value.Split(',').Select(s => int.TryParse(s, NumberStyles.None, CultureInfo.InvariantCulture, out int size) ? size : -1).ToArray();
-                    if (parsed.Any(size => size < BenchmarkDocuments.MinimumSize))
-                    {
-                        error = $"Sizes are byte counts of at least {BenchmarkDocuments.MinimumSize}: '{value}'.";
-                        return false;
-                    }
-
-                    sizes = parsed;
-                    i++;
-                    break;
-                case "--shapes" when value is not null:
-                    var list = new List<DocumentShape>();
-                    foreach (string name in value.Split(','))
-                    {
-                        if (!Enum.TryParse(name, ignoreCase: true, out DocumentShape shape) || !Enum.IsDefined(shape))
-                        {
-                            error = $"Unknown shape '{name}'.";
-                            return false;
-                        }
-
-                        list.Add(shape);
-                    }
-
-                    shapes = list;
-                    i++;
-                    break;
-                default:
-                    error = $"Unknown argument '{args[i]}'.";
-                    return false;
-            }
-        }
-
-        settings = new AllocationReportSettings { Sizes = sizes, Shapes = shapes };
-        return true;
-    }
 }

@@ -16,7 +16,7 @@ namespace Encryption.Custom.Performance.Tests.Json;
 [Config(typeof(ProcessorComparisonConfig))]
 public abstract class DocumentBenchmarks
 {
-    protected const int OperationsPerInvoke = 16;
+    public const int OperationsPerInvoke = 16;
 
     [Params(DocumentShape.Published, DocumentShape.Mixed)]
     public DocumentShape Shape { get; set; }
