@@ -54,4 +54,38 @@ public sealed class Utf8NameTableTests
         Assert.Equal(0, table.Add("n1"u8));
         Assert.Equal(0, table.Find("n1"u8));
     }
+
+    [Fact]
+    public void Find_NamesOfEveryLengthDifferingInOneByte_FindsEachExactly()
+    {
+        // Every length from 0 to 40 (short names are hashed from words read at both ends, long ones byte by byte),
+        // and for each length a variant differing at every single position: each must be found at its own index.
+        var table = new Utf8NameTable();
+        var names = new List<byte[]>();
+        for (int length = 0; length <= 40; length++)
+        {
+            byte[] name = Enumerable.Range(0, length).Select(i => (byte)('a' + (i % 26))).ToArray();
+            names.Add(name);
+            for (int position = 0; position < length; position++)
+            {
+                byte[] variant = (byte[])name.Clone();
+                variant[position] = (byte)'#';
+                names.Add(variant);
+            }
+        }
+
+        for (int i = 0; i < names.Count; i++)
+        {
+            Assert.Equal(i, table.Add(names[i]));
+        }
+
+        for (int i = 0; i < names.Count; i++)
+        {
+            Assert.Equal(i, table.Find(names[i]));
+        }
+
+        // Two bytes changed: not among the names added, though each differs from one of them in a single byte.
+        Assert.Equal(-1, table.Find("abcdefgh##"u8));
+        Assert.Equal(-1, table.Find("#bcdefghijklmno#"u8));
+    }
 }
