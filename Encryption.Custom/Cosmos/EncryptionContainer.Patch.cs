@@ -93,7 +93,7 @@ internal sealed partial class EncryptionContainer
                 etag = callerEtag ?? read.Headers.ETag;
             }
 
-            IReadOnlyList<PatchOperation> operations = await PatchTransformer.TransformAsync(
+            (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync(
                 patchOperations, stored, requested, processor, Crypto.Encryptor, Serializer, telemetry, cancellationToken).ConfigureAwait(false);
             ResponseMessage response = await _inner.PatchItemStreamAsync(id, partitionKey, operations, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
             telemetry?.SetStatusCode(response.StatusCode);

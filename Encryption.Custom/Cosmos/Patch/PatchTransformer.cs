@@ -51,9 +51,12 @@ internal static class PatchTransformer
     /// <param name="serializer">Serializes values as the client does.</param>
     /// <param name="telemetry">The operation's telemetry.</param>
     /// <param name="cancellationToken">Cancels key lookups.</param>
-    /// <returns>The operations to send (the same list when nothing is encrypted).</returns>
+    /// <returns>
+    /// The operations to send (the same list when nothing is encrypted), and the document's metadata once they
+    /// are applied (<see langword="null"/> when it is not encrypted).
+    /// </returns>
     /// <exception cref="EncryptionException">An operation is refused, a value cannot be encrypted, or the key is unavailable.</exception>
-    public static async ValueTask<IReadOnlyList<PatchOperation>> TransformAsync(
+    public static async ValueTask<(IReadOnlyList<PatchOperation> Operations, StoredEnvelope? Envelope)> TransformAsync(
         IReadOnlyList<PatchOperation> operations,
         StoredEnvelope? stored,
         EncryptionOptions? requested,
@@ -87,7 +90,7 @@ internal static class PatchTransformer
                 CheckOperation(operations[i], null, null);
             }
 
-            return operations;
+            return (operations, stored);
         }
 
         List<string> storedPaths = stored is null ? [] : [.. stored.Paths];
@@ -154,16 +157,19 @@ internal static class PatchTransformer
             }
         }
 
+        StoredEnvelope? after = stored;
         if (stored is null)
         {
             if (newPaths.Count > 0)
             {
                 result.Add(PatchOperation.Set("/" + EncryptionEnvelope.PropertyName, CreateEnvelope(keyId, algorithm, newPaths)));
+                after = StoredEnvelope.Create(EncryptionEnvelope.CurrentFormatVersion, keyId, algorithm, newPaths);
             }
         }
         else if (!newPaths.SequenceEqual(storedPaths, StringComparer.Ordinal))
         {
             result.Add(PatchOperation.Set("/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.PathsName, newPaths.ToArray()));
+            after = StoredEnvelope.Create(stored.FormatVersion, stored.DataEncryptionKeyId, stored.Algorithm, newPaths);
         }
 
         if (encryptedValues > 0)
@@ -171,7 +177,7 @@ internal static class PatchTransformer
             telemetry?.RecordEncrypt(start, BodyCrypto.ProcessorName(processor), valueBytes, keyId, encryptedValues);
         }
 
-        return result;
+        return (result, after);
     }
 
     /// <summary>Validates one operation; returns its top-level path.</summary>

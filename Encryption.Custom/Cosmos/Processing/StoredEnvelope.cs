@@ -19,6 +19,10 @@ internal sealed class StoredEnvelope
         Paths = paths;
     }
 
+    /// <summary>Metadata as a write or patch leaves it (for later operations of the same batch).</summary>
+    public static StoredEnvelope Create(long formatVersion, string dataEncryptionKeyId, string algorithm, List<string> paths) =>
+        new(formatVersion, dataEncryptionKeyId, algorithm, paths);
+
     /// <summary>The format version (<c>_ef</c>).</summary>
     public long FormatVersion { get; }
 

@@ -4,7 +4,7 @@ using Encryption.Custom.Crypto.Pooling;
 namespace Encryption.Custom.Cosmos.Streams;
 
 /// <summary>
-/// An encrypted request body in a pooled buffer, handed to the SDK as a <see cref="MemoryStream"/> that exposes
+/// A request body (encrypted, or a caller's body kept for resending) in a pooled buffer, handed to the SDK as a <see cref="MemoryStream"/> that exposes
 /// its buffer (so the SDK neither copies it nor re-encrypts it when it retries: retries re-read these bytes).
 /// </summary>
 /// <remarks>
@@ -34,6 +34,31 @@ internal sealed class EncryptedRequestBody : IDisposable
 
     /// <summary>The length of the encrypted body in bytes.</summary>
     public int Length => (int)Stream.Length;
+
+    /// <summary>A new read-only stream over the body, positioned at 0 (for a request that may be sent again).</summary>
+    public MemoryStream CreateStream()
+    {
+        bool exposed = MemoryMarshal.TryGetArray(Content, out ArraySegment<byte> segment);
+        System.Diagnostics.Debug.Assert(exposed, "A pooled buffer is array-backed.");
+        return new MemoryStream(segment.Array ?? [], segment.Offset, segment.Count, writable: false, publiclyVisible: true);
+    }
+
+    /// <summary>Copies a caller's (unencrypted) body into a pooled buffer, so that it can be sent more than once.</summary>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public static async ValueTask<EncryptedRequestBody> CopyAsync(Stream body, bool recycle, CancellationToken cancellationToken)
+    {
+        PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
+        try
+        {
+            await buffer.AppendFromStreamAsync(body, int.MaxValue - 1, cancellationToken).ConfigureAwait(false);
+            return new EncryptedRequestBody(buffer, recycle);
+        }
+        catch
+        {
+            PooledBufferWriterPool.Return(buffer);
+            throw;
+        }
+    }
 
     public void Dispose()
     {

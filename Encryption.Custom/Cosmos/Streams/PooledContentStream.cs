@@ -36,6 +36,14 @@ internal sealed class PooledContentStream : MemoryStream
         }
     }
 
+    /// <summary>A read-only stream over the same bytes that does not own them, valid until this stream is disposed.</summary>
+    public MemoryStream CreateView()
+    {
+        bool exposed = MemoryMarshal.TryGetArray(Content, out ArraySegment<byte> segment);
+        System.Diagnostics.Debug.Assert(exposed, "A pooled buffer is array-backed.");
+        return new MemoryStream(segment.Array ?? [], segment.Offset, segment.Count, writable: false);
+    }
+
     protected override void Dispose(bool disposing)
     {
         base.Dispose(disposing);
