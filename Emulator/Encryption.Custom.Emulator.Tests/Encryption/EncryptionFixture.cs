@@ -48,6 +48,33 @@ public sealed class EncryptionFixture(CosmosEndpointFixture endpointFixture) : I
         Encryptor = new CosmosEncryptor(_keyProvider);
     }
 
+    /// <summary>
+    /// Stores a DEK whose root key is the bytes 0x01..0x20 (the known-answer key of the wire-format reference),
+    /// wrapped by the fixture's key-encryption key, under <paramref name="id"/>.
+    /// </summary>
+    public async Task AddKnownAnswerDekAsync(string id, CancellationToken cancellationToken)
+    {
+        byte[] rootKey = [.. Enumerable.Range(1, 32).Select(i => (byte)i)];
+        EncryptionKeyWrapResult wrapped = await _keyWrapProvider!.WrapKeyAsync(rootKey, LocalKeyWrapProvider.CreateMetadata("kek1", KeyWrapAlgorithm.AesKeyWrap), cancellationToken);
+        string json = System.Text.Json.JsonSerializer.Serialize(new Dictionary<string, object>
+        {
+            ["id"] = id,
+            ["encryptionAlgorithm"] = Mde,
+            ["wrappedDataEncryptionKey"] = Convert.ToBase64String(wrapped.WrappedDataEncryptionKey.Span),
+            ["keyWrapMetadata"] = new Dictionary<string, string>
+            {
+                ["type"] = wrapped.EncryptionKeyWrapMetadata.Type,
+                ["name"] = wrapped.EncryptionKeyWrapMetadata.Name!,
+                ["value"] = wrapped.EncryptionKeyWrapMetadata.Value,
+                ["algorithm"] = wrapped.EncryptionKeyWrapMetadata.Algorithm!,
+            },
+            ["createTime"] = DateTimeOffset.UtcNow.ToUnixTimeSeconds(),
+        });
+        using var body = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(json));
+        using ResponseMessage response = await KeyProvider.Container.UpsertItemStreamAsync(body, new PartitionKey(id), cancellationToken: cancellationToken);
+        response.EnsureSuccessStatusCode();
+    }
+
     /// <summary>A new container (partition key <paramref name="partitionKeyPath"/>) and its encryption wrapper.</summary>
     public async Task<(Container Raw, Container Encrypted)> CreateContainerAsync(
         string partitionKeyPath = CosmosDatabaseFixture.DefaultPartitionKeyPath,
