@@ -152,6 +152,25 @@ public sealed class QueryTests(EncryptionFixture fixture) : IClassFixture<Encryp
     }
 
     [Fact]
+    public async Task ReadMany_DecryptableItems_DecryptOnDemand()
+    {
+        (_, Container container, List<SecretDocument> documents) = await SeedAsync(3);
+        List<(string, PartitionKey)> keys = [.. documents.Select(d => (d.Id, d.PartitionKey))];
+
+        FeedResponse<DecryptableItem> response = await container.ReadManyItemsAsync<DecryptableItem>(keys, cancellationToken: Ct);
+        var items = new List<SecretDocument>();
+        foreach (DecryptableItem item in response)
+        {
+            (SecretDocument document, DecryptionContext? context) = await item.GetItemAsync<SecretDocument>(Ct);
+            Assert.Equal(SecretDocument.SecretPaths.Length - 1, Assert.Single(context!.DecryptionInfoList).PathsDecrypted.Count);
+            items.Add(document);
+        }
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        AssertSameDocuments(documents, items);
+    }
+
+    [Fact]
     public async Task Query_MixOfEncryptedAndPlainDocuments_ReturnsBothDecrypted()
     {
         (_, Container container, List<SecretDocument> documents) = await SeedAsync(2);
