@@ -15,6 +15,14 @@ public sealed class EncryptionContainerTests : IDisposable
     public void Dispose() => _setup.Dispose();
 
     [Fact]
+    public void WithEncryptor_OnAnEncryptionContainer_IsRejected() =>
+        Assert.Throws<ArgumentException>(() => _setup.Container.WithEncryptor(_setup.Encryptor));
+
+    [Fact]
+    public void WithEncryptor_UnknownProcessor_IsRejected() =>
+        Assert.Throws<ArgumentOutOfRangeException>(() => _setup.Inner.WithEncryptor(_setup.Encryptor, new EncryptionContainerOptions { JsonProcessor = (Encryption.Custom.Json.JsonProcessor)7 }));
+
+    [Fact]
     public void CanRecycleBody_AvailabilityStrategy_KeepsBodiesOutOfThePool()
     {
         var container = (EncryptionContainer)_setup.Container;

@@ -18,11 +18,19 @@ public static class EncryptionContainerExtensions
     /// <param name="options">The container's settings; <see langword="null"/> for the defaults.</param>
     /// <returns>The encryption container.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="container"/> or <paramref name="encryptor"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="container"/> already is an encryption container.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The options name an unknown <see cref="Json.JsonProcessor"/>.</exception>
     public static Container WithEncryptor(this Container container, Encryptor encryptor, EncryptionContainerOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(encryptor);
+
+        // Two layers would both act on the same request options: the inner one would refuse the outer's ciphertext.
+        if (container is EncryptionContainer)
+        {
+            throw new ArgumentException("The container already encrypts: call WithEncryptor on the plain container.", nameof(container));
+        }
+
         return new EncryptionContainer(container, encryptor, options);
     }
 
