@@ -12,12 +12,6 @@ using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyW
 
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
-[CollectionDefinition(Name, DisableParallelization = true)]
-public sealed class DiagnosticsCollection
-{
-    public const string Name = "Diagnostics";
-}
-
 /// <summary>
 /// End to end, an <see cref="ActivityListener"/> and a <see cref="MeterListener"/> see the spans and measurements
 /// of real operations, key-cache and unwrap counters included, and nothing secret in their tags. Runs alone

@@ -1,5 +1,4 @@
 using Newtonsoft.Json;
-using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
@@ -48,20 +47,4 @@ public sealed record SecretDocument
         && Id == other.Id && Pk == other.Pk && Name == other.Name && Ssn == other.Ssn && Salary == other.Salary
         && Rating.Equals(other.Rating) && Active == other.Active && Address == other.Address
         && Tags.SequenceEqual(other.Tags) && Notes == other.Notes;
-}
-
-public sealed record Address(
-    [property: JsonProperty("street")] string Street,
-    [property: JsonProperty("city")] string City);
-
-/// <summary>Reads what the service stores, bypassing decryption.</summary>
-public static class RawDocuments
-{
-    public static async Task<JObject> ReadAsync(Container raw, string id, PartitionKey partitionKey, CancellationToken cancellationToken)
-    {
-        using ResponseMessage response = await raw.ReadItemStreamAsync(id, partitionKey, cancellationToken: cancellationToken);
-        response.EnsureSuccessStatusCode();
-        using var reader = new StreamReader(response.Content);
-        return JObject.Parse(await reader.ReadToEndAsync(cancellationToken));
-    }
 }
