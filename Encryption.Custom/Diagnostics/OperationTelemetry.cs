@@ -188,9 +188,11 @@ internal sealed class OperationTelemetry : IDisposable
         if (_decryptTicks > 0)
         {
             activity.SetTag(DiagnosticNames.DecryptMillisecondsTag, Seconds(_decryptTicks) * 1000);
-            activity.SetTag(DiagnosticNames.DocumentsDecryptedTag, _documentsDecrypted);
+
+            // Counted from decryption contexts, which are only built when all data is recorded.
             if (activity.IsAllDataRequested)
             {
+                activity.SetTag(DiagnosticNames.DocumentsDecryptedTag, _documentsDecrypted);
                 activity.SetTag(DiagnosticNames.PropertiesDecryptedTag, _propertiesDecrypted);
             }
         }
