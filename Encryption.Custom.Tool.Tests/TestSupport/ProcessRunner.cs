@@ -5,7 +5,13 @@ namespace Encryption.Custom.Tool.Tests.TestSupport;
 /// <summary>Runs a program as a child process, feeding standard input and capturing both outputs.</summary>
 internal static class ProcessRunner
 {
-    public static async Task<ToolRun> RunAsync(string fileName, IEnumerable<string> args, byte[]? stdin = null, TimeSpan? timeout = null, string? workingDirectory = null)
+    public static async Task<ToolRun> RunAsync(
+        string fileName,
+        IEnumerable<string> args,
+        byte[]? stdin = null,
+        TimeSpan? timeout = null,
+        string? workingDirectory = null,
+        IReadOnlyDictionary<string, string>? environment = null)
     {
         var start = new ProcessStartInfo(fileName)
         {
@@ -24,6 +30,10 @@ internal static class ProcessRunner
         start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
         start.Environment["DOTNET_NOLOGO"] = "1";
         start.Environment["DOTNET_SKIP_FIRST_TIME_EXPERIENCE"] = "1";
+        foreach ((string name, string value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
 
         using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {fileName}.");
         using var cancel = new CancellationTokenSource(timeout ?? TimeSpan.FromMinutes(2));
