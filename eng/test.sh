@@ -46,6 +46,7 @@ run_emulator_tests() {
 }
 
 run_tests Encryption.Custom.Tests/Encryption.Custom.Tests.csproj
+run_tests Encryption.Custom.Tool.Tests/Encryption.Custom.Tool.Tests.csproj
 run_emulator_tests
 
 step "summary"

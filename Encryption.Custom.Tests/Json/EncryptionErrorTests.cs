@@ -106,6 +106,7 @@ public sealed class EncryptionErrorTests : IDisposable
         {
             new EncryptionOptions { DataEncryptionKeyId = null, PathsToEncrypt = paths },
             new EncryptionOptions { DataEncryptionKeyId = string.Empty, PathsToEncrypt = paths },
+            new EncryptionOptions { DataEncryptionKeyId = " \t", PathsToEncrypt = paths },
             new EncryptionOptions { DataEncryptionKeyId = "k\ud800", PathsToEncrypt = paths },
             new EncryptionOptions { DataEncryptionKeyId = "k", EncryptionAlgorithm = string.Empty, PathsToEncrypt = paths },
             new EncryptionOptions { DataEncryptionKeyId = "k", EncryptionAlgorithm = "Rot13", PathsToEncrypt = paths },

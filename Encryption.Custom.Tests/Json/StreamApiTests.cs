@@ -221,7 +221,8 @@ public sealed class StreamApiTests : IDisposable
         await Assert.ThrowsAsync<ArgumentNullException>(async () => await processor.EncryptAsync(stream, stream, _encryptor, null!, token));
         await Assert.ThrowsAsync<ArgumentNullException>(async () => await processor.DecryptAsync(null!, stream, _encryptor, cancellationToken: token));
         await Assert.ThrowsAsync<ArgumentNullException>(async () => await processor.DecryptAsync(stream, stream, null!, cancellationToken: token));
-        await Assert.ThrowsAsync<ArgumentNullException>(async () => await processor.DecryptFeedPageAsync(stream, null!, _encryptor, cancellationToken: token));
+        await Assert.ThrowsAsync<ArgumentNullException>(async () => await processor.DecryptFeedPageAsync(stream, (Stream)null!, _encryptor, cancellationToken: token));
+        await Assert.ThrowsAsync<ArgumentNullException>(async () => await processor.DecryptFeedPageAsync(stream, (System.Buffers.IBufferWriter<byte>)null!, _encryptor, cancellationToken: token));
     }
 
     [Fact]

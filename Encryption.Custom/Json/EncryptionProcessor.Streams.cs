@@ -143,6 +143,34 @@ public abstract partial class EncryptionProcessor
 
     /// <summary>
     /// Reads a feed page from <paramref name="input"/> and writes it decrypted to <paramref name="output"/>
+    /// (see <see cref="DecryptFeedPage"/>, and the class remarks for what the writer holds after a failure).
+    /// </summary>
+    /// <param name="input">The page.</param>
+    /// <param name="output">Receives the decrypted page.</param>
+    /// <param name="encryptor">Supplies the keys.</param>
+    /// <param name="options">Failure handling and contexts; <see langword="null"/> for the defaults.</param>
+    /// <param name="cancellationToken">Checked between chunks and between documents.</param>
+    /// <returns>As <see cref="DecryptFeedPage"/>.</returns>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="EncryptionException">As <see cref="DecryptFeedPage"/>.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public virtual async ValueTask<FeedPageDecryptionResult> DecryptFeedPageAsync(
+        Stream input,
+        IBufferWriter<byte> output,
+        Encryptor encryptor,
+        FeedPageDecryptionOptions? options = null,
+        CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(input);
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(encryptor);
+        using InputBuffer source = await InputBuffer.ReadAsync(input, MaxDocumentLength, cancellationToken).ConfigureAwait(false);
+        return await DecryptFeedPageCoreAsync(source.Memory, output, encryptor, options ?? s_defaultFeedOptions, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Reads a feed page from <paramref name="input"/> and writes it decrypted to <paramref name="output"/>
     /// (see <see cref="DecryptFeedPage"/>). Nothing is written to <paramref name="output"/> unless the page succeeded.
     /// </summary>
     /// <param name="input">The page.</param>

@@ -2,11 +2,71 @@
 // The server lower-cases the whole condition before evaluating it, so property names and string literals
 // with capitals never match, and it evaluates it over every document with that id in any partition. Here
 // the condition is evaluated, case intact, against the one document being patched; the patch itself is
-// then applied by the server's own patch operation (without the condition).
+// then applied by the server's own patch operation (without the condition). User properties whose names
+// start with "_" can be patched, as in Cosmos DB (see patchWithUnderscoreProperties).
 import { getPartitionKeyHeader, parsePartitionKey, patchOperation, readJson } from "./internals.mjs";
 import { badRequest, header, notFound, preconditionFailed, send } from "./respond.mjs";
 
 const CONDITION = /^\s*from\s+([A-Za-z_][A-Za-z0-9_]*)\s+where\s+([\s\S]+)$/i;
+
+// Cosmos DB refuses to patch only its system-generated properties; the server refuses every path that starts
+// with "/_", which includes user properties such as the "_ei" metadata of client-side encryption. Such user
+// properties are renamed to an alias for the duration of the server's (synchronous) patch and renamed back.
+const SYSTEM_PROPERTIES = new Set(["_rid", "_self", "_etag", "_ts", "_attachments", "_lsn"]);
+const ALIAS_PREFIX = "compat:underscore:";
+
+function userUnderscoreName(path) {
+  if (typeof path !== "string" || !path.startsWith("/_")) {
+    return undefined;
+  }
+  const name = path.slice(1).split("/")[0];
+  return SYSTEM_PROPERTIES.has(name) ? undefined : name;
+}
+
+function aliasPath(path) {
+  const name = userUnderscoreName(path);
+  return name === undefined ? path : `/${ALIAS_PREFIX}${path.slice(1)}`;
+}
+
+function rename(target, from, to) {
+  if (target && Object.prototype.hasOwnProperty.call(target, from)) {
+    target[to] = target[from];
+    delete target[from];
+  }
+}
+
+function patchWithUnderscoreProperties(collection, doc, docId, partitionKey, ifMatch, operations) {
+  const names = new Set();
+  for (const operation of operations) {
+    for (const path of [operation.path, operation.from]) {
+      const name = userUnderscoreName(path);
+      if (name !== undefined) {
+        names.add(name);
+      }
+    }
+  }
+  if (names.size === 0) {
+    return patchOperation(collection, { id: docId, partitionKey, ifMatch, operations });
+  }
+  const aliased = operations.map((operation) => ({
+    ...operation,
+    path: aliasPath(operation.path),
+    ...(operation.from === undefined ? {} : { from: aliasPath(operation.from) }),
+  }));
+  for (const name of names) {
+    rename(doc, name, ALIAS_PREFIX + name);
+  }
+  try {
+    return patchOperation(collection, { id: docId, partitionKey, ifMatch, operations: aliased });
+  } finally {
+    // The stored document is the old one (failure) or the new one (success, also the response body).
+    const stored = collection.document(docId, parsePartitionKey(partitionKey, docId)).read();
+    for (const name of names) {
+      rename(doc, ALIAS_PREFIX + name, name);
+      rename(stored, ALIAS_PREFIX + name, name);
+    }
+  }
+}
 
 export async function patch(req, res, collection, docId) {
   const request = await readJson(req);
@@ -52,6 +112,6 @@ export async function patch(req, res, collection, docId) {
     }
   }
 
-  const result = patchOperation(collection, { id: docId, partitionKey, ifMatch, operations });
+  const result = patchWithUnderscoreProperties(collection, doc, docId, partitionKey, ifMatch, operations);
   return send(res, result.statusCode, result.body);
 }

@@ -57,9 +57,10 @@ internal sealed class EncryptionPlan
     /// <exception cref="EncryptionException">An option is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IReadOnlyList<string>? pathsToEncrypt)
     {
-        if (string.IsNullOrEmpty(dataEncryptionKeyId))
+        // Whitespace-only ids are rejected as Microsoft's package rejects them, so both libraries accept the same ids.
+        if (string.IsNullOrWhiteSpace(dataEncryptionKeyId))
         {
-            JsonErrors.ThrowInvalidOptions("The data encryption key id must not be empty.");
+            JsonErrors.ThrowInvalidOptions("The data encryption key id must not be empty or white space.");
         }
 
         if (string.IsNullOrEmpty(encryptionAlgorithm))

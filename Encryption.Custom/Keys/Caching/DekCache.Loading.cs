@@ -1,3 +1,4 @@
+using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Wrapping;
 
@@ -86,9 +87,11 @@ internal sealed partial class DekCache
         try
         {
             result = await _source.UnwrapAsync(properties, _disposed.Token).ConfigureAwait(false);
+            EncryptionTelemetry.RecordKeyUnwrap(succeeded: true);
         }
         catch (Exception exception) when (!IsDisposal(exception))
         {
+            EncryptionTelemetry.RecordKeyUnwrap(succeeded: false);
             throw KeyErrors.UnwrapFailed(id, exception);
         }
 

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
+using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Keys.Cosmos;
 
 namespace Encryption.Custom.Keys.Caching;
@@ -64,16 +65,19 @@ internal sealed partial class DekCache : IDisposable
             long now = Now();
             if (now < snapshot.RefreshAt)
             {
+                EncryptionTelemetry.RecordKeyCacheHit();
                 return new ValueTask<DataEncryptionKey>(snapshot.Key);
             }
 
             if (now < snapshot.ExpiresAt)
             {
+                EncryptionTelemetry.RecordKeyCacheHit();
                 StartBackgroundRefresh(entry, slot);
                 return new ValueTask<DataEncryptionKey>(snapshot.Key);
             }
         }
 
+        EncryptionTelemetry.RecordKeyCacheMiss();
         return GetKeySlowAsync(id, slot, cancellationToken);
     }
 

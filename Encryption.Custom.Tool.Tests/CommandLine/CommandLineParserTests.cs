@@ -1,0 +1,119 @@
+using Encryption.Custom.Json;
+using Encryption.Custom.Tool.CommandLine;
+using Encryption.Custom.Tool.Errors;
+
+namespace Encryption.Custom.Tool.Tests.CommandLine;
+
+public sealed class CommandLineParserTests
+{
+    [Fact]
+    public void Parse_EncryptWithEveryOption_ReadsEachValue()
+    {
+        ToolArguments arguments = CommandLineParser.Parse(
+            ["encrypt", "--key-file", "k.hex", "--dek-id=dek 1", "--path", "/a", "--path=/b", "--processor", "Newtonsoft", "--in", "in.json", "--out", "out.json"]);
+
+        Assert.Equal(ToolAction.Run, arguments.Action);
+        Assert.Equal(CommandKind.Encrypt, arguments.Command!.Kind);
+        Assert.Equal("k.hex", arguments.KeyFile);
+        Assert.Equal("dek 1", arguments.DataEncryptionKeyId);
+        Assert.Equal(["/a", "/b"], arguments.Paths);
+        Assert.Equal(JsonProcessor.Newtonsoft, arguments.Processor);
+        Assert.Equal("in.json", arguments.InputPath);
+        Assert.Equal("out.json", arguments.OutputPath);
+    }
+
+    [Fact]
+    public void Parse_DecryptWithoutOptionalOptions_DefaultsToStreamProcessorAndStandardStreams()
+    {
+        ToolArguments arguments = CommandLineParser.Parse(["decrypt", "--key-file", "k.hex"]);
+
+        Assert.Equal(CommandKind.Decrypt, arguments.Command!.Kind);
+        Assert.Equal(JsonProcessor.Stream, arguments.Processor);
+        Assert.Null(arguments.InputPath);
+        Assert.Null(arguments.OutputPath);
+    }
+
+    [Fact]
+    public void Parse_ValueAfterEqualsSign_MayStartWithDashes()
+    {
+        ToolArguments arguments = CommandLineParser.Parse(["inspect", "--in=--odd-name.json"]);
+
+        Assert.Equal("--odd-name.json", arguments.InputPath);
+    }
+
+    [Theory]
+    [InlineData("--help")]
+    [InlineData("-h")]
+    [InlineData("-?")]
+    public void Parse_HelpAlone_ShowsToolHelp(string token)
+    {
+        ToolArguments arguments = CommandLineParser.Parse([token]);
+
+        Assert.Equal(ToolAction.ShowHelp, arguments.Action);
+        Assert.Null(arguments.Command);
+    }
+
+    [Fact]
+    public void Parse_HelpAmongInvalidCommandOptions_ShowsCommandHelp()
+    {
+        ToolArguments arguments = CommandLineParser.Parse(["encrypt", "--bogus", "--help"]);
+
+        Assert.Equal(ToolAction.ShowHelp, arguments.Action);
+        Assert.Equal(CommandKind.Encrypt, arguments.Command!.Kind);
+    }
+
+    [Fact]
+    public void Parse_Version_ShowsVersion()
+    {
+        Assert.Equal(ToolAction.ShowVersion, CommandLineParser.Parse(["--version"]).Action);
+    }
+
+    public static TheoryData<string[], string> UsageErrors => new()
+    {
+        { [], "no command given" },
+        { ["encrpyt"], "unknown command 'encrpyt'" },
+        { ["--frobnicate"], "unknown option '--frobnicate'" },
+        { ["--version", "extra"], "'--version' takes no arguments" },
+        { ["encrypt", "--dek-id", "d", "--path", "/a"], "needs the option --key-file" },
+        { ["encrypt", "--key-file", "k", "--path", "/a"], "needs the option --dek-id" },
+        { ["encrypt", "--key-file", "k", "--dek-id", "d"], "needs the option --path" },
+        { ["decrypt"], "needs the option --key-file" },
+        { ["decrypt", "--key-file", "k", "--dek-id", "d"], "unknown option '--dek-id' for 'decrypt'" },
+        { ["inspect", "--key-file", "k"], "unknown option '--key-file' for 'inspect'" },
+        { ["inspect", "--out", "x"], "unknown option '--out' for 'inspect'" },
+        { ["decrypt", "--key-file"], "option --key-file needs a value" },
+        { ["decrypt", "--key-file", "--in", "x"], "option --key-file needs a value" },
+        { ["decrypt", "--key-file="], "option --key-file needs a value" },
+        { ["decrypt", "--key-file", "a", "--key-file", "b"], "option --key-file is given more than once" },
+        { ["decrypt", "--key-file", "k", "--processor", "fast"], "unknown processor 'fast'" },
+        { ["decrypt", "--key-file", "k", "-x"], "unknown option '-x' for 'decrypt'" },
+        { ["decrypt", "--key-file", "k", "--"], "unknown option '--' for 'decrypt'" },
+        { ["decrypt", "--key-file", "k", "in.json"], "unexpected argument at position 4" },
+    };
+
+    [Theory]
+    [MemberData(nameof(UsageErrors))]
+    public void Parse_UsageError_ThrowsWithExitCodeTwoAndNamesTheProblem(string[] args, string expected)
+    {
+        ToolException exception = Assert.Throws<ToolException>(() => CommandLineParser.Parse(args));
+
+        Assert.Equal(ExitCodes.UsageError, exception.ExitCode);
+        Assert.Equal(ToolException.UsageErrorKind, exception.Kind);
+        Assert.Contains(expected, exception.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20")]
+    [InlineData("s3cr3t")]
+    public void Parse_StrayArgument_IsNotEchoed(string stray)
+    {
+        // Somebody who pastes a key where a file name belongs must not find it in a log.
+        ToolException positional = Assert.Throws<ToolException>(() => CommandLineParser.Parse(["decrypt", "--key-file", "k", stray]));
+        ToolException command = Assert.Throws<ToolException>(() => CommandLineParser.Parse([stray]));
+        ToolException processor = Assert.Throws<ToolException>(() => CommandLineParser.Parse(["decrypt", "--key-file", "k", "--processor", stray]));
+
+        Assert.DoesNotContain(stray, positional.Message, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotContain(stray, command.Message, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotContain(stray, processor.Message, StringComparison.OrdinalIgnoreCase);
+    }
+}

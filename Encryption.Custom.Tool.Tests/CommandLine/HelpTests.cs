@@ -1,0 +1,67 @@
+using Encryption.Custom.Tool.CommandLine;
+using Encryption.Custom.Tool.Tests.TestSupport;
+
+namespace Encryption.Custom.Tool.Tests.CommandLine;
+
+public sealed class HelpTests
+{
+    public static TheoryData<string> CommandNames => new(CommandCatalog.All.Select(c => c.Name));
+
+    [Theory]
+    [InlineData("--help")]
+    [InlineData("-h")]
+    public async Task Help_Tool_ListsCommandsKeyFileWarningAndExitCodes(string flag)
+    {
+        ToolRun run = (await InProcessTool.RunAsync(flag)).AssertSuccess();
+
+        string text = run.OutputText;
+        foreach (CommandSpec command in CommandCatalog.All)
+        {
+            Assert.Contains($"  {command.Name}", text, StringComparison.Ordinal);
+            Assert.Contains(command.Summary, text, StringComparison.Ordinal);
+        }
+
+        Assert.Contains("development and support only", text, StringComparison.Ordinal);
+        Assert.Contains("64 hexadecimal characters", text, StringComparison.Ordinal);
+        Assert.Contains("Exit codes:", text, StringComparison.Ordinal);
+        Assert.Contains("3  bad input", text, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(CommandNames))]
+    public async Task Help_Command_ShowsUsageAndEveryOption(string name)
+    {
+        CommandSpec command = CommandCatalog.Find(name)!;
+
+        ToolRun run = (await InProcessTool.RunAsync(name, "--help")).AssertSuccess();
+        ToolRun shortFlag = (await InProcessTool.RunAsync(name, "-h")).AssertSuccess();
+
+        string text = run.OutputText;
+        Assert.StartsWith($"Usage: cosmos-encryption {name} ", text, StringComparison.Ordinal);
+        foreach (OptionSpec option in command.Options)
+        {
+            Assert.Contains($"  {option.Name} {option.ValueName}", text, StringComparison.Ordinal);
+        }
+
+        Assert.Equal(command.Options.Any(o => o.Name == "--key-file"), text.Contains("development and support only", StringComparison.Ordinal));
+        Assert.Equal(text, shortFlag.OutputText);
+    }
+
+    [Fact]
+    public async Task Help_RequiredOptions_AreMarkedRequired()
+    {
+        ToolRun run = (await InProcessTool.RunAsync("encrypt", "--help")).AssertSuccess();
+
+        Assert.Contains("--key-file PATH --dek-id ID --path /NAME [--path /NAME ...] [--processor", run.OutputText, StringComparison.Ordinal);
+        Assert.Equal(3, run.OutputText.Split("Required.").Length - 1);
+    }
+
+    [Fact]
+    public async Task Version_PrintsTheInformationalVersion()
+    {
+        ToolRun run = (await InProcessTool.RunAsync("--version")).AssertSuccess();
+
+        Assert.Equal(ToolApplication.Version + "\n", run.OutputText);
+        Assert.Matches("^[0-9]+\\.[0-9]+\\.[0-9]+", run.OutputText);
+    }
+}

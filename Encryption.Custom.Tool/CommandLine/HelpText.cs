@@ -1,0 +1,127 @@
+using System.Text;
+
+namespace Encryption.Custom.Tool.CommandLine;
+
+/// <summary>The text of <c>--help</c>, for the tool and for each command, built from the catalogues.</summary>
+internal static class HelpText
+{
+    private const int OptionColumn = 34;
+
+    private const string KeyFiles =
+        """
+        Key files (--key-file):
+          A key file holds one raw 32-byte data encryption key (DEK) as exactly 64 hexadecimal characters,
+          optionally surrounded by whitespace or a final newline; anything else is rejected. The tool reads it
+          into memory it wipes after use and keeps the key in protected memory, but the file itself is an
+          unwrapped key on disk: use key files for development and support only, keep them readable by you
+          alone, and delete them when done. Production keys stay wrapped by a key-encryption key.
+        """;
+
+    private const string ExitCodes =
+        """
+        Exit codes:
+          0  success
+          1  the output could not be written, or an unexpected failure
+          2  usage error: unknown command or option, missing required option, bad value or path syntax
+          3  bad input: malformed JSON, wrong key, tampered value, unsupported format, unreadable input, bad key file
+
+        A failure writes exactly one line to standard error (the error kind, the DEK id and path when known, and
+        the message; never key material, plaintext or ciphertext) and leaves --out untouched.
+        """;
+
+    /// <summary>The tool's help.</summary>
+    public static string ForTool()
+    {
+        var text = new StringBuilder();
+        text.AppendLine("cosmos-encryption: inspect, encrypt and decrypt Azure Cosmos DB documents in the Encryption.Custom")
+            .AppendLine("format (format 3; format 2 is decrypted too), offline.")
+            .AppendLine()
+            .AppendLine("Usage:")
+            .AppendLine("  cosmos-encryption <command> [options]")
+            .AppendLine("  cosmos-encryption <command> --help")
+            .AppendLine("  cosmos-encryption --help | --version")
+            .AppendLine()
+            .AppendLine("Commands:");
+        foreach (CommandSpec command in CommandCatalog.All)
+        {
+            text.Append("  ").Append(command.Name.PadRight(10)).AppendLine(command.Summary);
+        }
+
+        text.AppendLine()
+            .AppendLine("Documents are read from --in or standard input and written to --out or standard output.")
+            .AppendLine()
+            .AppendLine(KeyFiles)
+            .AppendLine()
+            .AppendLine(ExitCodes);
+        return text.ToString();
+    }
+
+    /// <summary>The help of one command.</summary>
+    public static string For(CommandSpec command)
+    {
+        var text = new StringBuilder();
+        text.Append("Usage: cosmos-encryption ").Append(command.Name);
+        foreach (OptionSpec option in command.Options)
+        {
+            string usage = $"{option.Name} {option.ValueName}";
+            text.Append(' ').Append(option.Required ? usage : $"[{usage}]");
+            if (option.Repeatable)
+            {
+                text.Append(" [").Append(usage).Append(" ...]");
+            }
+        }
+
+        text.AppendLine().AppendLine();
+        Wrap(text, command.Description, string.Empty);
+        text.AppendLine().AppendLine("Options:");
+        foreach (OptionSpec option in command.Options)
+        {
+            string label = $"  {option.Name} {option.ValueName}";
+            text.Append(label.PadRight(OptionColumn));
+            if (label.Length >= OptionColumn)
+            {
+                text.AppendLine().Append(new string(' ', OptionColumn));
+            }
+
+            Wrap(text, (option.Required ? "Required. " : string.Empty) + option.Description, new string(' ', OptionColumn), firstLineIndented: true);
+        }
+
+        text.AppendLine("  -h, --help".PadRight(OptionColumn) + "Show this help.");
+        if (command.FindOption(OptionCatalog.KeyFile.Name) is not null)
+        {
+            text.AppendLine().AppendLine(KeyFiles);
+        }
+
+        text.AppendLine().AppendLine(ExitCodes);
+        return text.ToString();
+    }
+
+    // Wraps at 110 columns; continuation lines start with indent.
+    private static void Wrap(StringBuilder text, string paragraph, string indent, bool firstLineIndented = false)
+    {
+        const int Width = 110;
+        int column = firstLineIndented ? indent.Length : 0;
+        bool lineStart = true;
+        foreach (string word in paragraph.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (!lineStart && column + 1 + word.Length > Width)
+            {
+                text.AppendLine().Append(indent);
+                column = indent.Length;
+                lineStart = true;
+            }
+
+            if (!lineStart)
+            {
+                text.Append(' ');
+                column++;
+            }
+
+            text.Append(word);
+            column += word.Length;
+            lineStart = false;
+        }
+
+        text.AppendLine();
+    }
+}

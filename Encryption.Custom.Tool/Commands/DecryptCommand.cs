@@ -1,0 +1,24 @@
+using Encryption.Custom.Json;
+using Encryption.Custom.Tool.CommandLine;
+using Encryption.Custom.Tool.KeyFiles;
+
+namespace Encryption.Custom.Tool.Commands;
+
+/// <summary><c>decrypt</c>: the library's <see cref="EncryptionProcessor.DecryptAsync(Stream, System.Buffers.IBufferWriter{byte}, Keys.Encryptor, bool, CancellationToken)"/> over the key file's key.</summary>
+internal static class DecryptCommand
+{
+    /// <summary>Decrypts the input document.</summary>
+    /// <exception cref="Errors.ToolException">An unreadable key file or input (exit code 3), an unwritable output (1).</exception>
+    /// <exception cref="EncryptionException">The library rejected the document or the key.</exception>
+    public static async Task RunAsync(ToolArguments arguments, ToolConsole console, CancellationToken cancellationToken)
+    {
+        EncryptionProcessor processor = EncryptionProcessor.Create(arguments.Processor);
+        using KeyFileEncryptor encryptor = KeyFileEncryptor.Open(arguments.KeyFile!);
+        await DocumentPipeline.RunAsync(
+            arguments.InputPath,
+            arguments.OutputPath,
+            console,
+            async (input, output, cancel) => await processor.DecryptAsync(input, output, encryptor, includeDecryptionContext: false, cancel),
+            cancellationToken);
+    }
+}

@@ -1,0 +1,59 @@
+namespace Encryption.Custom.Tool.Errors;
+
+/// <summary>
+/// A failure the tool reports itself (the library reports through <see cref="EncryptionException"/>): the exit
+/// code, a short kind for the error line, and a message that never holds key material or document content.
+/// </summary>
+internal sealed class ToolException : Exception
+{
+    /// <summary>The kind of a command-line mistake.</summary>
+    public const string UsageErrorKind = "UsageError";
+
+    /// <summary>The kind of a key file that cannot be read or does not hold a key.</summary>
+    public const string InvalidKeyFileKind = "InvalidKeyFile";
+
+    /// <summary>The kind of an input file or stream that cannot be read.</summary>
+    public const string InputUnavailableKind = "InputUnavailable";
+
+    /// <summary>The kind of an output file or stream that cannot be written.</summary>
+    public const string OutputFailedKind = "OutputFailed";
+
+    public ToolException()
+        : this(ExitCodes.Failure, "Unexpected", "The tool failed.", null)
+    {
+    }
+
+    public ToolException(string message)
+        : this(ExitCodes.Failure, "Unexpected", message, null)
+    {
+    }
+
+    public ToolException(string message, Exception? innerException)
+        : this(ExitCodes.Failure, "Unexpected", message, innerException)
+    {
+    }
+
+    private ToolException(int exitCode, string kind, string message, Exception? innerException)
+        : base(message, innerException)
+    {
+        ExitCode = exitCode;
+        Kind = kind;
+    }
+
+    /// <summary>The process exit code (see <see cref="ExitCodes"/>).</summary>
+    public int ExitCode { get; }
+
+    /// <summary>What went wrong, as printed at the start of the error line.</summary>
+    public string Kind { get; }
+
+    /// <summary>A command-line mistake (exit code 2).</summary>
+    public static ToolException Usage(string message) => new(ExitCodes.UsageError, UsageErrorKind, message, null);
+
+    /// <summary>Bad input the operator supplied (exit code 3).</summary>
+    public static ToolException BadInput(string kind, string message, Exception? innerException = null) =>
+        new(ExitCodes.BadInput, kind, message, innerException);
+
+    /// <summary>The result could not be written (exit code 1).</summary>
+    public static ToolException OutputFailed(string message, Exception? innerException) =>
+        new(ExitCodes.Failure, OutputFailedKind, message, innerException);
+}

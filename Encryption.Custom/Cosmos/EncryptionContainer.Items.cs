@@ -1,0 +1,249 @@
+using Encryption.Custom.Cosmos.Feeds;
+using Encryption.Custom.Cosmos.Responses;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Cosmos;
+
+/// <summary>Point operations: create, replace, upsert (encrypting), read (decrypting), delete (delegated).</summary>
+internal sealed partial class EncryptionContainer
+{
+    public override Task<ItemResponse<T>> CreateItemAsync<T>(T item, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(item);
+        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        return encryption is null
+            ? _inner.CreateItemAsync(item, partitionKey, requestOptions, cancellationToken)
+            : WriteTypedAsync(ItemWrite.Create, OperationNames.CreateItem, item, null, partitionKey, requestOptions, cancellationToken);
+    }
+
+    public override Task<ItemResponse<T>> ReplaceItemAsync<T>(T item, string id, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(item);
+        ArgumentNullException.ThrowIfNull(id);
+        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        return encryption is null
+            ? _inner.ReplaceItemAsync(item, id, partitionKey, requestOptions, cancellationToken)
+            : WriteTypedAsync(ItemWrite.Replace, OperationNames.ReplaceItem, item, id, partitionKey, requestOptions, cancellationToken);
+    }
+
+    public override Task<ItemResponse<T>> UpsertItemAsync<T>(T item, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(item);
+        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        return encryption is null
+            ? _inner.UpsertItemAsync(item, partitionKey, requestOptions, cancellationToken)
+            : WriteTypedAsync(ItemWrite.Upsert, OperationNames.UpsertItem, item, null, partitionKey, requestOptions, cancellationToken);
+    }
+
+    public override Task<ResponseMessage> CreateItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(streamPayload);
+        return WriteStreamAsync(ItemWrite.Create, OperationNames.CreateItemStream, streamPayload, null, partitionKey, requestOptions, cancellationToken);
+    }
+
+    public override Task<ResponseMessage> ReplaceItemStreamAsync(Stream streamPayload, string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(streamPayload);
+        ArgumentNullException.ThrowIfNull(id);
+        return WriteStreamAsync(ItemWrite.Replace, OperationNames.ReplaceItemStream, streamPayload, id, partitionKey, requestOptions, cancellationToken);
+    }
+
+    public override Task<ResponseMessage> UpsertItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(streamPayload);
+        return WriteStreamAsync(ItemWrite.Upsert, OperationNames.UpsertItemStream, streamPayload, null, partitionKey, requestOptions, cancellationToken);
+    }
+
+    public override async Task<ItemResponse<T>> ReadItemAsync<T>(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        using OperationTelemetry? telemetry = OperationTelemetry.Start(OperationNames.ReadItem, Id);
+        try
+        {
+            if (typeof(T) == typeof(DecryptableItem))
+            {
+                ResponseMessage raw = await _inner.ReadItemStreamAsync(id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
+                telemetry?.SetStatusCode(raw.StatusCode);
+                return await ToDecryptableResponseAsync<T>(raw, requestOptions, cancellationToken).ConfigureAwait(false);
+            }
+
+            ResponseMessage response = await ReadStreamCoreAsync(id, partitionKey, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+            return _responseFactory.CreateItemResponse<T>(response);
+        }
+        catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
+        {
+            throw;
+        }
+    }
+
+    public override async Task<ResponseMessage> ReadItemStreamAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        using OperationTelemetry? telemetry = OperationTelemetry.Start(OperationNames.ReadItemStream, Id);
+        try
+        {
+            return await ReadStreamCoreAsync(id, partitionKey, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
+        {
+            throw;
+        }
+    }
+
+    public override Task<ItemResponse<T>> DeleteItemAsync<T>(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
+        _inner.DeleteItemAsync<T>(id, partitionKey, requestOptions, cancellationToken);
+
+    public override Task<ResponseMessage> DeleteItemStreamAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
+        _inner.DeleteItemStreamAsync(id, partitionKey, requestOptions, cancellationToken);
+
+    /// <summary>
+    /// Replaces a successful response's body with its decrypted form (in place: point responses are plain
+    /// response messages). On failure the response is disposed and the exception propagates.
+    /// </summary>
+    internal async Task DecryptResponseAsync(ResponseMessage response, EncryptionProcessor processor, OperationTelemetry? telemetry, CancellationToken cancellationToken)
+    {
+        Stream? content = response.Content;
+        if (!response.IsSuccessStatusCode || content is null || (content.CanSeek && content.Length == content.Position))
+        {
+            return;
+        }
+
+        try
+        {
+            PooledContentStream decrypted = await Crypto.DecryptDocumentAsync(content, processor, telemetry, cancellationToken).ConfigureAwait(false);
+            response.Content = decrypted;
+            await content.DisposeAsync().ConfigureAwait(false);
+        }
+        catch
+        {
+            response.Dispose();
+            throw;
+        }
+    }
+
+    private async Task<ItemResponse<T>> WriteTypedAsync<T>(
+        ItemWrite kind,
+        string operation,
+        T item,
+        string? id,
+        PartitionKey? partitionKey,
+        ItemRequestOptions? requestOptions,
+        CancellationToken cancellationToken)
+    {
+        // Encryption needs the partition key up front: the item is ciphertext by the time the SDK could extract it.
+        if (partitionKey is not PartitionKey key)
+        {
+            throw new ArgumentNullException(nameof(partitionKey), "A partition key is required when the item is encrypted.");
+        }
+
+        using OperationTelemetry? telemetry = OperationTelemetry.Start(operation, Id);
+        try
+        {
+            ResponseMessage response;
+            Stream body = Serializer.ToStream(item);
+            await using (body.ConfigureAwait(false))
+            {
+                response = await WriteStreamCoreAsync(kind, body, id, key, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+            }
+
+            return _responseFactory.CreateItemResponse<T>(response);
+        }
+        catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
+        {
+            throw;
+        }
+    }
+
+    private async Task<ResponseMessage> WriteStreamAsync(
+        ItemWrite kind,
+        string operation,
+        Stream body,
+        string? id,
+        PartitionKey partitionKey,
+        ItemRequestOptions? requestOptions,
+        CancellationToken cancellationToken)
+    {
+        using OperationTelemetry? telemetry = OperationTelemetry.Start(operation, Id);
+        try
+        {
+            return await WriteStreamCoreAsync(kind, body, id, partitionKey, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
+        {
+            throw;
+        }
+    }
+
+    private async Task<ResponseMessage> WriteStreamCoreAsync(
+        ItemWrite kind,
+        Stream body,
+        string? id,
+        PartitionKey partitionKey,
+        ItemRequestOptions? requestOptions,
+        OperationTelemetry? telemetry,
+        CancellationToken cancellationToken)
+    {
+        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        if (encryption is null)
+        {
+            ResponseMessage plain = await SendWriteAsync(kind, body, id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
+            telemetry?.SetStatusCode(plain.StatusCode);
+            return plain;
+        }
+
+        // Options and the partition key rule are checked before the body is read or anything is sent.
+        await _partitionKeyGuard.CheckAsync(encryption, cancellationToken).ConfigureAwait(false);
+        ResponseMessage response;
+        using (EncryptedRequestBody encrypted = await Crypto.EncryptAsync(body, encryption, CanRecycleBody(requestOptions), telemetry, cancellationToken).ConfigureAwait(false))
+        {
+            response = await SendWriteAsync(kind, encrypted.Stream, id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
+        }
+
+        telemetry?.SetStatusCode(response.StatusCode);
+        await DecryptResponseAsync(response, Crypto.ForRequest(encryption), telemetry, cancellationToken).ConfigureAwait(false);
+        return response;
+    }
+
+    private Task<ResponseMessage> SendWriteAsync(ItemWrite kind, Stream body, string? id, PartitionKey partitionKey, ItemRequestOptions? requestOptions, CancellationToken cancellationToken) => kind switch
+    {
+        ItemWrite.Create => _inner.CreateItemStreamAsync(body, partitionKey, requestOptions, cancellationToken),
+        ItemWrite.Replace => _inner.ReplaceItemStreamAsync(body, id!, partitionKey, requestOptions, cancellationToken),
+        _ => _inner.UpsertItemStreamAsync(body, partitionKey, requestOptions, cancellationToken),
+    };
+
+    private async Task<ResponseMessage> ReadStreamCoreAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions, OperationTelemetry? telemetry, CancellationToken cancellationToken)
+    {
+        ResponseMessage response = await _inner.ReadItemStreamAsync(id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
+        telemetry?.SetStatusCode(response.StatusCode);
+        await DecryptResponseAsync(response, Crypto.ForRequest(GetEncryptionOptions(requestOptions)), telemetry, cancellationToken).ConfigureAwait(false);
+        return response;
+    }
+
+    /// <summary>Wraps a raw (still encrypted) point response as a <see cref="DecryptableItem"/> response; failures throw as the SDK's would.</summary>
+    private async Task<ItemResponse<T>> ToDecryptableResponseAsync<T>(ResponseMessage raw, RequestOptions? requestOptions, CancellationToken cancellationToken)
+    {
+        using (raw)
+        {
+            raw.EnsureSuccessStatusCode();
+            byte[] document = raw.Content is null ? [] : await ReadAllAsync(raw.Content, cancellationToken).ConfigureAwait(false);
+            DecryptableItem item = new DecryptableItemCore(document, Crypto, Crypto.ForRequest(GetEncryptionOptions(requestOptions)), Serializer, Id);
+            return new EncryptionItemResponse<T>(raw, (T)(object)item);
+        }
+    }
+
+    /// <summary>Copies a (not secret: still encrypted) body into an array.</summary>
+    internal static async Task<byte[]> ReadAllAsync(Stream content, CancellationToken cancellationToken)
+    {
+        if (content is MemoryStream memory && memory.TryGetBuffer(out ArraySegment<byte> segment))
+        {
+            return segment.AsSpan((int)memory.Position).ToArray();
+        }
+
+        using var copy = new MemoryStream();
+        await content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
+        return copy.ToArray();
+    }
+}

@@ -1,0 +1,111 @@
+using Encryption.Custom.Cosmos.Patch;
+using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Cosmos;
+
+/// <summary>
+/// Patch: the stored document's encryption metadata is read, the operations are rewritten to encrypt new values
+/// with the document's key, and the patch is sent on the condition that the document is still the one that was
+/// read (its ETag); a document changed in between is read again, up to
+/// <see cref="EncryptionContainerOptions.PatchMaxAttempts"/> times. See docs/container.md.
+/// </summary>
+internal sealed partial class EncryptionContainer
+{
+    public override async Task<ItemResponse<T>> PatchItemAsync<T>(string id, PartitionKey partitionKey, IReadOnlyList<PatchOperation> patchOperations, PatchItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        ArgumentNullException.ThrowIfNull(patchOperations);
+        using OperationTelemetry? telemetry = OperationTelemetry.Start(OperationNames.PatchItem, Id);
+        try
+        {
+            ResponseMessage response = await PatchCoreAsync(id, partitionKey, patchOperations, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+            return _responseFactory.CreateItemResponse<T>(response);
+        }
+        catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
+        {
+            throw;
+        }
+    }
+
+    public override async Task<ResponseMessage> PatchItemStreamAsync(string id, PartitionKey partitionKey, IReadOnlyList<PatchOperation> patchOperations, PatchItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        ArgumentNullException.ThrowIfNull(patchOperations);
+        using OperationTelemetry? telemetry = OperationTelemetry.Start(OperationNames.PatchItemStream, Id);
+        try
+        {
+            return await PatchCoreAsync(id, partitionKey, patchOperations, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
+        {
+            throw;
+        }
+    }
+
+    /// <summary>Read options for the metadata read that precedes a patch (session and routing preferences kept).</summary>
+    internal static ItemRequestOptions CreateMetadataReadOptions(RequestOptions? patchOptions) => new()
+    {
+        SessionToken = (patchOptions as ItemRequestOptions)?.SessionToken,
+        PriorityLevel = patchOptions?.PriorityLevel,
+        ExcludeRegions = patchOptions?.ExcludeRegions,
+        ThroughputBucket = patchOptions?.ThroughputBucket,
+    };
+
+    private async Task<ResponseMessage> PatchCoreAsync(
+        string id,
+        PartitionKey partitionKey,
+        IReadOnlyList<PatchOperation> patchOperations,
+        PatchItemRequestOptions? requestOptions,
+        OperationTelemetry? telemetry,
+        CancellationToken cancellationToken)
+    {
+        // Everything that can be refused without the document is refused before anything is sent.
+        EncryptionOptions? requested = EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(requestOptions);
+        PatchTransformer.ValidateRequest(patchOperations, requested);
+        if (requested is not null)
+        {
+            await _partitionKeyGuard.CheckAsync(requested, cancellationToken).ConfigureAwait(false);
+        }
+
+        EncryptionProcessor processor = Crypto.ForRequest(requested);
+        string? callerEtag = requestOptions?.IfMatchEtag;
+        int attempts = callerEtag is null ? _patchMaxAttempts : 1;
+        ItemRequestOptions readOptions = CreateMetadataReadOptions(requestOptions);
+        for (int attempt = 1; ; attempt++)
+        {
+            ResponseMessage read = await _inner.ReadItemStreamAsync(id, partitionKey, readOptions, cancellationToken).ConfigureAwait(false);
+            if (!read.IsSuccessStatusCode)
+            {
+                // A missing document is what the patch itself would have answered.
+                telemetry?.SetStatusCode(read.StatusCode);
+                return read;
+            }
+
+            StoredEnvelope? stored;
+            string etag;
+            using (read)
+            {
+                byte[] document = read.Content is null ? [] : await ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
+                stored = StoredEnvelope.Read(document);
+                etag = callerEtag ?? read.Headers.ETag;
+            }
+
+            (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync(
+                patchOperations, stored, requested, processor, Crypto.Encryptor, Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+            ResponseMessage response = await _inner.PatchItemStreamAsync(id, partitionKey, operations, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
+            telemetry?.SetStatusCode(response.StatusCode);
+            if (response.StatusCode == System.Net.HttpStatusCode.PreconditionFailed && callerEtag is null && attempt < attempts)
+            {
+                // Changed since the read: its metadata may have changed too, so start over.
+                response.Dispose();
+                continue;
+            }
+
+            await DecryptResponseAsync(response, processor, telemetry, cancellationToken).ConfigureAwait(false);
+            return response;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+using Encryption.Custom.Cosmos.Feeds;
+using Encryption.Custom.Keys;
+using Microsoft.Azure.Cosmos;
+using Microsoft.Azure.Cosmos.Linq;
+
+namespace Encryption.Custom.Cosmos;
+
+/// <summary>Entry points: wrap a container with an encryptor, and run LINQ queries through it.</summary>
+public static class EncryptionContainerExtensions
+{
+    /// <summary>
+    /// Returns a <see cref="Container"/> that encrypts item bodies when a request's
+    /// <see cref="EncryptionItemRequestOptions.EncryptionOptions"/> ask for it and decrypts whatever is encrypted in
+    /// every response, query and change feed page. Create it once per container and reuse it.
+    /// </summary>
+    /// <param name="container">The container to wrap.</param>
+    /// <param name="encryptor">Supplies the data encryption keys (usually a <see cref="CosmosEncryptor"/>).</param>
+    /// <param name="options">The container's settings; <see langword="null"/> for the defaults.</param>
+    /// <returns>The encryption container.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="container"/> or <paramref name="encryptor"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="container"/> already is an encryption container.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The options name an unknown <see cref="Json.JsonProcessor"/>.</exception>
+    public static Container WithEncryptor(this Container container, Encryptor encryptor, EncryptionContainerOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        ArgumentNullException.ThrowIfNull(encryptor);
+
+        // Two layers would both act on the same request options: the inner one would refuse the outer's ciphertext.
+        if (container is EncryptionContainer)
+        {
+            throw new ArgumentException("The container already encrypts: call WithEncryptor on the plain container.", nameof(container));
+        }
+
+        return new EncryptionContainer(container, encryptor, options);
+    }
+
+    /// <summary>
+    /// Runs a LINQ query built with <see cref="Container.GetItemLinqQueryable{T}"/> of an encryption container and
+    /// returns a typed iterator whose pages are decrypted (use <see cref="DecryptableItem"/> as
+    /// <typeparamref name="T"/> to decrypt document by document). Predicates and projections on encrypted
+    /// properties run on the service, which only sees ciphertext.
+    /// </summary>
+    /// <typeparam name="T">The item type.</typeparam>
+    /// <param name="container">The encryption container the query was built from.</param>
+    /// <param name="query">The query.</param>
+    /// <returns>The iterator.</returns>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="container"/> is not an encryption container, or <paramref name="query"/> is not a Cosmos LINQ query.</exception>
+    public static FeedIterator<T> ToEncryptionFeedIterator<T>(this Container container, IQueryable<T> query) =>
+        new EncryptionFeedIterator<T>(ToEncryptionStreamIteratorCore(container, query));
+
+    /// <summary>
+    /// Runs a LINQ query built with <see cref="Container.GetItemLinqQueryable{T}"/> of an encryption container and
+    /// returns a stream iterator whose pages are decrypted.
+    /// </summary>
+    /// <typeparam name="T">The item type of the query.</typeparam>
+    /// <param name="container">The encryption container the query was built from.</param>
+    /// <param name="query">The query.</param>
+    /// <returns>The iterator.</returns>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="container"/> is not an encryption container, or <paramref name="query"/> is not a Cosmos LINQ query.</exception>
+    public static FeedIterator ToEncryptionStreamIterator<T>(this Container container, IQueryable<T> query) =>
+        ToEncryptionStreamIteratorCore(container, query);
+
+    private static EncryptionFeedIterator ToEncryptionStreamIteratorCore<T>(Container container, IQueryable<T> query)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        ArgumentNullException.ThrowIfNull(query);
+        if (container is not EncryptionContainer encryptionContainer)
+        {
+            throw new ArgumentException("The container was not created with WithEncryptor.", nameof(container));
+        }
+
+        FeedIterator inner;
+        try
+        {
+            inner = query.ToStreamIterator();
+        }
+        catch (ArgumentOutOfRangeException exception)
+        {
+            throw new ArgumentException("The query was not built with GetItemLinqQueryable.", nameof(query), exception);
+        }
+
+        return encryptionContainer.Wrap(inner, FeedKind.Query);
+    }
+}

@@ -1,0 +1,41 @@
+using Encryption.Custom.Json;
+
+namespace Encryption.Custom.Cosmos;
+
+/// <summary>Settings of one encryption container (see <see cref="EncryptionContainerExtensions.WithEncryptor"/>).</summary>
+public sealed class EncryptionContainerOptions
+{
+    /// <summary>The default <see cref="PatchMaxAttempts"/>: 3.</summary>
+    public const int DefaultPatchMaxAttempts = 3;
+
+    private int _patchMaxAttempts = DefaultPatchMaxAttempts;
+
+    /// <summary>
+    /// The processor that decrypts responses and feed pages, and that encrypts patch values when a request names
+    /// none. Default <see cref="JsonProcessor.Stream"/>. A request whose <see cref="EncryptionOptions"/> are given
+    /// uses their <see cref="EncryptionOptions.JsonProcessor"/> instead.
+    /// </summary>
+    public JsonProcessor JsonProcessor { get; set; } = JsonProcessor.Stream;
+
+    /// <summary>
+    /// The limits both processors enforce on every document and feed page (size, depth). Default
+    /// <see langword="null"/>: <see cref="EncryptionProcessorOptions"/>' defaults (16 MiB, depth 64).
+    /// </summary>
+    public EncryptionProcessorOptions? ProcessorOptions { get; set; }
+
+    /// <summary>
+    /// How many times a patch that touches encrypted properties is tried when the document changes between the
+    /// read of its encryption metadata and the conditional patch (HTTP 412). Default
+    /// <see cref="DefaultPatchMaxAttempts"/>. A patch whose request names its own <c>IfMatchEtag</c> is tried once.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
+    public int PatchMaxAttempts
+    {
+        get => _patchMaxAttempts;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, 1);
+            _patchMaxAttempts = value;
+        }
+    }
+}

@@ -1,0 +1,92 @@
+using Encryption.Custom.Cosmos.Responses;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Cosmos.Feeds;
+
+/// <summary>
+/// A stream feed iterator (query, read-many or change feed) whose successful pages are decrypted document by
+/// document by the container's processor; a page with a document that cannot be decrypted throws.
+/// </summary>
+internal sealed class EncryptionFeedIterator : FeedIterator
+{
+    private readonly FeedIterator _inner;
+    private readonly EncryptionContainer _container;
+    private readonly EncryptionProcessor _processor;
+    private readonly string _operation;
+
+    public EncryptionFeedIterator(FeedIterator inner, EncryptionContainer container, FeedKind kind, EncryptionProcessor? processor = null)
+    {
+        _inner = inner;
+        _container = container;
+        _processor = processor ?? container.Crypto.DefaultProcessor;
+        _operation = kind == FeedKind.ChangeFeed ? OperationNames.ChangeFeedReadNext : OperationNames.QueryReadNext;
+    }
+
+    public override bool HasMoreResults => _inner.HasMoreResults;
+
+    internal EncryptionContainer Container => _container;
+
+    internal EncryptionProcessor Processor => _processor;
+
+    internal string Operation => _operation;
+
+    public override async Task<ResponseMessage> ReadNextAsync(CancellationToken cancellationToken = default)
+    {
+        using OperationTelemetry? telemetry = OperationTelemetry.Start(_operation, _container.Id);
+        try
+        {
+            ResponseMessage response = await _inner.ReadNextAsync(cancellationToken).ConfigureAwait(false);
+            telemetry?.SetStatusCode(response.StatusCode);
+            return await DecryptPageAsync(response, _container, _processor, telemetry, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
+        {
+            throw;
+        }
+    }
+
+    /// <summary>The next page as the service sent it (for <see cref="DecryptableItem"/>s).</summary>
+    internal Task<ResponseMessage> ReadNextRawAsync(CancellationToken cancellationToken) => _inner.ReadNextAsync(cancellationToken);
+
+    /// <summary>Decrypts a successful page into a new response; other responses are returned as they are.</summary>
+    internal static async Task<ResponseMessage> DecryptPageAsync(
+        ResponseMessage response,
+        EncryptionContainer container,
+        EncryptionProcessor processor,
+        OperationTelemetry? telemetry,
+        CancellationToken cancellationToken)
+    {
+        Stream? content = response.Content;
+        if (!response.IsSuccessStatusCode || content is null || (content.CanSeek && content.Length == content.Position))
+        {
+            return response;
+        }
+
+        PooledContentStream decrypted;
+        try
+        {
+            decrypted = await container.Crypto.DecryptPageAsync(content, processor, telemetry, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            response.Dispose();
+            throw;
+        }
+
+        await content.DisposeAsync().ConfigureAwait(false);
+        return new DecryptedResponseMessage(response, decrypted);
+    }
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _inner.Dispose();
+        }
+
+        base.Dispose(disposing);
+    }
+}

@@ -1,0 +1,28 @@
+namespace Encryption.Custom.Cosmos.Patch;
+
+/// <summary>Reads the top-level property a patch path (a JSON Pointer such as <c>/address/city</c>) addresses.</summary>
+internal static class PatchPath
+{
+    /// <summary>
+    /// The top-level property as an encryption path (<c>/address</c>), with JSON Pointer escapes undone
+    /// (<c>~1</c> is <c>/</c>, <c>~0</c> is <c>~</c>), and whether the path goes deeper than that property.
+    /// </summary>
+    /// <returns><see langword="false"/> when <paramref name="path"/> is not a pointer to a property (empty, no leading <c>/</c>).</returns>
+    public static bool TryGetTopLevel(string? path, out string topLevel, out bool isNested)
+    {
+        topLevel = string.Empty;
+        isNested = false;
+        if (string.IsNullOrEmpty(path) || path[0] != '/' || path.Length == 1)
+        {
+            return false;
+        }
+
+        int end = path.IndexOf('/', 1);
+        isNested = end >= 0;
+        string segment = end < 0 ? path[1..] : path[1..end];
+        topLevel = "/" + (segment.Contains('~', StringComparison.Ordinal)
+            ? segment.Replace("~1", "/", StringComparison.Ordinal).Replace("~0", "~", StringComparison.Ordinal)
+            : segment);
+        return true;
+    }
+}

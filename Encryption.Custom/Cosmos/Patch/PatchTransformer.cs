@@ -1,0 +1,252 @@
+using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Cosmos.Patch;
+
+/// <summary>
+/// Rewrites a patch for an encrypted document: Set/Add/Replace on an encrypted path carry the new value encrypted
+/// with the document's key, Remove drops the path from <c>_ep</c>, and <c>_ei</c> is kept consistent with what the
+/// document holds afterwards. Increments, moves and nested paths on encrypted properties are refused.
+/// </summary>
+/// <remarks>
+/// "Encrypted paths" are those the stored document lists in <c>_ep</c> plus those of the request's
+/// <see cref="EncryptionOptions"/>, so a property that was <c>null</c> (hence not encrypted) when the document was
+/// written is still encrypted when a patch gives it a value. A value set to <c>null</c> is stored as plain
+/// <c>null</c> and leaves <c>_ep</c>, as the wire format requires.
+/// </remarks>
+internal static class PatchTransformer
+{
+    /// <summary>Checks what can be checked before reading the document: the request's options and paths.</summary>
+    /// <exception cref="EncryptionException">The options are invalid, or an operation is refused on a requested path.</exception>
+    public static void ValidateRequest(IReadOnlyList<PatchOperation> operations, EncryptionOptions? requested)
+    {
+        HashSet<string>? paths = null;
+        if (requested is not null)
+        {
+            EncryptionPlan plan = requested.GetPlan();
+            paths = new HashSet<string>(plan.PathCount, StringComparer.Ordinal);
+            for (int i = 0; i < plan.PathCount; i++)
+            {
+                paths.Add(plan.GetPath(i));
+            }
+        }
+
+        for (int i = 0; i < operations.Count; i++)
+        {
+            CheckOperation(operations[i], paths, requested?.DataEncryptionKeyId);
+        }
+    }
+
+    /// <summary>Rewrites <paramref name="operations"/> for the stored document.</summary>
+    /// <param name="operations">The caller's operations (already validated against the request).</param>
+    /// <param name="stored">The document's metadata, or <see langword="null"/> when it is not encrypted.</param>
+    /// <param name="requested">The request's encryption options, or <see langword="null"/>.</param>
+    /// <param name="processor">Encrypts values.</param>
+    /// <param name="encryptor">Supplies the key.</param>
+    /// <param name="serializer">Serializes values as the client does.</param>
+    /// <param name="telemetry">The operation's telemetry.</param>
+    /// <param name="cancellationToken">Cancels key lookups.</param>
+    /// <returns>
+    /// The operations to send (the same list when nothing is encrypted), and the document's metadata once they
+    /// are applied (<see langword="null"/> when it is not encrypted).
+    /// </returns>
+    /// <exception cref="EncryptionException">An operation is refused, a value cannot be encrypted, or the key is unavailable.</exception>
+    public static async ValueTask<(IReadOnlyList<PatchOperation> Operations, StoredEnvelope? Envelope)> TransformAsync(
+        IReadOnlyList<PatchOperation> operations,
+        StoredEnvelope? stored,
+        EncryptionOptions? requested,
+        EncryptionProcessor processor,
+        Encryptor encryptor,
+        CosmosSerializer serializer,
+        OperationTelemetry? telemetry,
+        CancellationToken cancellationToken)
+    {
+        var encryptedPaths = new HashSet<string>(StringComparer.Ordinal);
+        if (stored is not null)
+        {
+            encryptedPaths.UnionWith(stored.Paths);
+        }
+
+        if (requested is not null)
+        {
+            EncryptionPlan plan = requested.GetPlan();
+            for (int i = 0; i < plan.PathCount; i++)
+            {
+                encryptedPaths.Add(plan.GetPath(i));
+            }
+        }
+
+        string? keyId = stored?.DataEncryptionKeyId ?? requested?.DataEncryptionKeyId;
+        string algorithm = stored?.Algorithm ?? requested?.EncryptionAlgorithm ?? CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
+        if (encryptedPaths.Count == 0 || keyId is null)
+        {
+            for (int i = 0; i < operations.Count; i++)
+            {
+                CheckOperation(operations[i], null, null);
+            }
+
+            return (operations, stored);
+        }
+
+        List<string> storedPaths = stored is null ? [] : [.. stored.Paths];
+        var newPaths = new List<string>(storedPaths);
+        var result = new List<PatchOperation>(operations.Count + 1);
+        long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
+        long valueBytes = 0;
+        int encryptedValues = 0;
+        for (int i = 0; i < operations.Count; i++)
+        {
+            PatchOperation operation = operations[i];
+            string top = CheckOperation(operation, encryptedPaths, keyId);
+            if (!encryptedPaths.Contains(top))
+            {
+                result.Add(operation);
+                continue;
+            }
+
+            if (stored is not null && stored.FormatVersion != EncryptionEnvelope.CurrentFormatVersion)
+            {
+                throw PatchErrors.LegacyFormat(top, keyId);
+            }
+
+            if (operation.OperationType == PatchOperationType.Remove)
+            {
+                result.Add(operation);
+                newPaths.Remove(top);
+                continue;
+            }
+
+            if (!operation.TrySerializeValueParameter(serializer, out Stream? valueStream) || valueStream is null)
+            {
+                throw new EncryptionException(EncryptionErrorKind.InvalidOptions, $"The patch operation on '{operation.Path}' carries no value to encrypt.", keyId, top);
+            }
+
+            PooledBufferWriter value;
+            using (valueStream)
+            {
+                value = PatchValueEncryptor.ReadJson(valueStream);
+            }
+
+            try
+            {
+                if (PatchValueEncryptor.IsNull(value.WrittenSpan))
+                {
+                    // Null is never encrypted: stored as plain null and no longer listed.
+                    result.Add(operation);
+                    newPaths.Remove(top);
+                    continue;
+                }
+
+                valueBytes += value.WrittenCount;
+                string cipherText = await PatchValueEncryptor.EncryptAsync(value.WrittenMemory, processor, encryptor, keyId, algorithm, operation.Path, cancellationToken).ConfigureAwait(false);
+                encryptedValues++;
+                result.Add(WithValue(operation, cipherText));
+                if (!newPaths.Contains(top))
+                {
+                    newPaths.Add(top);
+                }
+            }
+            finally
+            {
+                PooledBufferWriterPool.Return(value);
+            }
+        }
+
+        StoredEnvelope? after = stored;
+        if (stored is null)
+        {
+            if (newPaths.Count > 0)
+            {
+                result.Add(PatchOperation.Set("/" + EncryptionEnvelope.PropertyName, CreateEnvelope(keyId, algorithm, newPaths)));
+                after = StoredEnvelope.Create(EncryptionEnvelope.CurrentFormatVersion, keyId, algorithm, newPaths);
+            }
+        }
+        else if (!newPaths.SequenceEqual(storedPaths, StringComparer.Ordinal))
+        {
+            result.Add(PatchOperation.Set("/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.PathsName, newPaths.ToArray()));
+            after = StoredEnvelope.Create(stored.FormatVersion, stored.DataEncryptionKeyId, stored.Algorithm, newPaths);
+        }
+
+        if (encryptedValues > 0)
+        {
+            telemetry?.RecordEncrypt(start, BodyCrypto.ProcessorName(processor), valueBytes, keyId, encryptedValues);
+        }
+
+        return (result, after);
+    }
+
+    /// <summary>Validates one operation; returns its top-level path.</summary>
+    private static string CheckOperation(PatchOperation operation, HashSet<string>? encryptedPaths, string? keyId)
+    {
+        ArgumentNullException.ThrowIfNull(operation);
+        if (!PatchPath.TryGetTopLevel(operation.Path, out string top, out bool isNested))
+        {
+            throw PatchErrors.InvalidPath(operation.Path);
+        }
+
+        if (top == "/" + EncryptionEnvelope.PropertyName)
+        {
+            throw PatchErrors.Metadata(operation.Path);
+        }
+
+        if (operation.OperationType == PatchOperationType.Move)
+        {
+            if (!PatchPath.TryGetTopLevel(operation.From, out string fromTop, out _))
+            {
+                throw PatchErrors.InvalidPath(operation.From);
+            }
+
+            if (fromTop == "/" + EncryptionEnvelope.PropertyName)
+            {
+                throw PatchErrors.Metadata(operation.From);
+            }
+
+            if (encryptedPaths is not null && (encryptedPaths.Contains(top) || encryptedPaths.Contains(fromTop)))
+            {
+                throw PatchErrors.Move(operation.From, operation.Path, keyId);
+            }
+
+            return top;
+        }
+
+        if (encryptedPaths is null || !encryptedPaths.Contains(top))
+        {
+            return top;
+        }
+
+        if (isNested)
+        {
+            throw PatchErrors.Nested(operation.Path, top, keyId);
+        }
+
+        if (operation.OperationType == PatchOperationType.Increment)
+        {
+            throw PatchErrors.Increment(operation.Path, keyId);
+        }
+
+        return top;
+    }
+
+    private static PatchOperation WithValue(PatchOperation operation, string cipherText) => operation.OperationType switch
+    {
+        PatchOperationType.Add => PatchOperation.Add(operation.Path, cipherText),
+        PatchOperationType.Replace => PatchOperation.Replace(operation.Path, cipherText),
+        _ => PatchOperation.Set(operation.Path, cipherText),
+    };
+
+    // Serialized by the client's serializer: a dictionary keeps the names as they are (naming policies leave a
+    // leading underscore alone), and readers accept "_ed" absent when a serializer drops nulls.
+    private static Dictionary<string, object?> CreateEnvelope(string keyId, string algorithm, List<string> paths) => new(StringComparer.Ordinal)
+    {
+        [EncryptionEnvelope.FormatVersionName] = EncryptionEnvelope.CurrentFormatVersion,
+        [EncryptionEnvelope.KeyIdName] = keyId,
+        [EncryptionEnvelope.AlgorithmName] = algorithm,
+        [EncryptionEnvelope.EncryptedDataName] = null,
+        [EncryptionEnvelope.PathsName] = paths.ToArray(),
+    };
+}

@@ -1,0 +1,184 @@
+using System.Runtime.CompilerServices;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json;
+using Encryption.Custom.Keys;
+
+namespace Encryption.Custom.Cosmos.Processing;
+
+/// <summary>
+/// Encrypts request bodies and decrypts response bodies and feed pages for one encryption container, with the
+/// container's encryptor and processors, recording telemetry when someone listens. Safe for concurrent use.
+/// </summary>
+internal sealed class BodyCrypto
+{
+    private readonly EncryptionProcessor _stream;
+    private readonly EncryptionProcessor _newtonsoft;
+    private readonly FeedPageDecryptionOptions _failPage = new();
+    private readonly FeedPageDecryptionOptions _failPageWithContexts = new() { IncludeDecryptionContexts = true };
+
+    public BodyCrypto(Encryptor encryptor, JsonProcessor defaultProcessor, EncryptionProcessorOptions? limits)
+    {
+        Encryptor = encryptor;
+        _stream = new StreamProcessor(limits);
+        _newtonsoft = new NewtonsoftProcessor(limits);
+        DefaultProcessor = GetProcessor(defaultProcessor);
+    }
+
+    public Encryptor Encryptor { get; }
+
+    /// <summary>The container's processor for decryption when a request names none.</summary>
+    public EncryptionProcessor DefaultProcessor { get; }
+
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="processor"/> is not a defined value.</exception>
+    public EncryptionProcessor GetProcessor(JsonProcessor processor) => processor switch
+    {
+        JsonProcessor.Stream => _stream,
+        JsonProcessor.Newtonsoft => _newtonsoft,
+        _ => throw new ArgumentOutOfRangeException(nameof(processor), processor, "Unknown JSON processor."),
+    };
+
+    /// <summary>The processor for a request: its encryption options' choice, else the container's.</summary>
+    public EncryptionProcessor ForRequest(EncryptionOptions? options) =>
+        options is null ? DefaultProcessor : GetProcessor(options.JsonProcessor);
+
+    /// <summary>Encrypts <paramref name="input"/> (from its position) into a pooled request body.</summary>
+    /// <param name="input">The plaintext document.</param>
+    /// <param name="options">What to encrypt (already validated by the caller).</param>
+    /// <param name="recycle">Whether the body's buffer may go back to the pool once the caller disposes it.</param>
+    /// <param name="telemetry">The operation's telemetry, or <see langword="null"/>.</param>
+    /// <param name="cancellationToken">Cancels the work.</param>
+    /// <exception cref="EncryptionException">The document or the options are invalid, or the key is unavailable.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<EncryptedRequestBody> EncryptAsync(
+        Stream input,
+        EncryptionOptions options,
+        bool recycle,
+        OperationTelemetry? telemetry,
+        CancellationToken cancellationToken)
+    {
+        EncryptionProcessor processor = GetProcessor(options.JsonProcessor);
+        long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
+        long inputLength = telemetry is not null && input.CanSeek ? input.Length - input.Position : -1;
+        PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
+        try
+        {
+            await processor.EncryptAsync(input, buffer, Encryptor, options, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            // An incomplete prefix may hold plaintext: returning the writer zeroes it.
+            PooledBufferWriterPool.Return(buffer);
+            throw;
+        }
+
+        var body = new EncryptedRequestBody(buffer, recycle);
+        if (telemetry is not null)
+        {
+            int properties = telemetry.WantsDetails ? StoredEnvelope.CountPaths(body.Content.Span) : -1;
+            telemetry.RecordEncrypt(start, ProcessorName(processor), inputLength >= 0 ? inputLength : body.Length, options.DataEncryptionKeyId, properties);
+        }
+
+        return body;
+    }
+
+    /// <summary>Decrypts one document body into a pooled stream (which the caller owns).</summary>
+    /// <exception cref="EncryptionException">The document cannot be decrypted.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<PooledContentStream> DecryptDocumentAsync(
+        Stream content,
+        EncryptionProcessor processor,
+        OperationTelemetry? telemetry,
+        CancellationToken cancellationToken)
+    {
+        long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
+        long inputLength = telemetry is not null && content.CanSeek ? content.Length - content.Position : 0;
+        PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
+        DecryptionContext? context;
+        try
+        {
+            bool wantsContext = telemetry?.WantsDetails == true;
+            context = await processor.DecryptAsync(content, buffer, Encryptor, wantsContext, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            PooledBufferWriterPool.Return(buffer);
+            throw;
+        }
+
+        if (telemetry is not null)
+        {
+            telemetry.RecordDecrypt(start, ProcessorName(processor), inputLength, context is null ? 0 : 1, 0);
+            AddContext(telemetry, context);
+        }
+
+        return new PooledContentStream(buffer);
+    }
+
+    /// <summary>Decrypts a feed page into a pooled stream (which the caller owns); a document that fails fails the page.</summary>
+    /// <exception cref="EncryptionException">The page is malformed or one of its documents cannot be decrypted.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<PooledContentStream> DecryptPageAsync(
+        Stream content,
+        EncryptionProcessor processor,
+        OperationTelemetry? telemetry,
+        CancellationToken cancellationToken)
+    {
+        long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
+        long inputLength = telemetry is not null && content.CanSeek ? content.Length - content.Position : 0;
+        FeedPageDecryptionOptions options = telemetry?.WantsDetails == true ? _failPageWithContexts : _failPage;
+        PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
+        FeedPageDecryptionResult result;
+        try
+        {
+            result = await processor.DecryptFeedPageAsync(content, buffer, Encryptor, options, cancellationToken).ConfigureAwait(false);
+        }
+        catch (EncryptionException)
+        {
+            PooledBufferWriterPool.Return(buffer);
+            telemetry?.RecordDecrypt(start, ProcessorName(processor), inputLength, 0, 1);
+            throw;
+        }
+        catch
+        {
+            PooledBufferWriterPool.Return(buffer);
+            throw;
+        }
+
+        if (telemetry is not null)
+        {
+            telemetry.RecordDecrypt(start, ProcessorName(processor), inputLength, result.DecryptedCount, result.Failures.Count);
+            if (result.DecryptionContexts is { } contexts)
+            {
+                for (int i = 0; i < contexts.Count; i++)
+                {
+                    AddContext(telemetry, contexts[i]);
+                }
+            }
+        }
+
+        return new PooledContentStream(buffer);
+    }
+
+    /// <summary>The name recorded for <paramref name="processor"/>.</summary>
+    public static string ProcessorName(EncryptionProcessor processor) =>
+        processor is NewtonsoftProcessor ? nameof(JsonProcessor.Newtonsoft) : nameof(JsonProcessor.Stream);
+
+    private static void AddContext(OperationTelemetry telemetry, DecryptionContext? context)
+    {
+        if (context is null)
+        {
+            return;
+        }
+
+        IReadOnlyList<DecryptionInfo> infos = context.DecryptionInfoList;
+        for (int i = 0; i < infos.Count; i++)
+        {
+            telemetry.AddDecrypted(infos[i].DataEncryptionKeyId, infos[i].PathsDecrypted.Count);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+using Encryption.Custom.Json;
+using Encryption.Custom.Json.WireFormat;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Cosmos.Processing;
+
+/// <summary>
+/// Rejects encryption options that would encrypt the container's partition key (or the top-level property that
+/// holds a nested one) before anything is sent: the service cannot route a document whose key is ciphertext.
+/// The container's partition key definition is read once and cached; a failed read is not cached.
+/// </summary>
+internal sealed class PartitionKeyGuard
+{
+    private readonly Container _container;
+    private volatile string[]? _topLevelNames;
+
+    public PartitionKeyGuard(Container container)
+    {
+        _container = container;
+    }
+
+    /// <summary>Validates <paramref name="options"/> (paths, key id, algorithm) and checks them against the partition key.</summary>
+    /// <exception cref="EncryptionException">The options are invalid or encrypt the partition key (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    /// <exception cref="CosmosException">The container's definition could not be read.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public ValueTask CheckAsync(EncryptionOptions options, CancellationToken cancellationToken)
+    {
+        EncryptionPlan plan = options.GetPlan();
+        string[]? names = _topLevelNames;
+        if (names is not null)
+        {
+            Check(plan, names);
+            return ValueTask.CompletedTask;
+        }
+
+        return CheckSlowAsync(plan, cancellationToken);
+    }
+
+    /// <summary>The top-level property names that hold the partition key (read once).</summary>
+    /// <exception cref="CosmosException">The container's definition could not be read.</exception>
+    public async ValueTask<string[]> GetNamesAsync(CancellationToken cancellationToken)
+    {
+        string[]? names = _topLevelNames;
+        if (names is not null)
+        {
+            return names;
+        }
+
+        // Concurrent first writes may each read the definition: harmless (it does not change) and lock-free.
+        ContainerResponse response = await _container.ReadContainerAsync(cancellationToken: cancellationToken).ConfigureAwait(false);
+        ContainerProperties properties = response.Resource;
+        IReadOnlyList<string?> paths = properties.PartitionKeyPaths ?? (IReadOnlyList<string?>)[properties.PartitionKeyPath];
+        names = ToTopLevelNames(paths);
+        _topLevelNames = names;
+        return names;
+    }
+
+    /// <summary>Throws when <paramref name="plan"/> encrypts one of <paramref name="names"/>.</summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.InvalidOptions"/>.</exception>
+    public static void Check(EncryptionPlan plan, string[] names)
+    {
+        for (int i = 0; i < plan.PathCount; i++)
+        {
+            string path = plan.GetPath(i);
+            for (int j = 0; j < names.Length; j++)
+            {
+                if (path.AsSpan(1).SequenceEqual(names[j]))
+                {
+                    throw new EncryptionException(
+                        EncryptionErrorKind.InvalidOptions,
+                        $"The path '{path}' holds the container's partition key, which cannot be encrypted.",
+                        plan.DataEncryptionKeyId,
+                        path);
+                }
+            }
+        }
+    }
+
+    /// <summary>The first segment of each partition key path, unquoted (<c>/tenant/id</c> → <c>tenant</c>).</summary>
+    internal static string[] ToTopLevelNames(IReadOnlyList<string?> partitionKeyPaths)
+    {
+        var names = new List<string>(partitionKeyPaths.Count);
+        foreach (string? path in partitionKeyPaths)
+        {
+            if (string.IsNullOrEmpty(path) || path[0] != '/')
+            {
+                continue;
+            }
+
+            string name;
+            if (path.Length > 1 && path[1] == '"')
+            {
+                // A quoted segment (/"a/b"/c) may contain slashes.
+                int close = path.IndexOf('"', 2);
+                name = close < 0 ? path[2..] : path[2..close];
+            }
+            else
+            {
+                int slash = path.IndexOf('/', 1);
+                name = slash < 0 ? path[1..] : path[1..slash];
+            }
+
+            if (name.Length > 0 && !names.Contains(name))
+            {
+                names.Add(name);
+            }
+        }
+
+        return [.. names];
+    }
+
+    private async ValueTask CheckSlowAsync(EncryptionPlan plan, CancellationToken cancellationToken)
+    {
+        string[] names = await GetNamesAsync(cancellationToken).ConfigureAwait(false);
+        Check(plan, names);
+    }
+}

@@ -1,0 +1,8 @@
+using Newtonsoft.Json;
+
+namespace Encryption.Custom.Sample;
+
+/// <summary>A postal address, encrypted as one value.</summary>
+internal sealed record Address(
+    [property: JsonProperty("street")] string Street,
+    [property: JsonProperty("city")] string City);

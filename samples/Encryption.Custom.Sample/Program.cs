@@ -1,0 +1,175 @@
+using System.Security.Cryptography;
+using Encryption.Custom.Cosmos;
+using Encryption.Custom.Keys;
+using Encryption.Custom.Keys.Cosmos;
+using Encryption.Custom.Keys.Local;
+using Encryption.Custom.Keys.Wrapping;
+using Microsoft.Azure.Cosmos;
+using Newtonsoft.Json.Linq;
+using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;
+
+namespace Encryption.Custom.Sample;
+
+/// <summary>
+/// Client-side encryption end to end: a data encryption key (DEK) wrapped by a local key-encryption key (KEK),
+/// encrypted writes, what the service stores beside what the application reads, a query, the change feed, a KEK
+/// rotation (rewrap), and reads with only the new KEK. Exits 0 when everything read back is what was written.
+/// </summary>
+internal static class Program
+{
+    private const string DekId = "customers-dek";
+
+    public static async Task<int> Main()
+    {
+        try
+        {
+            return await RunAsync() ? 0 : 1;
+        }
+        catch (Exception exception) when (exception is CosmosException or EncryptionException or InvalidOperationException or HttpRequestException)
+        {
+            await System.Console.Error.WriteLineAsync($"The sample failed: {exception.GetType().Name}: {exception.Message}");
+            return 1;
+        }
+    }
+
+    private static async Task<bool> RunAsync()
+    {
+        using CosmosClient client = SampleEndpoint.CreateClient();
+        Database database = (await client.CreateDatabaseAsync("encryption-sample-" + Guid.NewGuid().ToString("N"))).Database;
+        try
+        {
+            return await RunInDatabaseAsync(database);
+        }
+        finally
+        {
+            await database.DeleteAsync();
+        }
+    }
+
+    private static async Task<bool> RunInDatabaseAsync(Database database)
+    {
+        // 1. A key-encryption key. In production: new AzureKeyVaultKeyWrapProvider(new DefaultAzureCredential()).
+        byte[] kek2024 = RandomNumberGenerator.GetBytes(32);
+        byte[] kek2025 = RandomNumberGenerator.GetBytes(32);
+        using var keyWrapProvider = new LocalKeyWrapProvider();
+        keyWrapProvider.AddAesKey("kek-2024", kek2024);
+
+        Output.Step("Create a data encryption key, wrapped by the local key-encryption key 'kek-2024'");
+        using var keys = new CosmosDataEncryptionKeyProvider(keyWrapProvider);
+        await keys.InitializeAsync(database, "keys");
+        DataEncryptionKeyProperties dek = (await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
+            DekId, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, Metadata("kek-2024"))).Resource;
+        Output.Line($"DEK '{dek.Id}': {dek.WrappedDataEncryptionKey.Length} wrapped bytes, KEK '{dek.EncryptionKeyWrapMetadata.Name}'");
+
+        // 2. The application's container, wrapped once with the encryptor.
+        Container raw = (await database.CreateContainerAsync("customers", "/tenant")).Container;
+        Container customers = raw.WithEncryptor(new CosmosEncryptor(keys));
+        var encrypt = new EncryptionItemRequestOptions
+        {
+            EncryptionOptions = new() { DataEncryptionKeyId = DekId, PathsToEncrypt = Customer.EncryptedPaths },
+        };
+
+        Output.Step("Write three customers, encrypting " + string.Join(", ", Customer.EncryptedPaths));
+        Customer[] written =
+        [
+            new("c1", "contoso", "Ada", "078-05-1120", "4111 1111 1111 1111", new("1 Main St", "Springfield"), 9007199254740993),
+            new("c2", "contoso", "Grace", "219-09-9999", "5500 0000 0000 0004", new("2 Elm St", "Shelbyville"), -42),
+            new("c3", "fabrikam", "Linus", "457-55-5462", "3400 0000 0000 009", new("3 Oak Ave", "Ogdenville"), 0),
+        ];
+        foreach (Customer customer in written)
+        {
+            ItemResponse<Customer> created = await customers.CreateItemAsync(customer, new PartitionKey(customer.Tenant), encrypt);
+            Output.Line($"{created.StatusCode}: {customer.Id} ({created.RequestCharge:0.##} RU)");
+        }
+
+        Output.Step("What the service stores beside what the application reads");
+        JObject stored = await ReadRawAsync(raw, "c1", "contoso");
+        Customer read = (await customers.ReadItemAsync<Customer>("c1", new PartitionKey("contoso"))).Resource;
+        Output.SideBySide("stored (raw container)", stored, "read (encryption container)", JObject.FromObject(read));
+        bool ok = Check(read == written[0], "the read customer equals the written one")
+            & Check((string?)stored["ssn"] != written[0].Ssn && stored["_ei"] is not null, "the stored SSN is ciphertext");
+
+        Output.Step("Query: SELECT * FROM c WHERE c.tenant = 'contoso'");
+        QueryDefinition query = new QueryDefinition("SELECT * FROM c WHERE c.tenant = @tenant").WithParameter("@tenant", "contoso");
+        List<Customer> found = await ReadAllAsync(customers.GetItemQueryIterator<Customer>(query));
+        found.ForEach(c => Output.Line($"{c.Id}: {c.Name}, SSN {c.Ssn}, {c.Address.City}, balance {c.Balance}"));
+        ok &= Check(found.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "the query returns the two contoso customers, decrypted");
+
+        Output.Step("Change feed from the beginning");
+        List<Customer> changes = await ReadChangesAsync(customers);
+        changes.ForEach(c => Output.Line($"{c.Id}: {c.Name}, card {c.CreditCard}"));
+        ok &= Check(changes.OrderBy(c => c.Id).SequenceEqual(written), "the change feed returns every customer, decrypted");
+
+        Output.Step("Rotate the key-encryption key: rewrap the DEK with 'kek-2025' (documents stay as they are)");
+        keyWrapProvider.AddAesKey("kek-2025", kek2025);
+        DataEncryptionKeyProperties rewrapped = (await keys.DataEncryptionKeyContainer.RewrapDataEncryptionKeyAsync(DekId, Metadata("kek-2025"))).Resource;
+        Output.Line($"DEK '{rewrapped.Id}' is now wrapped by '{rewrapped.EncryptionKeyWrapMetadata.Name}'");
+        ok &= Check(rewrapped.EncryptionKeyWrapMetadata.Name == "kek-2025", "the DEK is wrapped by the new KEK");
+
+        Output.Step("Read again, as a new process that only has 'kek-2025'");
+        using var newKeyWrapProvider = new LocalKeyWrapProvider();
+        newKeyWrapProvider.AddAesKey("kek-2025", kek2025);
+        using var newKeys = new CosmosDataEncryptionKeyProvider(newKeyWrapProvider);
+        newKeys.Initialize(keys.Container);
+        Container afterRotation = raw.WithEncryptor(new CosmosEncryptor(newKeys));
+        foreach (Customer customer in written)
+        {
+            Customer again = (await afterRotation.ReadItemAsync<Customer>(customer.Id, new PartitionKey(customer.Tenant))).Resource;
+            Output.Line($"{again.Id}: {again.Name}, SSN {again.Ssn}");
+            ok &= Check(again == customer, $"{customer.Id} reads back unchanged after the rotation");
+        }
+
+        CryptographicOperations.ZeroMemory(kek2024);
+        CryptographicOperations.ZeroMemory(kek2025);
+        Output.Step(ok ? "Done: everything read back is what was written." : "FAILED: see the checks above.");
+        return ok;
+    }
+
+    private static EncryptionKeyWrapMetadata Metadata(string kek) => LocalKeyWrapProvider.CreateMetadata(kek, KeyWrapAlgorithm.AesKeyWrap);
+
+    private static bool Check(bool condition, string what)
+    {
+        Output.Line((condition ? "ok: " : "FAILED: ") + what);
+        return condition;
+    }
+
+    private static async Task<JObject> ReadRawAsync(Container raw, string id, string tenant)
+    {
+        using ResponseMessage response = await raw.ReadItemStreamAsync(id, new PartitionKey(tenant));
+        response.EnsureSuccessStatusCode();
+        using var reader = new StreamReader(response.Content);
+        return JObject.Parse(await reader.ReadToEndAsync());
+    }
+
+    private static async Task<List<T>> ReadAllAsync<T>(FeedIterator<T> iterator)
+    {
+        using (iterator)
+        {
+            var items = new List<T>();
+            while (iterator.HasMoreResults)
+            {
+                items.AddRange(await iterator.ReadNextAsync());
+            }
+
+            return items;
+        }
+    }
+
+    private static async Task<List<Customer>> ReadChangesAsync(Container container)
+    {
+        using FeedIterator<Customer> iterator = container.GetChangeFeedIterator<Customer>(ChangeFeedStartFrom.Beginning(), ChangeFeedMode.LatestVersion);
+        var changes = new List<Customer>();
+        while (iterator.HasMoreResults)
+        {
+            FeedResponse<Customer> page = await iterator.ReadNextAsync();
+            if (page.StatusCode == System.Net.HttpStatusCode.NotModified)
+            {
+                break;
+            }
+
+            changes.AddRange(page);
+        }
+
+        return changes;
+    }
+}
