@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Attributes;
+using Encryption.Custom.Cosmos;
 using Encryption.Custom.Json;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Performance.Tests.Documents;
@@ -9,35 +10,26 @@ using Microsoft.Azure.Cosmos;
 namespace Encryption.Custom.Performance.Tests.Cosmos;
 
 /// <summary>
-/// The container path: a mixed document written as a stream through encryption onto <see cref="CopyingContainer"/>
-/// (which only copies bytes), and read back and decrypted. Stream in, stream out, as an application's
-/// <c>CreateItemStreamAsync</c>/<c>ReadItemStreamAsync</c> calls see it.
+/// The container path a user pays for: a mixed document written with <c>CreateItemStreamAsync</c> and read back
+/// with <c>ReadItemStreamAsync</c> (response body drained) through <c>container.WithEncryptor(encryptor)</c> over
+/// <see cref="EchoContainer"/>, which only copies bytes. The <c>Plain*</c> methods make the same calls on the bare
+/// echo container: the difference is the encryption container's whole cost (encrypting the body, decrypting the
+/// create and read responses, its own objects).
 /// </summary>
-/// <remarks>
-/// TODO(container): <c>Encryption.Custom/Cosmos/</c> (<c>container.WithEncryptor(encryptor)</c>) is not on this branch
-/// yet, so the methods call the processor's stream overloads and then the stub, which is what the encryption
-/// container will do. When it lands: build <c>_target = _container.WithEncryptor(_encryptor)</c> in
-/// <see cref="Setup"/>, and replace each method's body by the one call on <c>_target</c>
-/// (<c>CreateItemStreamAsync(_input, _partitionKey, options carrying _options)</c>, <c>ReadItemStreamAsync(_id,
-/// _partitionKey)</c> then draining the decrypted content). Keep the class and method names: they are published.
-/// </remarks>
 [Config(typeof(ProcessorComparisonConfig))]
 public class ContainerBenchmarks
 {
     private const int OperationsPerInvoke = 16;
 
+    private readonly PartitionKey _partitionKey = new("p0");
     private DataEncryptionKey _key = null!;
-    private BenchmarkEncryptor _encryptor = null!;
-    private EncryptionProcessor _processor = null!;
-    private EncryptionOptions _options = null!;
-    private CopyingContainer _container = null!;
-    private MemoryStream _input = null!;
-    private MemoryStream _body = null!;
-    private MemoryStream _decrypted = null!;
-    private PartitionKey _partitionKey;
-    private string _id = string.Empty;
+    private Container _plain = null!;
+    private Container _encrypted = null!;
+    private EncryptionItemRequestOptions _options = null!;
+    private byte[] _document = [];
+    private byte[] _sink = [];
 
-    [Params(1024, 8192)]
+    [Params(1024, 8192, 65536)]
     public int Size { get; set; }
 
     [Params(JsonProcessor.Newtonsoft, JsonProcessor.Stream)]
@@ -47,54 +39,72 @@ public class ContainerBenchmarks
     public void Setup()
     {
         _key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
-        _encryptor = new BenchmarkEncryptor(BenchmarkDocument.KeyId, _key);
-        _processor = EncryptionProcessor.Create(Processor);
+        var encryptor = new BenchmarkEncryptor(BenchmarkDocument.KeyId, _key);
         BenchmarkDocument document = BenchmarkDocuments.Create(DocumentShape.Mixed, Size);
-        _options = document.CreateOptions();
-        _options.JsonProcessor = Processor;
-        _container = new CopyingContainer("benchmark");
-        _input = new MemoryStream(document.Utf8, writable: false);
-        _body = new MemoryStream((Size * 2) + 4096);
-        _decrypted = new MemoryStream((Size * 2) + 4096);
-        _id = "benchmark-item";
-        _partitionKey = new PartitionKey(_id);
+        _document = document.Utf8;
+        _sink = new byte[64 * 1024];
+        EncryptionOptions encryption = document.CreateOptions();
+        encryption.JsonProcessor = Processor;
+        _options = new EncryptionItemRequestOptions { EncryptionOptions = encryption };
+        _plain = new EchoContainer();
+        _encrypted = new EchoContainer().WithEncryptor(encryptor, new EncryptionContainerOptions { JsonProcessor = Processor });
 
-        // Reads find an encrypted document in the container.
+        // Reads find a document in each container.
         CreateItemStream().GetAwaiter().GetResult();
+        PlainCreateItemStream().GetAwaiter().GetResult();
     }
 
     [GlobalCleanup]
     public void Cleanup() => _key.Dispose();
 
     [Benchmark(OperationsPerInvoke = OperationsPerInvoke)]
-    public async Task<int> CreateItemStream()
-    {
-        int written = 0;
-        for (int i = 0; i < OperationsPerInvoke; i++)
-        {
-            _input.Position = 0;
-            _body.SetLength(0);
-            await _processor.EncryptAsync(_input, _body, _encryptor, _options);
-            _body.Position = 0;
-            using ResponseMessage response = await _container.CreateItemStreamAsync(_body, _partitionKey);
-            written += (int)_body.Length;
-        }
-
-        return written;
-    }
+    public Task<int> CreateItemStream() => CreateAsync(_encrypted, _options);
 
     [Benchmark(OperationsPerInvoke = OperationsPerInvoke)]
-    public async Task<int> ReadItemStream()
+    public Task<int> ReadItemStream() => ReadAsync(_encrypted);
+
+    [Benchmark(OperationsPerInvoke = OperationsPerInvoke)]
+    [ProcessorIndependent]
+    public Task<int> PlainCreateItemStream() => CreateAsync(_plain, null);
+
+    [Benchmark(OperationsPerInvoke = OperationsPerInvoke)]
+    [ProcessorIndependent]
+    public Task<int> PlainReadItemStream() => ReadAsync(_plain);
+
+    private async Task<int> CreateAsync(Container container, ItemRequestOptions? options)
     {
-        int read = 0;
+        int total = 0;
         for (int i = 0; i < OperationsPerInvoke; i++)
         {
-            using ResponseMessage response = await _container.ReadItemStreamAsync(_id, _partitionKey);
-            _decrypted.SetLength(0);
-            await _processor.DecryptAsync(response.Content, _decrypted, _encryptor);
-            read += (int)_decrypted.Length;
+            using var body = new MemoryStream(_document, 0, _document.Length, writable: false, publiclyVisible: true);
+            using ResponseMessage created = await container.CreateItemStreamAsync(body, _partitionKey, options);
+            total += Drain(created.Content);
         }
 
-        return read;
+        return total;
+    }
+
+    private async Task<int> ReadAsync(Container container)
+    {
+        int total = 0;
+        for (int i = 0; i < OperationsPerInvoke; i++)
+        {
+            using ResponseMessage read = await container.ReadItemStreamAsync("benchmark-item", _partitionKey);
+            total += Drain(read.Content);
+        }
+
+        return total;
+    }
+
+    private int Drain(Stream content)
+    {
+        int total = 0;
+        int read;
+        while ((read = content.Read(_sink)) > 0)
+        {
+            total += read;
+        }
+
+        return total;
     }
 }

@@ -19,9 +19,10 @@ internal static class ProcessorComparison
     public static CryptoOnlyAttribute? CryptoOnlyOf(BenchmarkCase benchmarkCase) =>
         benchmarkCase.Descriptor.WorkloadMethod.GetCustomAttribute<CryptoOnlyAttribute>();
 
-    /// <summary>Crypto-only methods do not depend on the processor: they run under the stream processor's value only.</summary>
+    /// <summary>Methods that do not depend on the processor run under the stream processor's value only.</summary>
     public static bool ShouldRun(BenchmarkCase benchmarkCase) =>
-        CryptoOnlyOf(benchmarkCase) is null || ProcessorOf(benchmarkCase) == JsonProcessor.Stream;
+        benchmarkCase.Descriptor.WorkloadMethod.GetCustomAttribute<ProcessorIndependentAttribute>() is null
+        || ProcessorOf(benchmarkCase) == JsonProcessor.Stream;
 
     /// <summary>The mean time in nanoseconds of the case of <paramref name="method"/> and <paramref name="processor"/> with the other parameters of <paramref name="benchmarkCase"/>.</summary>
     public static double? MeanOfPeer(Summary summary, BenchmarkCase benchmarkCase, string method, JsonProcessor processor)
