@@ -60,11 +60,10 @@ internal static class Program
         string? keyVaultKeyId = Environment.GetEnvironmentVariable("AZURE_KEY_VAULT_KEY_ID");
         Output.Step("The README's example, with " + (keyVaultKeyId is null ? "a local key-encryption key" : "the Key Vault key " + keyVaultKeyId));
         await database.CreateContainerAsync("customers", "/tenant");
-        using var localKeyWrapProvider = new LocalKeyWrapProvider();
-        localKeyWrapProvider.AddAesKey("kek-readme", RandomNumberGenerator.GetBytes(32));
         (EncryptionKeyWrapProvider provider, EncryptionKeyWrapMetadata kek) = keyVaultKeyId is null
-            ? (localKeyWrapProvider, Metadata("kek-readme"))
+            ? ReadmeExample.LocalKey(RandomNumberGenerator.GetBytes(32))
             : ReadmeExample.KeyVault(keyVaultKeyId);
+        using var disposableProvider = provider as IDisposable;
 
         var customer = new Customer("r1", "contoso", "Ada", "078-05-1120", "4111 1111 1111 1111", new("1 Main St", "Springfield"), 7);
         Customer read = await ReadmeExample.WriteAndReadAsync(database, provider, kek, customer);

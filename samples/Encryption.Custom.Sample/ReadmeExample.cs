@@ -3,6 +3,7 @@ using Encryption.Custom.Cosmos;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.AzureKeyVault;
 using Encryption.Custom.Keys.Cosmos;
+using Encryption.Custom.Keys.Local;
 using Encryption.Custom.Keys.Wrapping;
 using Microsoft.Azure.Cosmos;
 using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;    // the SDK has a type of the same name
@@ -10,9 +11,9 @@ using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyW
 namespace Encryption.Custom.Sample;
 
 /// <summary>
-/// The code blocks of README.md and the package README, compiled here so they stay true (a test checks that every
-/// block appears in this file line for line). eng/run.sh runs <see cref="WriteAndReadAsync"/> with a local KEK, or
-/// with the Key Vault key named by AZURE_KEY_VAULT_KEY_ID.
+/// The code blocks of README.md, the package README and docs/getting-started.md, compiled here so they stay true (a test checks that every
+/// block appears in this file line for line). eng/run.sh runs <see cref="WriteAndReadAsync"/> with <see cref="LocalKey"/>, or
+/// with <see cref="KeyVault"/> when AZURE_KEY_VAULT_KEY_ID names a Key Vault key.
 /// </summary>
 internal static class ReadmeExample
 {
@@ -21,6 +22,15 @@ internal static class ReadmeExample
     {
         var keyWrapProvider = new AzureKeyVaultKeyWrapProvider(new DefaultAzureCredential());
         EncryptionKeyWrapMetadata kek = AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(keyVaultKeyId));
+        return (keyWrapProvider, kek);
+    }
+
+    /// <summary>docs/getting-started.md "A local key for development": an AES key-encryption key held in memory.</summary>
+    public static (EncryptionKeyWrapProvider Provider, EncryptionKeyWrapMetadata Kek) LocalKey(byte[] developmentKek)
+    {
+        var keyWrapProvider = new LocalKeyWrapProvider();
+        keyWrapProvider.AddAesKey("dev-kek", developmentKek);    // 32 bytes from a secret store or a file outside the repository
+        EncryptionKeyWrapMetadata kek = LocalKeyWrapProvider.CreateMetadata("dev-kek", KeyWrapAlgorithm.AesKeyWrap);
         return (keyWrapProvider, kek);
     }
 
