@@ -12,7 +12,9 @@ root=$(pwd)
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 
 out="$root/artifacts/packages"
-args=(-c Release -o "$out" -p:ContinuousIntegrationBuild=true -p:TreatWarningsAsErrors=true)
+# A build tree of its own: an incremental build never recompiles for a changed property, so packing over the
+# solution's ordinary Release output would ship that non-CI build (pack.sh checks the PDB path below).
+args=(-c Release -o "$out" --artifacts-path "$root/artifacts/pack-build" -p:ContinuousIntegrationBuild=true -p:TreatWarningsAsErrors=true)
 if [[ -n ${PACKAGE_VERSION:-} ]]; then
   args+=("-p:EncryptionCustomPackageVersion=$PACKAGE_VERSION")
 fi
