@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's test command: from a fresh clone, restore, build Release, run every test project and print
-# each runner's summary. Exits non-zero when anything fails.
+# The README's test command: from a fresh clone, restore, build Release, pack the library and the tool and build
+# the sample against the package (eng/build-sample.sh), run every test project and print each runner's summary.
+# Exits non-zero when anything fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -44,6 +45,15 @@ run_emulator_tests() {
     failures+=("$name")
   fi
 }
+
+# A broken package (or one the sample cannot build against) fails CI here. The tool tests then install the tool
+# package that was just packed rather than packing their own.
+step "pack and build the sample against the package"
+if eng/build-sample.sh; then
+  export ENCRYPTION_CUSTOM_PACKAGES="$root/artifacts/packages"
+else
+  failures+=("pack and sample")
+fi
 
 run_tests Encryption.Custom.Tests/Encryption.Custom.Tests.csproj
 run_tests Encryption.Custom.Tool.Tests/Encryption.Custom.Tool.Tests.csproj

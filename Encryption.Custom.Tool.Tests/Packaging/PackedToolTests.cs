@@ -5,11 +5,15 @@ using Encryption.Custom.Tool.Tests.TestSupport;
 namespace Encryption.Custom.Tool.Tests.Packaging;
 
 /// <summary>
-/// <c>dotnet pack</c> of the tool (warnings are errors in every build here) gives a .NET tool package that
-/// <c>dotnet tool install --tool-path</c> installs from a local folder, and the installed command works.
+/// The tool package installs with <c>dotnet tool install --tool-path</c> from a local folder, and the installed command
+/// works. Under eng/test.sh that is the package eng/pack.sh produced (ENCRYPTION_CUSTOM_PACKAGES names its folder);
+/// run alone, the test packs the tool it was built with (warnings are errors in every build here).
 /// </summary>
 public sealed class PackedToolTests : IDisposable
 {
+    /// <summary>Set by eng/test.sh to artifacts/packages after eng/pack.sh ran.</summary>
+    private const string PackagesVariable = "ENCRYPTION_CUSTOM_PACKAGES";
+
     private readonly TempFolder _folder = new();
 
     public void Dispose() => _folder.Dispose();
@@ -18,15 +22,10 @@ public sealed class PackedToolTests : IDisposable
     public async Task PackedTool_InstalledIntoToolPath_RunsItsCommands()
     {
         CancellationToken cancel = TestContext.Current.CancellationToken;
-        string packages = Directory.CreateDirectory(_folder.File("packages")).FullName;
         string toolPath = _folder.File("tools");
-
-        // Packs what the test build already built (the project reference), in the same configuration.
-        ToolRun pack = await ProcessRunner.RunAsync(
-            ProcessRunner.DotnetHost,
-            ["pack", BuiltTool.ProjectPath, "-c", BuiltTool.Configuration, "--no-build", "-o", packages, "-p:TreatWarningsAsErrors=true"],
-            timeout: TimeSpan.FromMinutes(5));
-        Assert.True(pack.ExitCode == 0, Encoding.UTF8.GetString(pack.Output) + pack.Error);
+        string packages = Environment.GetEnvironmentVariable(PackagesVariable) is { Length: > 0 } packed
+            ? Path.GetFullPath(packed)
+            : await PackAsync();
         string package = Assert.Single(Directory.GetFiles(packages, "Encryption.Custom.Tool.*.nupkg"));
         AssertToolPackage(package);
 
@@ -44,6 +43,8 @@ public sealed class PackedToolTests : IDisposable
         string command = Path.Combine(toolPath, OperatingSystem.IsWindows() ? "cosmos-encryption.exe" : "cosmos-encryption");
         Assert.True(File.Exists(command), $"{command} was not installed.");
 
+        ToolRun help = (await ProcessRunner.RunAsync(command, ["--help"])).AssertSuccess();
+        Assert.Contains("cosmos-encryption", help.OutputText, StringComparison.Ordinal);
         ToolRun version = (await ProcessRunner.RunAsync(command, ["--version"])).AssertSuccess();
         Assert.Matches("^[0-9]+\\.[0-9]+\\.[0-9]+", version.OutputText);
 
@@ -57,6 +58,18 @@ public sealed class PackedToolTests : IDisposable
 
         ToolRun wrongKey = await ProcessRunner.RunAsync(command, ["decrypt", "--key-file", TestKey.Random().WriteKeyFile(_folder, "other.hex"), "--in", encrypted]);
         wrongKey.AssertFailure(ExitCodes.BadInput, "InvalidCipherText");
+    }
+
+    // Packs what the test build already built (the project reference), in the same configuration.
+    private async Task<string> PackAsync()
+    {
+        string packages = Directory.CreateDirectory(_folder.File("packages")).FullName;
+        ToolRun pack = await ProcessRunner.RunAsync(
+            ProcessRunner.DotnetHost,
+            ["pack", BuiltTool.ProjectPath, "-c", BuiltTool.Configuration, "--no-build", "-o", packages, "-p:TreatWarningsAsErrors=true"],
+            timeout: TimeSpan.FromMinutes(5));
+        Assert.True(pack.ExitCode == 0, Encoding.UTF8.GetString(pack.Output) + pack.Error);
+        return packages;
     }
 
     private static void AssertToolPackage(string package)

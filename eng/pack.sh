@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Packs the library (Encryption.Custom) and the tool (Encryption.Custom.Tool) into artifacts/packages: Release,
+# deterministic (ContinuousIntegrationBuild), pack warnings as errors, a symbols package (.snupkg) beside each.
+# Then opens every package and fails unless the README, the XML docs, the assemblies, the license, the declared
+# dependencies and the symbols are where a consumer expects them (docs/packaging.md).
+#
+#   eng/pack.sh                        version from Directory.Packages.props (EncryptionCustomPackageVersion)
+#   PACKAGE_VERSION=1.2.3 eng/pack.sh  another version
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+out="$root/artifacts/packages"
+# A build tree of its own: an incremental build never recompiles for a changed property, so packing over the
+# solution's ordinary Release output would ship that non-CI build (pack.sh checks the PDB path below).
+args=(-c Release -o "$out" --artifacts-path "$root/artifacts/pack-build" -p:ContinuousIntegrationBuild=true -p:TreatWarningsAsErrors=true)
+if [[ -n ${PACKAGE_VERSION:-} ]]; then
+  args+=("-p:EncryptionCustomPackageVersion=$PACKAGE_VERSION")
+fi
+
+fail() { printf 'pack: %s\n' "$*" >&2; exit 1; }
+
+# Old packages of other versions would otherwise sit next to the new ones and be picked up by a floating restore.
+mkdir -p "$out"
+rm -f "$out"/Encryption.Custom.*.nupkg "$out"/Encryption.Custom.*.snupkg
+
+for project in Encryption.Custom/Encryption.Custom.csproj Encryption.Custom.Tool/Encryption.Custom.Tool.csproj; do
+  printf '\n==> pack %s\n' "$project"
+  dotnet pack "$project" "${args[@]}"
+done
+
+# The one package of each id that was just written (a version has no fixed shape, so match by id and extension).
+package() {
+  local found=("$out/$1".[0-9]*."$2")
+  [[ ${#found[@]} -eq 1 && -f ${found[0]} ]] || fail "expected exactly one $1 .$2 in $out, found: ${found[*]}"
+  printf '%s' "${found[0]}"
+}
+# Listings are read whole first: `grep -q` on a pipe would stop unzip early and pipefail would report that.
+has_entry() {
+  local listing
+  listing=$(unzip -Z1 "$1")
+  grep -xF "$2" <<<"$listing" >/dev/null || fail "$(basename "$1") lacks $2"
+}
+nuspec_has() {
+  local nuspec
+  nuspec=$(unzip -p "$1" '*.nuspec')
+  grep -F "$2" <<<"$nuspec" >/dev/null || fail "$(basename "$1") nuspec lacks $2"
+}
+
+printf '\n==> inspect the packages\n'
+library=$(package Encryption.Custom nupkg)
+for entry in README.md lib/net10.0/Encryption.Custom.dll lib/net10.0/Encryption.Custom.xml; do
+  has_entry "$library" "$entry"
+done
+nuspec_has "$library" '<license type="expression">MIT</license>'
+nuspec_has "$library" '<readme>README.md</readme>'
+for dependency in Microsoft.Azure.Cosmos Newtonsoft.Json Azure.Core Microsoft.Extensions.Caching.Abstractions; do
+  nuspec_has "$library" "<dependency id=\"$dependency\""
+done
+has_entry "$(package Encryption.Custom snupkg)" lib/net10.0/Encryption.Custom.pdb
+
+tool=$(package Encryption.Custom.Tool nupkg)
+for entry in README.md tools/net10.0/any/Encryption.Custom.Tool.dll tools/net10.0/any/Encryption.Custom.dll \
+  tools/net10.0/any/DotnetToolSettings.xml; do
+  has_entry "$tool" "$entry"
+done
+nuspec_has "$tool" '<packageType name="DotnetTool" />'
+nuspec_has "$tool" '<license type="expression">MIT</license>'
+has_entry "$(package Encryption.Custom.Tool snupkg)" tools/net10.0/any/Encryption.Custom.Tool.pdb
+
+# Deterministic: the assembly names its PDB by the mapped path /_/..., not by a path of this machine.
+pdb_path=$(unzip -p "$library" lib/net10.0/Encryption.Custom.dll | strings | grep -F 'Encryption.Custom.pdb' || true)
+[[ $pdb_path == /_/* ]] || fail "Encryption.Custom.dll is not a ContinuousIntegrationBuild (PDB path: ${pdb_path:-none})"
+
+printf '\nPackages in %s:\n' "${out#"$root"/}"
+(cd "$out" && ls -l Encryption.Custom.*nupkg)
