@@ -349,6 +349,27 @@ public abstract class DecryptionErrorTests : IDisposable
     private static byte[] Encrypt(DataEncryptionKey key, string value) =>
         new StreamProcessor().Encrypt("{\"id\":\"1\",\"a\":" + JsonSerializer.Serialize(value) + "}", key, new EncryptionOptions { DataEncryptionKeyId = KeyId, PathsToEncrypt = ["/a"] });
 
+    [Fact]
+    public void StreamDecrypt_PlaintextRejected_LeavesNoPlaintextInTheOutputsFreeSpace()
+    {
+        // The stream processor decrypts into the output's free space; a value it rejects must be wiped there.
+        byte[][] cases =
+        [
+            Crafted(2, [.. "secret text"u8, 0xff]),
+            Crafted(7, "secret text"u8.ToArray()),
+            Crafted(3, BitConverter.GetBytes(double.NaN)),
+        ];
+
+        foreach (byte[] document in cases)
+        {
+            var output = new ArrayBufferWriter<byte>(4096);
+
+            Assert.Throws<EncryptionException>(() => new StreamProcessor().Decrypt(document, output, _encryptor));
+
+            Assert.Equal(-1, output.GetSpan().IndexOfAnyExcept((byte)0));
+        }
+    }
+
     private byte[] Crafted(byte marker, byte[] plainText)
     {
         byte[] blob = [marker, .. _key.EncryptData(plainText)];

@@ -130,7 +130,8 @@ internal sealed class DecryptionScan
 
     public ReadOnlySpan<byte> GetPathName(in PathRecord path) => _names.AsSpan(path.NameOffset, path.NameLength);
 
-    private void Reset()
+    /// <summary>Forgets everything recorded (the arrays are kept).</summary>
+    public void Reset()
     {
         // Drop references (key id strings) so that pooled scans keep nothing alive.
         Array.Clear(Documents, 0, DocumentCount);

@@ -20,6 +20,20 @@ internal static class DocumentScanner
     /// <exception cref="EncryptionException">Malformed JSON, a root that is not an object, or too deep.</exception>
     public static void ScanDocument(ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth)
     {
+        if (FastPathScanner.TryScanDocument(input, scan, maxDepth))
+        {
+            return;
+        }
+
+        // Declined: start over with the reader, which judges everything the fast path does not handle.
+        scan.Reset();
+        ScanDocumentWithReader(input, scan, maxDepth);
+    }
+
+    /// <summary>Scans a single document with <see cref="Utf8JsonReader"/> (the reference the fast path must match).</summary>
+    /// <exception cref="EncryptionException">Malformed JSON, a root that is not an object, or too deep.</exception>
+    public static void ScanDocumentWithReader(ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth)
+    {
         try
         {
             var reader = new Utf8JsonReader(input, JsonDepth.ReaderOptions(maxDepth, 0));
@@ -124,36 +138,37 @@ internal static class DocumentScanner
                 BufferEscapedName(ref reader, scan, ref property);
             }
 
-            ReadOnlySpan<byte> name = scan.GetName(input, property);
-            bool isEnvelope = name.SequenceEqual(EncryptionEnvelope.PropertyNameUtf8);
-            bool isId = !isEnvelope && name.SequenceEqual(EncryptionEnvelope.IdNameUtf8);
-
             reader.Read();
             property.ValueStart = (int)reader.TokenStartIndex;
             property.ValueType = reader.TokenType;
             property.ValueEscaped = reader.TokenType == JsonTokenType.String && reader.ValueIsEscaped;
             JsonDepth.SkipValue(ref reader, maxDepth, levelOffset);
             property.ValueEnd = (int)reader.BytesConsumed;
-
-            if (isEnvelope)
-            {
-                if (document.EnvelopeProperty >= 0)
-                {
-                    document.DuplicateEnvelope = true;
-                }
-                else
-                {
-                    document.EnvelopeProperty = propertyIndex;
-                }
-            }
-            else if (isId && property.ValueType == JsonTokenType.String && document.IdProperty < 0)
-            {
-                document.IdProperty = propertyIndex;
-            }
+            Classify(ref document, propertyIndex, scan.GetName(input, property), property.ValueType);
         }
 
         document.End = (int)reader.BytesConsumed;
         document.PropertyCount = scan.PropertyCount - document.FirstProperty;
+    }
+
+    /// <summary>Notes whether the property just recorded is the document's <c>_ei</c> or its <c>id</c>.</summary>
+    internal static void Classify(ref DocumentRecord document, int propertyIndex, ReadOnlySpan<byte> name, JsonTokenType valueType)
+    {
+        if (name.SequenceEqual(EncryptionEnvelope.PropertyNameUtf8))
+        {
+            if (document.EnvelopeProperty >= 0)
+            {
+                document.DuplicateEnvelope = true;
+            }
+            else
+            {
+                document.EnvelopeProperty = propertyIndex;
+            }
+        }
+        else if (valueType == JsonTokenType.String && document.IdProperty < 0 && name.SequenceEqual(EncryptionEnvelope.IdNameUtf8))
+        {
+            document.IdProperty = propertyIndex;
+        }
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -53,37 +53,28 @@ internal static class ValueDecryptor
         int maxDepth)
     {
         int blobLength = EncryptedValueCodec.GetMaxBlobLength(base64.Length);
-        int plainLength = key.GetDecryptByteCount(Math.Max(blobLength - 1, 0));
-        var scratch = default(ScratchBuffer);
-        scoped Span<byte> blob;
-        scoped Span<byte> plainText;
-        if (blobLength <= ScratchBuffer.StackLimit && plainLength <= ScratchBuffer.StackLimit)
-        {
-            blob = stackalloc byte[ScratchBuffer.StackLimit];
-            plainText = stackalloc byte[ScratchBuffer.StackLimit];
-        }
-        else
-        {
-            Span<byte> rented = scratch.Rent(blobLength + plainLength);
-            blob = rented[..blobLength];
-            plainText = rented[blobLength..];
-        }
 
-        int written = 0;
+        // The blob holds the marker and the ciphertext only, nothing secret: pooled above the stack limit, not cleared.
+        byte[]? rented = null;
+        Span<byte> blob = blobLength <= ScratchBuffer.StackLimit
+            ? stackalloc byte[ScratchBuffer.StackLimit]
+            : (rented = ArrayPool<byte>.Shared.Rent(blobLength));
         try
         {
-            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64, blob, plainText, out TypeMarker marker, out written);
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecode(base64, blob, out TypeMarker marker, out blobLength);
             if (status != EncryptedValueStatus.Valid)
             {
                 JsonErrors.ThrowInvalidValue(status, name, keyId);
             }
 
-            WriteValue(marker, plainText[..written], name, keyId, output, maxDepth);
+            DecryptAndWrite(marker, blob[1..blobLength], name, key, keyId, output, maxDepth);
         }
         finally
         {
-            CryptographicOperations.ZeroMemory(plainText[..written]);
-            scratch.Dispose();
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
         }
     }
 
@@ -103,47 +94,111 @@ internal static class ValueDecryptor
         }
     }
 
-    private static void WriteValue(TypeMarker marker, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> name, string keyId, IBufferWriter<byte> output, int maxDepth)
+    // The plaintext is decrypted straight into the output's free space, where a valid string, object or array ends up
+    // anyway (saving a scratch buffer, a copy and a wipe per value); whatever is not committed as output is wiped.
+    private static void DecryptAndWrite(TypeMarker marker, ReadOnlySpan<byte> cell, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth)
     {
-        switch (marker)
+        int maxLength = key.GetDecryptByteCount(cell.Length);
+        Span<byte> span = output.GetSpan(maxLength + 2);
+
+        // A string leaves room for its opening quote.
+        int offset = marker == TypeMarker.String ? 1 : 0;
+        Span<byte> plainText = span.Slice(offset, maxLength);
+        int length = 0;
+        try
         {
-            case TypeMarker.String:
-                if (!Utf8.IsValid(plainText))
-                {
-                    JsonErrors.ThrowInvalidPlainText(name, keyId, "UTF-8 text");
-                }
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecryptCell(key, marker, cell, plainText, out length);
+            if (status != EncryptedValueStatus.Valid)
+            {
+                JsonErrors.ThrowInvalidValue(status, name, keyId);
+            }
 
-                JsonStringEscaper.WriteQuoted(output, plainText);
-                break;
+            switch (marker)
+            {
+                case TypeMarker.String:
+                    if (!Utf8.IsValid(plainText[..length]))
+                    {
+                        JsonErrors.ThrowInvalidPlainText(name, keyId, "UTF-8 text");
+                    }
 
-            case TypeMarker.Long:
-                JsonNumberFormatter.WriteInt64(output, ScalarEncoding.ReadInt64(plainText));
-                break;
+                    if (JsonStringEscaper.NeedsEscaping(plainText[..length]))
+                    {
+                        WriteEscapedCopy(plainText, ref length, output);
+                        break;
+                    }
 
-            case TypeMarker.Double:
-                double value = ScalarEncoding.ReadDouble(plainText);
-                if (!double.IsFinite(value))
-                {
-                    JsonErrors.ThrowInvalidPlainText(name, keyId, "a finite number");
-                }
+                    span[0] = (byte)'"';
+                    span[length + 1] = (byte)'"';
+                    output.Advance(length + 2);
+                    length = 0;
+                    break;
 
-                JsonNumberFormatter.WriteDouble(output, value);
-                break;
+                case TypeMarker.Long:
+                    long integer = ScalarEncoding.ReadInt64(plainText[..length]);
+                    Wipe(plainText, ref length);
+                    JsonNumberFormatter.WriteInt64(output, integer);
+                    break;
 
-            case TypeMarker.Boolean:
-                output.Write(ScalarEncoding.ReadBoolean(plainText) ? "true"u8 : "false"u8);
-                break;
+                case TypeMarker.Double:
+                    double value = ScalarEncoding.ReadDouble(plainText[..length]);
+                    if (!double.IsFinite(value))
+                    {
+                        JsonErrors.ThrowInvalidPlainText(name, keyId, "a finite number");
+                    }
 
-            default:
-                bool isObject = marker == TypeMarker.Object;
-                if (!IsSingleContainer(plainText, isObject, maxDepth, levelOffset: 1))
-                {
-                    JsonErrors.ThrowInvalidPlainText(name, keyId, isObject ? "a JSON object" : "a JSON array");
-                }
+                    Wipe(plainText, ref length);
+                    JsonNumberFormatter.WriteDouble(output, value);
+                    break;
 
-                output.Write(plainText);
-                break;
+                case TypeMarker.Boolean:
+                    bool flag = ScalarEncoding.ReadBoolean(plainText[..length]);
+                    Wipe(plainText, ref length);
+                    output.Write(flag ? "true"u8 : "false"u8);
+                    break;
+
+                default:
+                    bool isObject = marker == TypeMarker.Object;
+                    if (!IsSingleContainer(plainText[..length], isObject, maxDepth, levelOffset: 1))
+                    {
+                        JsonErrors.ThrowInvalidPlainText(name, keyId, isObject ? "a JSON object" : "a JSON array");
+                    }
+
+                    output.Advance(length);
+                    length = 0;
+                    break;
+            }
         }
+        finally
+        {
+            // Nonzero only when the plaintext was not committed: a failure, before any other output was written.
+            CryptographicOperations.ZeroMemory(plainText[..length]);
+        }
+    }
+
+    // Escaping lengthens the text, and the writer hands out the memory the plaintext sits in: escape from a copy.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void WriteEscapedCopy(Span<byte> plainText, ref int length, IBufferWriter<byte> output)
+    {
+        int copied = length;
+        var scratch = default(ScratchBuffer);
+        Span<byte> copy = copied <= ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(copied);
+        try
+        {
+            plainText[..copied].CopyTo(copy);
+            Wipe(plainText, ref length);
+            JsonStringEscaper.WriteQuoted(output, copy[..copied]);
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(copy[..copied]);
+            scratch.Dispose();
+        }
+    }
+
+    private static void Wipe(Span<byte> plainText, ref int length)
+    {
+        CryptographicOperations.ZeroMemory(plainText[..length]);
+        length = 0;
     }
 
     /// <summary>Whether <paramref name="json"/> is exactly one object (or array) within the depth limit.</summary>

@@ -16,6 +16,9 @@ internal static class JsonStringEscaper
             (byte)'"', (byte)'\\',
         ]);
 
+    /// <summary>Whether <paramref name="utf8"/> holds a byte that JSON requires to be escaped.</summary>
+    public static bool NeedsEscaping(ReadOnlySpan<byte> utf8) => utf8.ContainsAny(s_needsEscaping);
+
     /// <summary>Writes <c>"</c> + escaped <paramref name="utf8"/> + <c>"</c>.</summary>
     public static void WriteQuoted(IBufferWriter<byte> output, ReadOnlySpan<byte> utf8)
     {

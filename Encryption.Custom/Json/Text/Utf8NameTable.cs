@@ -15,6 +15,8 @@ namespace Encryption.Custom.Json.Text;
 /// </remarks>
 internal sealed class Utf8NameTable
 {
+    private const int FilterWords = 4;
+
     private byte[] _names = new byte[64];
     private int _namesLength;
     private int[] _offsets = new int[4];
@@ -22,7 +24,7 @@ internal sealed class Utf8NameTable
     private int[] _hashes = new int[4];
     private int _count;
     private int[] _slots = new int[8]; // entry index + 1; 0 = empty
-    private ulong _lengths64; // bit (length % 64) set for every name: most lookups of absent names stop here
+    private readonly ulong[] _filter = new ulong[FilterWords]; // one bit per name: most lookups of absent names stop here
 
     /// <summary>The number of names.</summary>
     public int Count => _count;
@@ -58,7 +60,8 @@ internal sealed class Utf8NameTable
         }
 
         int index = _count++;
-        _lengths64 |= 1UL << (name.Length & 63);
+        int bit = FilterBit(name);
+        _filter[bit >> 6] |= 1UL << bit;
         name.CopyTo(_names.AsSpan(_namesLength));
         _offsets[index] = _namesLength;
         _lengths[index] = name.Length;
@@ -79,8 +82,11 @@ internal sealed class Utf8NameTable
     }
 
     /// <summary>The index of <paramref name="name"/>, or -1.</summary>
-    public int Find(ReadOnlySpan<byte> name) =>
-        (_lengths64 & (1UL << (name.Length & 63))) == 0 ? -1 : Find(name, Hash(name));
+    public int Find(ReadOnlySpan<byte> name)
+    {
+        int bit = FilterBit(name);
+        return (_filter[bit >> 6] & (1UL << bit)) == 0 ? -1 : Find(name, Hash(name));
+    }
 
     /// <summary>Removes every name; keeps the arrays.</summary>
     public void Clear()
@@ -93,8 +99,13 @@ internal sealed class Utf8NameTable
         Array.Clear(_slots);
         _count = 0;
         _namesLength = 0;
-        _lengths64 = 0;
+        Array.Clear(_filter);
     }
+
+    // Length, first and last byte: a few instructions that tell apart names like "note1" and "note2", which a
+    // length-only filter cannot (a document's names often share lengths). Collisions only cost a hash lookup.
+    private static int FilterBit(ReadOnlySpan<byte> name) =>
+        name.IsEmpty ? 0 : ((name[0] * 31) + (name[^1] * 7) + name.Length) & ((FilterWords * 64) - 1);
 
     private static int Hash(ReadOnlySpan<byte> name)
     {

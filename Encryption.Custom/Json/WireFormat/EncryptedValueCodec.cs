@@ -74,32 +74,50 @@ internal static class EncryptedValueCodec
         out TypeMarker marker,
         out int plainTextLength)
     {
-        marker = default;
         plainTextLength = 0;
-        if (!TryDecodeBase64(base64, blob, out int blobLength) || blobLength < 2)
+        EncryptedValueStatus status = TryDecode(base64, blob, out marker, out int blobLength);
+        return status == EncryptedValueStatus.Valid
+            ? TryDecryptCell(key, marker, blob[1..blobLength], plainText, out plainTextLength)
+            : status;
+    }
+
+    /// <summary>Decodes base64(marker ‖ cell) into <paramref name="blob"/> and checks the marker (the cell follows it).</summary>
+    /// <param name="base64">The unescaped content of the JSON string.</param>
+    /// <param name="blob">Scratch of at least <see cref="GetMaxBlobLength"/> bytes (receives ciphertext only).</param>
+    /// <param name="marker">The type marker.</param>
+    /// <param name="blobLength">The decoded length, marker included.</param>
+    public static EncryptedValueStatus TryDecode(ReadOnlySpan<byte> base64, Span<byte> blob, out TypeMarker marker, out int blobLength)
+    {
+        marker = default;
+        if (!TryDecodeBase64(base64, blob, out blobLength) || blobLength < 2)
         {
             return EncryptedValueStatus.InvalidBase64;
         }
 
         marker = (TypeMarker)blob[0];
-        if (marker is < TypeMarker.String or > TypeMarker.Object)
-        {
-            return EncryptedValueStatus.UnknownMarker;
-        }
+        return marker is < TypeMarker.String or > TypeMarker.Object
+            ? EncryptedValueStatus.UnknownMarker
+            : EncryptedValueStatus.Valid;
+    }
 
+    /// <summary>Authenticates and decrypts the cell of a decoded value and checks its length against the marker.</summary>
+    /// <param name="key">The data encryption key.</param>
+    /// <param name="marker">The value's type marker (from <see cref="TryDecode"/>).</param>
+    /// <param name="cell">The AEAD cell (the decoded blob after its marker).</param>
+    /// <param name="plainText">At least <c>key.GetDecryptByteCount(cell.Length)</c> bytes; must not overlap <paramref name="cell"/>.</param>
+    /// <param name="plainTextLength">The plaintext length (also when the length does not fit the marker, so the caller can wipe it).</param>
+    public static EncryptedValueStatus TryDecryptCell(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> cell, Span<byte> plainText, out int plainTextLength)
+    {
         // The Try form: a wrong key or a tampered value inside a feed page costs no exception here.
-        if (!key.TryDecryptData(blob.Slice(1, blobLength - 1), plainText, out plainTextLength))
+        if (!key.TryDecryptData(cell, plainText, out plainTextLength))
         {
             return EncryptedValueStatus.NotAuthentic;
         }
 
         bool scalar = marker is TypeMarker.Double or TypeMarker.Long or TypeMarker.Boolean;
-        if (scalar && plainTextLength != ScalarEncoding.Length)
-        {
-            return EncryptedValueStatus.InvalidLengthForMarker;
-        }
-
-        return EncryptedValueStatus.Valid;
+        return scalar && plainTextLength != ScalarEncoding.Length
+            ? EncryptedValueStatus.InvalidLengthForMarker
+            : EncryptedValueStatus.Valid;
     }
 
     /// <summary>Decodes and decrypts a format 2 <c>_ed</c> blob: base64 of a bare cell.</summary>
