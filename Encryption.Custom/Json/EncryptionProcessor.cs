@@ -150,6 +150,25 @@ public abstract partial class EncryptionProcessor
         FeedPageDecryptionOptions options,
         CancellationToken cancellationToken);
 
+    /// <summary>
+    /// The checks every processor makes before encrypting, in this order: arguments, the compiled plan (invalid
+    /// options fail here), the key's algorithm against the plan's, the input length.
+    /// </summary>
+    private protected EncryptionPlan PrepareEncrypt(int length, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(key);
+        ArgumentNullException.ThrowIfNull(options);
+        EncryptionPlan plan = options.GetPlan();
+        if (!string.Equals(key.EncryptionAlgorithm, plan.EncryptionAlgorithm, StringComparison.Ordinal))
+        {
+            JsonErrors.ThrowKeyAlgorithmMismatch(key.EncryptionAlgorithm, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId);
+        }
+
+        CheckLength(length);
+        return plan;
+    }
+
     /// <summary>Throws when an input is over <see cref="MaxDocumentLength"/>.</summary>
     private protected void CheckLength(int length)
     {

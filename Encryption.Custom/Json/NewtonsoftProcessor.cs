@@ -28,16 +28,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
     /// <inheritdoc/>
     public override void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options)
     {
-        ArgumentNullException.ThrowIfNull(output);
-        ArgumentNullException.ThrowIfNull(key);
-        ArgumentNullException.ThrowIfNull(options);
-        EncryptionPlan plan = options.GetPlan();
-        if (!string.Equals(key.EncryptionAlgorithm, plan.EncryptionAlgorithm, StringComparison.Ordinal))
-        {
-            JsonErrors.ThrowKeyAlgorithmMismatch(key.EncryptionAlgorithm, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId);
-        }
-
-        CheckLength(document.Length);
+        EncryptionPlan plan = PrepareEncrypt(document.Length, output, key, options);
         if (plan.PathCount == 0)
         {
             output.Write(document);
