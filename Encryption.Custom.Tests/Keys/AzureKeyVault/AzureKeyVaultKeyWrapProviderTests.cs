@@ -11,28 +11,8 @@ using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
 
 /// <summary>The provider's whole HTTP path against an in-process Key Vault-compatible HTTPS endpoint.</summary>
-public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
+public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
 {
-    private readonly TestTokenCredential _credential = new();
-    private FakeKeyVault _vault = null!;
-    private Uri _keyId = null!;
-    private RSA _rsa = null!;
-
-    private static CancellationToken Ct => TestContext.Current.CancellationToken;
-
-    public async ValueTask InitializeAsync()
-    {
-        _vault = await FakeKeyVault.StartAsync();
-        _rsa = TestRsaKeys.First();
-        _keyId = _vault.AddKey("kek", TestRsaKeys.First());
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        await _vault.DisposeAsync();
-        _rsa.Dispose();
-    }
-
     [Theory]
     [InlineData(KeyWrapAlgorithm.RsaOaep, "SHA1")]
     [InlineData(KeyWrapAlgorithm.RsaOaep256, "SHA256")]
@@ -41,12 +21,12 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId, algorithm), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId, algorithm), Ct);
         using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
         Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
-        Assert.Equal(dek, _rsa.Decrypt(wrapped.WrappedDataEncryptionKey.ToArray(), RSAEncryptionPadding.CreateOaep(new HashAlgorithmName(hash))));
-        Assert.Equal(new EncryptionKeyWrapMetadata("akv", "kek", _keyId.AbsoluteUri, algorithm), wrapped.EncryptionKeyWrapMetadata);
+        Assert.Equal(dek, Rsa.Decrypt(wrapped.WrappedDataEncryptionKey.ToArray(), RSAEncryptionPadding.CreateOaep(new HashAlgorithmName(hash))));
+        Assert.Equal(new EncryptionKeyWrapMetadata("akv", "kek", KeyId.AbsoluteUri, algorithm), wrapped.EncryptionKeyWrapMetadata);
         Assert.Equal(TimeSpan.FromHours(2), unwrapped.ClientCacheTimeToLive);
     }
 
@@ -55,18 +35,18 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
-        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
 
-        FakeKeyVault.RecordedRequest[] requests = [.. _vault.Requests];
+        FakeKeyVault.RecordedRequest[] requests = [.. Vault.Requests];
         Assert.Equal(2, requests.Length);
         Assert.False(requests[0].HadAuthorization);
         Assert.Equal(0, requests[0].BodyLength);
         Assert.True(requests[1].Authorized);
         Assert.True(requests[1].BodyLength > 0);
         Assert.All(requests, request => Assert.Equal("7.5", request.ApiVersion));
-        Assert.All(requests, request => Assert.Equal($"{_keyId.AbsolutePath}/wrapkey", request.Path));
-        TokenRequestContext token = Assert.Single(_credential.Requests);
-        Assert.Equal([$"{_vault.VaultUri.GetLeftPart(UriPartial.Authority)}/.default"], token.Scopes);
+        Assert.All(requests, request => Assert.Equal($"{KeyId.AbsolutePath}/wrapkey", request.Path));
+        TokenRequestContext token = Assert.Single(Credential.Requests);
+        Assert.Equal([$"{Vault.VaultUri.GetLeftPart(UriPartial.Authority)}/.default"], token.Scopes);
         Assert.Equal(FakeKeyVault.TenantId, token.TenantId);
     }
 
@@ -74,13 +54,13 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     public async Task UnwrapKeyAsync_AfterAChallenge_IsAuthorizedUpFrontWithTheCachedToken()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
 
         using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
-        Assert.Equal(3, _vault.Requests.Count);
-        Assert.True(_vault.Requests.Last().Authorized);
-        Assert.Equal(1, _credential.Issued);
+        Assert.Equal(3, Vault.Requests.Count);
+        Assert.True(Vault.Requests.Last().Authorized);
+        Assert.Equal(1, Credential.Issued);
     }
 
     [Fact]
@@ -89,7 +69,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
         await using FakeKeyVault second = await FakeKeyVault.StartAsync();
         Uri secondKey = second.AddKey("kek", TestRsaKeys.Second());
         AzureKeyVaultKeyWrapProvider provider = CreateProviderTrusting(second);
-        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
 
         await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(secondKey), Ct);
 
@@ -102,36 +82,36 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     [Fact]
     public async Task WrapKeyAsync_ChallengeForAnotherResource_FailsWithoutSendingTheKey()
     {
-        _vault.ChallengeResource = "https://vault.example.net";
+        Vault.ChallengeResource = "https://vault.example.net";
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
 
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Contains("vault.example.net", Assert.IsType<InvalidOperationException>(error.InnerException).Message, StringComparison.Ordinal);
-        Assert.All(_vault.Requests, request => Assert.Equal(0, request.BodyLength));
-        Assert.Equal(0, _credential.Issued);
+        Assert.All(Vault.Requests, request => Assert.Equal(0, request.BodyLength));
+        Assert.Equal(0, Credential.Issued);
     }
 
     [Fact]
     public async Task WrapKeyAsync_ChallengeForAnotherResourceWithVerificationDisabled_Works()
     {
-        _vault.ChallengeResource = "https://vault.example.net";
+        Vault.ChallengeResource = "https://vault.example.net";
         AzureKeyVaultKeyWrapProvider provider = CreateProvider(options => options.DisableChallengeResourceVerification = true);
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
 
         Assert.Equal(256, wrapped.WrappedDataEncryptionKey.Length);
-        Assert.Equal(["https://vault.example.net/.default"], Assert.Single(_credential.Requests).Scopes);
+        Assert.Equal(["https://vault.example.net/.default"], Assert.Single(Credential.Requests).Scopes);
     }
 
     [Fact]
     public async Task UnwrapKeyAsync_TokenRefused_ThrowsKeyUnavailableWith401()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        _vault.RejectAllTokens = true;
+        Vault.RejectAllTokens = true;
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
 
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Contains("HTTP 401", error.Message, StringComparison.Ordinal);
@@ -141,14 +121,14 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     public async Task WrapKeyAsync_Forbidden_ThrowsWithoutRetryAndWithoutKeyBytes()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        _vault.Enqueue(Fault.Status(403, "Forbidden"));
+        Vault.Enqueue(Fault.Status(403, "Forbidden"));
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
 
         Assert.Contains("HTTP 403 Forbidden", error.Message, StringComparison.Ordinal);
-        Assert.Contains(_keyId.AbsoluteUri, error.Message, StringComparison.Ordinal);
-        Assert.Equal(1, _vault.CountOperations("wrapkey"));
+        Assert.Contains(KeyId.AbsoluteUri, error.Message, StringComparison.Ordinal);
+        Assert.Equal(1, Vault.CountOperations("wrapkey"));
         string everything = error.ToString();
         Assert.DoesNotContain(Base64Url.EncodeToString(dek), everything, StringComparison.Ordinal);
         Assert.DoesNotContain(Convert.ToBase64String(dek), everything, StringComparison.Ordinal);
@@ -160,7 +140,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(_vault.VaultUri, "keys/missing")), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(Vault.VaultUri, "keys/missing")), Ct));
 
         Assert.Contains("HTTP 404 KeyNotFound", error.Message, StringComparison.Ordinal);
     }
@@ -172,7 +152,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
         using RSA other = TestRsaKeys.Second();
         byte[] wrappedElsewhere = other.Encrypt(new byte[32], RSAEncryptionPadding.OaepSHA256);
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrappedElsewhere, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrappedElsewhere, AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
 
         Assert.Contains("HTTP 400", error.Message, StringComparison.Ordinal);
     }
@@ -182,13 +162,13 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         await WarmUpAsync(provider);
-        _vault.Enqueue(Fault.Status(429, "Throttled", retryAfter: "1"));
+        Vault.Enqueue(Fault.Status(429, "Throttled", retryAfter: "1"));
         var clock = Stopwatch.StartNew();
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
 
         Assert.Equal(256, wrapped.WrappedDataEncryptionKey.Length);
-        Assert.Equal(3, _vault.CountOperations("wrapkey"));
+        Assert.Equal(3, Vault.CountOperations("wrapkey"));
         Assert.True(clock.Elapsed >= TimeSpan.FromMilliseconds(900), $"Retried after {clock.Elapsed}, before the Retry-After of 1 s.");
     }
 
@@ -196,11 +176,11 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     public async Task WrapKeyAsync_ServerErrorOnce_RetriesAndSucceeds()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        _vault.Enqueue(Fault.Status(500, "InternalServerError"));
+        Vault.Enqueue(Fault.Status(500, "InternalServerError"));
 
-        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
 
-        Assert.Equal(2, _vault.CountOperations("wrapkey"));
+        Assert.Equal(2, Vault.CountOperations("wrapkey"));
     }
 
     [Fact]
@@ -209,13 +189,13 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
         AzureKeyVaultKeyWrapProvider provider = CreateProvider(options => options.Retry.MaxRetries = 2);
         for (int i = 0; i < 3; i++)
         {
-            _vault.Enqueue(Fault.Status(500, "InternalServerError"));
+            Vault.Enqueue(Fault.Status(500, "InternalServerError"));
         }
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
 
         Assert.Contains("HTTP 500", error.Message, StringComparison.Ordinal);
-        Assert.Equal(3, _vault.CountOperations("unwrapkey"));
+        Assert.Equal(3, Vault.CountOperations("unwrapkey"));
     }
 
     [Fact]
@@ -227,16 +207,16 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
             options.Retry.NetworkTimeout = TimeSpan.FromMilliseconds(300);
         });
         await WarmUpAsync(provider);
-        _vault.Enqueue(Fault.Hang());
-        _vault.Enqueue(Fault.Hang());
+        Vault.Enqueue(Fault.Hang());
+        Vault.Enqueue(Fault.Hang());
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
 
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Contains("2 attempts", error.Message, StringComparison.Ordinal);
         Assert.Contains("timeout", error.Message, StringComparison.OrdinalIgnoreCase);
         Assert.All(Assert.IsType<AggregateException>(error.InnerException).InnerExceptions, attempt => Assert.IsAssignableFrom<OperationCanceledException>(attempt));
-        Assert.Equal(2, _vault.CountOperations("unwrapkey"));
+        Assert.Equal(2, Vault.CountOperations("unwrapkey"));
     }
 
     [Fact]
@@ -244,19 +224,19 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         await WarmUpAsync(provider);
-        _vault.Enqueue(Fault.Hang());
+        Vault.Enqueue(Fault.Hang());
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(Ct);
         cancel.CancelAfter(TimeSpan.FromMilliseconds(200));
 
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), cancel.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), cancel.Token));
     }
 
     [Fact]
     public async Task UnwrapKeyAsync_AnswerFromAnotherKey_IsRejected()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
-        _vault.Enqueue(Fault.WrongKeyId());
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        Vault.Enqueue(Fault.WrongKeyId());
 
         var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct));
 
@@ -267,15 +247,15 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     public async Task WrapKeyAsync_VersionlessKeyId_RecordsTheVersionThatWrapped()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        var versionless = new Uri(_vault.VaultUri, "keys/kek");
+        var versionless = new Uri(Vault.VaultUri, "keys/kek");
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
         EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(versionless), Ct);
-        _vault.AddKey("kek", TestRsaKeys.Second());
+        Vault.AddKey("kek", TestRsaKeys.Second());
         using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
         // The key rotated in Key Vault meanwhile; the stored version still unwraps.
-        Assert.Equal(_keyId.AbsoluteUri, wrapped.EncryptionKeyWrapMetadata.Value);
+        Assert.Equal(KeyId.AbsoluteUri, wrapped.EncryptionKeyWrapMetadata.Value);
         Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
     }
 
@@ -285,7 +265,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
         var options = new AzureKeyVaultKeyWrapProviderOptions();
         options.Diagnostics.IsLoggingContentEnabled = true;
 
-        Assert.Throws<ArgumentException>(() => new AzureKeyVaultKeyWrapProvider(_credential, options));
+        Assert.Throws<ArgumentException>(() => new AzureKeyVaultKeyWrapProvider(Credential, options));
     }
 
     [Theory]
@@ -311,11 +291,11 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
         await Assert.ThrowsAsync<ArgumentException>(() => provider.UnwrapKeyAsync(new byte[256], new EncryptionKeyWrapMetadata("local", "kek", "kek", "AES-KW"), Ct));
-        Assert.Empty(_vault.Requests);
+        Assert.Empty(Vault.Requests);
     }
 
     internal AzureKeyVaultKeyWrapProvider CreateProvider(Action<AzureKeyVaultKeyWrapProviderOptions>? configure = null) =>
-        CreateProvider(_vault, _credential, configure);
+        CreateProvider(Vault, Credential, configure);
 
     /// <summary>A provider whose transport trusts exactly the fake vault's certificate; retries are quick.</summary>
     internal static AzureKeyVaultKeyWrapProvider CreateProvider(FakeKeyVault vault, TokenCredential credential, Action<AzureKeyVaultKeyWrapProviderOptions>? configure = null)
@@ -335,16 +315,16 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : IAsyncLifetime
     /// <summary>One provider (one challenge cache) whose transport trusts both vaults' certificates.</summary>
     private AzureKeyVaultKeyWrapProvider CreateProviderTrusting(FakeKeyVault second)
     {
-        string[] thumbprints = [_vault.Certificate.Thumbprint, second.Certificate.Thumbprint];
+        string[] thumbprints = [Vault.Certificate.Thumbprint, second.Certificate.Thumbprint];
         var handler = new HttpClientHandler
         {
             ServerCertificateCustomValidationCallback = (_, certificate, _, _) => certificate is not null && thumbprints.Contains(certificate.Thumbprint),
         };
         var options = new AzureKeyVaultKeyWrapProviderOptions { Transport = new HttpClientTransport(handler) };
-        return new AzureKeyVaultKeyWrapProvider(_credential, options);
+        return new AzureKeyVaultKeyWrapProvider(Credential, options);
     }
 
     /// <summary>Gets the challenge out of the way, so that the next operation's requests are all authorized.</summary>
     private async Task WarmUpAsync(AzureKeyVaultKeyWrapProvider provider) =>
-        await provider.WrapKeyAsync(new byte[32], AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), Ct);
+        await provider.WrapKeyAsync(new byte[32], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
 }

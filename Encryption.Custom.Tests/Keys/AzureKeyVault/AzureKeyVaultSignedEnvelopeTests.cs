@@ -14,47 +14,27 @@ namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
 /// The signed envelope of Microsoft's Key Vault providers (<c>AZURE_KEY_VAULT</c> / <c>RSA_OAEP</c>), so that DEKs
 /// wrapped by either library unwrap with the other.
 /// </summary>
-public sealed class AzureKeyVaultSignedEnvelopeTests : IAsyncLifetime
+public sealed class AzureKeyVaultSignedEnvelopeTests : FakeKeyVaultTestBase
 {
-    private readonly TestTokenCredential _credential = new();
-    private FakeKeyVault _vault = null!;
-    private Uri _keyId = null!;
-    private RSA _rsa = null!;
-
-    private static CancellationToken Ct => TestContext.Current.CancellationToken;
-
-    public async ValueTask InitializeAsync()
-    {
-        _vault = await FakeKeyVault.StartAsync();
-        _rsa = TestRsaKeys.First();
-        _keyId = _vault.AddKey("kek", TestRsaKeys.First());
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        await _vault.DisposeAsync();
-        _rsa.Dispose();
-    }
-
     [Fact]
     public async Task WrapKeyAsync_SignedEnvelope_HasMicrosoftsLayout()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        EncryptionKeyWrapMetadata metadata = AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", _keyId);
+        EncryptionKeyWrapMetadata metadata = AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId);
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
         EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, metadata, Ct);
 
         byte[] envelope = wrapped.WrappedDataEncryptionKey.ToArray();
-        byte[] path = Encoding.Unicode.GetBytes(_keyId.AbsoluteUri.ToLowerInvariant());
+        byte[] path = Encoding.Unicode.GetBytes(KeyId.AbsoluteUri.ToLowerInvariant());
         Assert.Equal(1, envelope[0]);
         Assert.Equal(path.Length, BinaryPrimitives.ReadUInt16LittleEndian(envelope.AsSpan(1)));
         Assert.Equal(256, BinaryPrimitives.ReadUInt16LittleEndian(envelope.AsSpan(3)));
         Assert.Equal(5 + path.Length + 256 + 256, envelope.Length);
         Assert.Equal(path, envelope.AsSpan(5, path.Length).ToArray());
-        Assert.Equal(dek, _rsa.Decrypt(envelope.AsSpan(5 + path.Length, 256).ToArray(), RSAEncryptionPadding.OaepSHA1));
-        Assert.True(_rsa.VerifyData(envelope.AsSpan(0, 5 + path.Length + 256), envelope.AsSpan(5 + path.Length + 256), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1));
-        Assert.Equal(new EncryptionKeyWrapMetadata("AZURE_KEY_VAULT", "myKek", _keyId.AbsoluteUri, "RSA_OAEP"), wrapped.EncryptionKeyWrapMetadata);
+        Assert.Equal(dek, Rsa.Decrypt(envelope.AsSpan(5 + path.Length, 256).ToArray(), RSAEncryptionPadding.OaepSHA1));
+        Assert.True(Rsa.VerifyData(envelope.AsSpan(0, 5 + path.Length + 256), envelope.AsSpan(5 + path.Length + 256), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1));
+        Assert.Equal(new EncryptionKeyWrapMetadata("AZURE_KEY_VAULT", "myKek", KeyId.AbsoluteUri, "RSA_OAEP"), wrapped.EncryptionKeyWrapMetadata);
     }
 
     [Fact]
@@ -62,9 +42,9 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : IAsyncLifetime
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         byte[] dek = RandomNumberGenerator.GetBytes(32);
-        byte[] envelope = BuildEnvelopeIndependently(_keyId.AbsoluteUri.ToUpperInvariant(), dek);
+        byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri.ToUpperInvariant(), dek);
 
-        using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", _keyId), Ct);
+        using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), Ct);
 
         Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
     }
@@ -79,13 +59,13 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : IAsyncLifetime
     public async Task UnwrapKeyAsync_AlteredEnvelope_IsRejectedBeforeUnwrapping(int offset)
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        byte[] envelope = BuildEnvelopeIndependently(_keyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32));
+        byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32));
         envelope[offset >= 0 ? offset : envelope.Length + offset] ^= 0x02;
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", _keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), Ct));
 
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
-        Assert.Equal(0, _vault.CountOperations("unwrapkey"));
+        Assert.Equal(0, Vault.CountOperations("unwrapkey"));
     }
 
     [Fact]
@@ -93,9 +73,9 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : IAsyncLifetime
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         using RSA other = TestRsaKeys.Second();
-        byte[] envelope = BuildEnvelopeIndependently(_keyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32), signer: other);
+        byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32), signer: other);
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", _keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), Ct));
 
         Assert.Contains("signature", error.Message, StringComparison.Ordinal);
     }
@@ -104,23 +84,23 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : IAsyncLifetime
     public async Task UnwrapKeyAsync_Twice_ReadsThePublicKeyOnce()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        EncryptionKeyWrapMetadata metadata = AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", _keyId);
-        byte[] envelope = BuildEnvelopeIndependently(_keyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32));
+        EncryptionKeyWrapMetadata metadata = AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId);
+        byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32));
 
         (await provider.UnwrapKeyAsync(envelope, metadata, Ct)).Dispose();
         (await provider.UnwrapKeyAsync(envelope, metadata, Ct)).Dispose();
 
-        Assert.Equal(1, _vault.CountOperations("get"));
-        Assert.Equal(2, _vault.CountOperations("unwrapkey"));
+        Assert.Equal(1, Vault.CountOperations("get"));
+        Assert.Equal(2, Vault.CountOperations("unwrapkey"));
     }
 
     [Fact]
     public async Task WrapKeyAsync_VaultSignatureDoesNotVerify_Throws()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        _vault.Enqueue(Fault.WrongValue(256), "sign");
+        Vault.Enqueue(Fault.WrongValue(256), "sign");
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", _keyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), Ct));
 
         Assert.Contains("does not verify", error.Message, StringComparison.Ordinal);
     }
@@ -130,18 +110,18 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : IAsyncLifetime
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
-        await Assert.ThrowsAsync<ArgumentException>(() => provider.UnwrapKeyAsync(new byte[600], new EncryptionKeyWrapMetadata("AZURE_KEY_VAULT", "myKek", _keyId.AbsoluteUri, "RSA-OAEP-256"), Ct));
+        await Assert.ThrowsAsync<ArgumentException>(() => provider.UnwrapKeyAsync(new byte[600], new EncryptionKeyWrapMetadata("AZURE_KEY_VAULT", "myKek", KeyId.AbsoluteUri, "RSA-OAEP-256"), Ct));
     }
 
     [Fact]
     public async Task FetchDataEncryptionKeyAsync_DekDocumentWrittenByMicrosoftsPackage_Unwraps()
     {
         byte[] dek = RandomNumberGenerator.GetBytes(32);
-        byte[] envelope = BuildEnvelopeIndependently(_keyId.AbsoluteUri, dek);
+        byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri, dek);
         var container = new FakeContainer("keys");
         container.Seed(
             "{\"id\":\"theirs\",\"createTime\":1700000000,\"encryptionAlgorithm\":\"MdeAeadAes256CbcHmac256Randomized\"," +
-            $"\"keyWrapMetadata\":{{\"type\":\"AZURE_KEY_VAULT\",\"algorithm\":\"RSA_OAEP\",\"name\":\"myKek\",\"value\":\"{_keyId.AbsoluteUri}\"}}," +
+            $"\"keyWrapMetadata\":{{\"type\":\"AZURE_KEY_VAULT\",\"algorithm\":\"RSA_OAEP\",\"name\":\"myKek\",\"value\":\"{KeyId.AbsoluteUri}\"}}," +
             $"\"wrappedDataEncryptionKey\":\"{Convert.ToBase64String(envelope)}\"}}");
         var keys = new TestKeyFactory();
         using var provider = new CosmosDataEncryptionKeyProvider(CreateProvider(), new CosmosDataEncryptionKeyProviderOptions(), keys);
@@ -160,31 +140,31 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : IAsyncLifetime
         provider.Initialize(container);
 
         DataEncryptionKeyProperties created = (await provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
-            "ours", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", _keyId), cancellationToken: Ct)).Resource;
+            "ours", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), cancellationToken: Ct)).Resource;
 
         // What Microsoft's provider checks and does: the signature over the signed part, then RSA-OAEP (SHA-1).
         byte[] envelope = created.WrappedDataEncryptionKey.ToArray();
         int pathLength = BinaryPrimitives.ReadUInt16LittleEndian(envelope.AsSpan(1));
         int signatureStart = 5 + pathLength + 256;
-        Assert.True(_rsa.VerifyData(envelope.AsSpan(0, signatureStart), envelope.AsSpan(signatureStart), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1));
-        Assert.Equal(32, _rsa.Decrypt(envelope.AsSpan(5 + pathLength, 256).ToArray(), RSAEncryptionPadding.OaepSHA1).Length);
+        Assert.True(Rsa.VerifyData(envelope.AsSpan(0, signatureStart), envelope.AsSpan(signatureStart), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1));
+        Assert.Equal(32, Rsa.Decrypt(envelope.AsSpan(5 + pathLength, 256).ToArray(), RSAEncryptionPadding.OaepSHA1).Length);
         Assert.Equal("AZURE_KEY_VAULT", created.EncryptionKeyWrapMetadata.Type);
         Assert.Equal("RSA_OAEP", created.EncryptionKeyWrapMetadata.Algorithm);
     }
 
-    private AzureKeyVaultKeyWrapProvider CreateProvider() => AzureKeyVaultKeyWrapProviderTests.CreateProvider(_vault, _credential);
+    private AzureKeyVaultKeyWrapProvider CreateProvider() => AzureKeyVaultKeyWrapProviderTests.CreateProvider(Vault, Credential);
 
     /// <summary>The envelope built straight from the published layout, with the local copy of the KEK.</summary>
     private byte[] BuildEnvelopeIndependently(string keyPath, byte[] dek, RSA? signer = null)
     {
         byte[] path = Encoding.Unicode.GetBytes(keyPath.ToLowerInvariant());
-        byte[] cipherText = _rsa.Encrypt(dek, RSAEncryptionPadding.OaepSHA1);
+        byte[] cipherText = Rsa.Encrypt(dek, RSAEncryptionPadding.OaepSHA1);
         var signedPart = new List<byte> { 1 };
         signedPart.AddRange(BitConverter.GetBytes((ushort)path.Length));
         signedPart.AddRange(BitConverter.GetBytes((ushort)cipherText.Length));
         signedPart.AddRange(path);
         signedPart.AddRange(cipherText);
-        byte[] signature = (signer ?? _rsa).SignData(signedPart.ToArray(), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
+        byte[] signature = (signer ?? Rsa).SignData(signedPart.ToArray(), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
         return [.. signedPart, .. signature];
     }
 }
