@@ -1,8 +1,7 @@
 using System.Security.Cryptography;
 using Encryption.Custom.Keys;
-using Encryption.Custom.Keys.AzureKeyVault;
+using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Wrapping;
 using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;

@@ -1,7 +1,6 @@
 using System.Security.Cryptography;
 using Azure.Core.Pipeline;
-using Encryption.Custom.Keys.AzureKeyVault;
-using Encryption.Custom.Keys.Wrapping;
+using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;

@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
-using Encryption.Custom.Keys.AzureKeyVault;
-using Encryption.Custom.Keys.Wrapping;
+using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;
 

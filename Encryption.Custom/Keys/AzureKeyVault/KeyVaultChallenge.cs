@@ -11,7 +11,7 @@
 // same grammar.
 using System.Text;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>A parsed Key Vault Bearer challenge.</summary>
 internal sealed class KeyVaultChallenge

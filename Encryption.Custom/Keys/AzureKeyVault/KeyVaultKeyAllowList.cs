@@ -1,7 +1,7 @@
 // The key-encryption keys a provider may use, from AzureKeyVaultKeyWrapProviderOptions.AllowedVaults and
 // AllowedKeys, copied when the provider is created. The key is the one the DEK document names (the host the
 // request goes to), checked before anything is sent; see docs/security.md for why.
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>Which Key Vault keys a provider may wrap and unwrap with.</summary>
 internal sealed class KeyVaultKeyAllowList
