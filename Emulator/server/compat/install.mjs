@@ -1,6 +1,7 @@
 // Puts the compatibility handlers in front of the server's own request listener. Requests they do not
 // claim go to the server unchanged; the ones they claim never reach it.
 import { collectionOf } from "./account.mjs";
+import { batch, isBinaryBatchRequest } from "./batch/handler.mjs";
 import { changeFeed, isChangeFeedRequest } from "./change-feed.mjs";
 import { route } from "./internals.mjs";
 import { isPartitionScopedQuery, partitionScopedQuery } from "./partition-query.mjs";
@@ -26,6 +27,7 @@ function claim(req) {
   if (!path) return undefined;
   const collection = () => collectionOf(path.dbId, path.collId);
   if (path.docId === undefined) {
+    if (isBinaryBatchRequest(req)) return ["batch", (res) => batch(req, res, collection())];
     if (isQueryPlanRequest(req)) return ["query-plan", (res) => queryPlan(req, res)];
     if (isPartitionScopedQuery(req)) return ["partition-query", (res) => partitionScopedQuery(req, res, collection())];
     if (isChangeFeedRequest(req)) return ["change-feed", (res) => changeFeed(req, res, collection())];
