@@ -17,6 +17,10 @@ export const accountModule = lib("account");
 // `_getPartition(doc)`, `_getQuery(sql)`, `_userDefinedFunctions()`.
 export const Documents = lib("account/documents").default;
 
+// The server's SQL engine (its dependency @zeit/cosmosdb-query, resolved from the server as it loads it):
+// queryEngine(sql) -> { exec(documents, { parameters, udf, maxItemCount, continuation }) -> { result, continuation } }.
+export const queryEngine = createRequire(require.resolve("@vercel/cosmosdb-server"))("@zeit/cosmosdb-query").default;
+
 // The server's router: req -> [params, handler] | undefined. Used to tell unknown routes apart.
 export const route = lib("routes").default;
 
