@@ -71,6 +71,29 @@ public sealed class BatchThroughputAndQueryClauseTests(CosmosDatabaseFixture fix
     }
 
     [Fact]
+    public async Task TransactionalBatch_ConditionalPatchOfUnderscoreUserProperty_FollowsThePatchRules()
+    {
+        Container container = await fixture.CreateContainerAsync(cancellationToken: Ct);
+        TestDocument document = TestDocument.Create("p0", name: "Alpha");
+        await container.CreateItemAsync(document, document.PartitionKey, cancellationToken: Ct);
+        TransactionalBatchPatchItemRequestOptions When(string name) => new() { FilterPredicate = $"from c where c.name = '{name}'" };
+
+        using TransactionalBatchResponse matching = await container.CreateTransactionalBatch(document.PartitionKey)
+            .PatchItem(document.Id, [PatchOperation.Set("/_note", "first")], When("Alpha"))
+            .ExecuteAsync(Ct);
+        using TransactionalBatchResponse notMatching = await container.CreateTransactionalBatch(document.PartitionKey)
+            .PatchItem(document.Id, [PatchOperation.Set("/_note", "second")], When("Beta"))
+            .ExecuteAsync(Ct);
+
+        Assert.True(matching.IsSuccessStatusCode, $"batch failed: {matching.StatusCode} {matching.ErrorMessage}");
+        Assert.Equal(HttpStatusCode.PreconditionFailed, notMatching.StatusCode);
+        using ResponseMessage read = await container.ReadItemStreamAsync(document.Id, document.PartitionKey, cancellationToken: Ct);
+        using var reader = new StreamReader(read.Content);
+        Newtonsoft.Json.Linq.JObject stored = Newtonsoft.Json.Linq.JObject.Parse(await reader.ReadToEndAsync(Ct));
+        Assert.Equal("first", (string?)stored["_note"]);
+    }
+
+    [Fact]
     public async Task TransactionalBatch_MoreThan100Operations_IsRefusedWhole()
     {
         Container container = await fixture.CreateContainerAsync(cancellationToken: Ct);
