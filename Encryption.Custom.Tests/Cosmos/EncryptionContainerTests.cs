@@ -20,7 +20,7 @@ public sealed class EncryptionContainerTests : IDisposable
 
     [Fact]
     public void WithEncryptor_UnknownProcessor_IsRejected() =>
-        Assert.Throws<ArgumentOutOfRangeException>(() => _setup.Inner.WithEncryptor(_setup.Encryptor, new EncryptionContainerOptions { JsonProcessor = (Encryption.Custom.Json.JsonProcessor)7 }));
+        Assert.Throws<ArgumentOutOfRangeException>(() => _setup.Inner.WithEncryptor(_setup.Encryptor, new EncryptionContainerOptions { JsonProcessor = (JsonProcessor)7 }));
 
     [Fact]
     public void CanRecycleBody_AvailabilityStrategy_KeepsBodiesOutOfThePool()
@@ -63,7 +63,7 @@ public sealed class EncryptionContainerTests : IDisposable
     {
         await _setup.CreateEncryptedAsync("""{"id":"r","pk":"p0","ssn":"secret"}""", EncryptionSetup.Dek2, "/ssn");
         EncryptionItemRequestOptions options = EncryptionSetup.Encrypt(EncryptionSetup.Dek2, "/ssn");
-        options.EncryptionOptions!.JsonProcessor = Encryption.Custom.Json.JsonProcessor.Newtonsoft;
+        options.EncryptionOptions!.JsonProcessor = JsonProcessor.Newtonsoft;
 
         using ResponseMessage response = await _setup.Container.ReadItemStreamAsync("r", EncryptionSetup.P0, options, Ct);
 

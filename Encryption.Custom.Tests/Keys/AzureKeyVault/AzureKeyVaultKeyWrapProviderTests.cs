@@ -3,8 +3,7 @@ using System.Diagnostics;
 using System.Security.Cryptography;
 using Azure.Core;
 using Azure.Core.Pipeline;
-using Encryption.Custom.Keys.AzureKeyVault;
-using Encryption.Custom.Keys.Wrapping;
+using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;
 

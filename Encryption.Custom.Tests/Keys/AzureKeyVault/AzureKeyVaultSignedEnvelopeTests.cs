@@ -2,9 +2,8 @@ using System.Buffers.Binary;
 using System.Security.Cryptography;
 using System.Text;
 using Encryption.Custom.Keys;
-using Encryption.Custom.Keys.AzureKeyVault;
+using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Wrapping;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;
 

@@ -1,4 +1,4 @@
-using Encryption.Custom.Keys.AzureKeyVault;
+using Encryption.Custom.AzureKeyVault;
 
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
 

@@ -1,5 +1,5 @@
 using System.Text;
-using Encryption.Custom.Keys.AzureKeyVault;
+using Encryption.Custom.AzureKeyVault;
 
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
 

@@ -1,7 +1,6 @@
 using System.Text;
 using System.Text.Json.Nodes;
 using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Wrapping;
 
 namespace Encryption.Custom.Tests.Keys.Cosmos;
 

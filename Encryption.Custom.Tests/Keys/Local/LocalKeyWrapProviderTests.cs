@@ -3,7 +3,6 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json.Nodes;
 using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Wrapping;
 using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys.Local;

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Globalization;
 using System.Text;
-using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 

@@ -1,8 +1,7 @@
 using System.Collections.Concurrent;
 using System.Security.Cryptography;
-using Encryption.Custom.Keys.Wrapping;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>
 /// Microsoft's signed envelope (<see cref="SignedEnvelopeMetadataType"/>): RSA-OAEP through <c>wrapkey</c> /

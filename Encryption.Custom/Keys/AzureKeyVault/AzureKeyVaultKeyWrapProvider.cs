@@ -2,9 +2,8 @@ using System.Security.Cryptography;
 using Azure;
 using Azure.Core;
 using Azure.Core.Pipeline;
-using Encryption.Custom.Keys.Wrapping;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>
 /// Wraps and unwraps data encryption keys with an RSA key in Azure Key Vault (<c>wrapkey</c> / <c>unwrapkey</c>,

@@ -1,6 +1,6 @@
 using Azure.Core;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>
 /// Options for the <see cref="AzureKeyVaultKeyWrapProvider"/>. Retries, delays and the network timeout are the
@@ -43,7 +43,7 @@ public sealed class AzureKeyVaultKeyWrapProviderOptions : ClientOptions
 
     /// <summary>
     /// How long an unwrapped data encryption key may be cached before Key Vault is asked again (reported as the
-    /// unwrap result's <see cref="Wrapping.EncryptionKeyUnwrapResult.ClientCacheTimeToLive"/>). Default: 2 hours.
+    /// unwrap result's <see cref="EncryptionKeyUnwrapResult.ClientCacheTimeToLive"/>). Default: 2 hours.
     /// Longer rides out longer Key Vault outages; shorter makes disabling a key-encryption key take effect sooner.
     /// </summary>
     public TimeSpan DataEncryptionKeyCacheTimeToLive { get; set; } = TimeSpan.FromHours(2);

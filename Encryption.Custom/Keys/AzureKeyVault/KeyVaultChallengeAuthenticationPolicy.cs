@@ -11,7 +11,7 @@ using System.Collections.Concurrent;
 using Azure.Core;
 using Azure.Core.Pipeline;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>Bearer-token authentication that learns its scope and tenant from Key Vault's 401 challenge.</summary>
 internal sealed class KeyVaultChallengeAuthenticationPolicy : BearerTokenAuthenticationPolicy

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>A parsed Key Vault key identifier: <c>https://{vault host}/keys/{name}[/{version}]</c>.</summary>
 internal sealed class KeyVaultKeyIdentifier

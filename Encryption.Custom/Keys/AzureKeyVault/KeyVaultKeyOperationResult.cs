@@ -6,7 +6,7 @@ using System.Buffers.Text;
 using System.Security.Cryptography;
 using System.Text.Json;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>The parsed result of a key operation: the key identifier that answered and the decoded value.</summary>
 internal readonly struct KeyVaultKeyOperationResult(string? keyId, byte[] value)

@@ -1,9 +1,8 @@
 using System.Collections.Concurrent;
 using System.Security.Cryptography;
 using System.Text;
-using Encryption.Custom.Keys.Wrapping;
 
-namespace Encryption.Custom.Keys.Local;
+namespace Encryption.Custom;
 
 /// <summary>
 /// A key-wrap provider whose key-encryption keys live in this process: RSA keys (RSA-OAEP, RSA-OAEP-256) from a
