@@ -20,7 +20,7 @@ public sealed class EncryptionContainerTests : IDisposable
 
     [Fact]
     public void WithEncryptor_UnknownProcessor_IsRejected() =>
-        Assert.Throws<ArgumentOutOfRangeException>(() => _setup.Inner.WithEncryptor(_setup.Encryptor, new EncryptionContainerOptions { JsonProcessor = (Encryption.Custom.Json.JsonProcessor)7 }));
+        Assert.Throws<ArgumentOutOfRangeException>(() => _setup.Inner.WithEncryptor(_setup.Encryptor, new EncryptionContainerOptions { JsonProcessor = (JsonProcessor)7 }));
 
     [Fact]
     public void CanRecycleBody_AvailabilityStrategy_KeepsBodiesOutOfThePool()
@@ -59,9 +59,9 @@ public sealed class EncryptionContainerTests : IDisposable
     }
 
     [Theory]
-    [InlineData(Encryption.Custom.Json.JsonProcessor.Stream)]
-    [InlineData(Encryption.Custom.Json.JsonProcessor.Newtonsoft)]
-    public async Task StreamWrite_SeekablePayloadPositionedAtItsEnd_IsEncryptedWholeAsTheSdkSendsIt(Encryption.Custom.Json.JsonProcessor processor)
+    [InlineData(JsonProcessor.Stream)]
+    [InlineData(JsonProcessor.Newtonsoft)]
+    public async Task StreamWrite_SeekablePayloadPositionedAtItsEnd_IsEncryptedWholeAsTheSdkSendsIt(JsonProcessor processor)
     {
         // EF Core's Cosmos provider hands over the MemoryStream it has just written, positioned at its end.
         foreach (MemoryStream payload in new[] { EncryptionSetup.ToStream("""{"id":"ef","pk":"p0","ssn":"secret"}"""), Written("""{"id":"ef","pk":"p0","ssn":"secret"}""") })
@@ -90,7 +90,7 @@ public sealed class EncryptionContainerTests : IDisposable
     {
         await _setup.CreateEncryptedAsync("""{"id":"r","pk":"p0","ssn":"secret"}""", EncryptionSetup.Dek2, "/ssn");
         EncryptionItemRequestOptions options = EncryptionSetup.Encrypt(EncryptionSetup.Dek2, "/ssn");
-        options.EncryptionOptions!.JsonProcessor = Encryption.Custom.Json.JsonProcessor.Newtonsoft;
+        options.EncryptionOptions!.JsonProcessor = JsonProcessor.Newtonsoft;
 
         using ResponseMessage response = await _setup.Container.ReadItemStreamAsync("r", EncryptionSetup.P0, options, Ct);
 

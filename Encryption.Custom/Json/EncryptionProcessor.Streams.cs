@@ -1,11 +1,7 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Json.Streaming;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>The <see cref="Stream"/> overloads, shared by both processors: read the input into one pooled buffer, work, then write.</summary>
 public abstract partial class EncryptionProcessor

@@ -1,11 +1,7 @@
 using System.Buffers;
-using Encryption.Custom.Json.JTokens;
-using Encryption.Custom.Json.Streaming;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 using Newtonsoft.Json.Linq;
 
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>
 /// The baseline processor: parses each document into a Newtonsoft.Json <see cref="JObject"/>, replaces each

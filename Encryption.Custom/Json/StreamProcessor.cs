@@ -1,11 +1,7 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Json.Streaming;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>
 /// The product processor: System.Text.Json's <c>Utf8JsonReader</c> over the whole UTF-8 input, without a

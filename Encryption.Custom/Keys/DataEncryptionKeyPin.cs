@@ -1,4 +1,3 @@
-using Encryption.Custom.Keys.Memory;
 
 namespace Encryption.Custom.Keys;
 

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Keys;
+namespace Encryption.Custom;
 
 /// <summary>
 /// Supplies data encryption keys by id and algorithm. The JSON processors and the encryption container ask it

@@ -3,6 +3,7 @@ using Encryption.Custom.Cosmos.Patch;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Serialization;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 using Microsoft.Azure.Cosmos;

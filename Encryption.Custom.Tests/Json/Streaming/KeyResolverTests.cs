@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;

@@ -1,9 +1,3 @@
-using Encryption.Custom.Cosmos.Processing;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Patch;

@@ -1,9 +1,4 @@
 using System.Runtime.CompilerServices;
-using Encryption.Custom.Cosmos.Streams;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json;
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Cosmos.Processing;
 

@@ -1,4 +1,3 @@
-using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Json.JTokens;

@@ -1,8 +1,6 @@
 using System.Buffers;
 using System.Globalization;
 using System.Text;
-using Encryption.Custom.Json.Text;
-using Encryption.Custom.Json.WireFormat;
 using System.Text.Json;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;

@@ -1,7 +1,5 @@
 using System.Buffers;
 using System.Text.Json;
-using Encryption.Custom.Json.Text;
-using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
 

@@ -1,6 +1,4 @@
 using System.Runtime.CompilerServices;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.Streaming;
 

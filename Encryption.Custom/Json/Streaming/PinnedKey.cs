@@ -1,4 +1,3 @@
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.Streaming;
 

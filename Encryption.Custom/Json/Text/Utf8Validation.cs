@@ -1,7 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Text.Unicode;
-using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Text;
 

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Buffers.Text;
 using System.Diagnostics;
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.WireFormat;
 

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Text;
-using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.WireFormat;
 

@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 
-namespace Encryption.Custom.Keys.Wrapping;
+namespace Encryption.Custom;
 
 /// <summary>
 /// What <see cref="EncryptionKeyWrapProvider.UnwrapKeyAsync"/> returns: the raw data encryption key and how long
