@@ -1,22 +1,38 @@
 using System.Text;
-using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.WireFormat;
 
-namespace Encryption.Custom.Tests.Cosmos.Processing;
+namespace Encryption.Custom.Tests.Json.Streaming;
 
-public sealed class StoredEnvelopeTests
+/// <summary>
+/// <see cref="EnvelopeReader.ReadMetadata"/>: the metadata of a document with the rules decryption applies, the one
+/// reader patch, batch, telemetry and the tool's inspect share.
+/// </summary>
+public sealed class EnvelopeMetadataTests
 {
-    private static StoredEnvelope? Read(string json) => StoredEnvelope.Read(Encoding.UTF8.GetBytes(json));
+    private const string Algorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
+
+    private static EnvelopeMetadata? Read(string json) => EnvelopeReader.ReadMetadata(Encoding.UTF8.GetBytes(json), EncryptionProcessorOptions.DefaultMaxDepth);
 
     [Fact]
     public void Read_EncryptedDocument_ReturnsKeyAlgorithmFormatAndPaths()
     {
-        StoredEnvelope? envelope = Read("""{"id":"a","x":{"_ei":1},"_ei":{"_ef":3,"_en":"dek\u0031","_ea":"MdeAeadAes256CbcHmac256Randomized","_ed":null,"_ep":["/a","/b"],"future":{"n":[1]}}}""");
+        EnvelopeMetadata? envelope = Read("""{"id":"a","x":{"_ei":1},"a":"c1","b":"c2","_ei":{"_ef":3,"_en":"dek\u0031","_ea":"MdeAeadAes256CbcHmac256Randomized","_ed":null,"_ep":["/a","/b"],"future":{"n":[1]}}}""");
 
         Assert.NotNull(envelope);
         Assert.Equal(3, envelope.FormatVersion);
         Assert.Equal("dek1", envelope.DataEncryptionKeyId);
-        Assert.Equal(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, envelope.Algorithm);
+        Assert.Equal(Algorithm, envelope.Algorithm);
         Assert.Equal(["/a", "/b"], envelope.Paths);
+    }
+
+    [Fact]
+    public void Read_LegacyDocument_ReturnsFormatTwo()
+    {
+        EnvelopeMetadata? envelope = Read("""{"id":"a","_ei":{"_ef":2,"_en":"d","_ea":"AEAes256CbcHmacSha256Randomized","_ed":"AAAA"}}""");
+
+        Assert.Equal(2, envelope!.FormatVersion);
+        Assert.Empty(envelope.Paths);
     }
 
     [Theory]
@@ -27,9 +43,9 @@ public sealed class StoredEnvelopeTests
     [Theory]
     [InlineData("""[1]""")]
     [InlineData("""{"_ei":"x"}""")]
-    [InlineData("""{"_ei":{"_ef":"3","_en":"d","_ea":"a"}}""")]
-    [InlineData("""{"_ei":{"_ef":3,"_ea":"a"}}""")]
-    [InlineData("""{"_ei":{"_ef":3,"_en":"d","_ea":"a","_ep":[1]}}""")]
+    [InlineData("""{"_ei":{"_ef":"3","_en":"d","_ea":"MdeAeadAes256CbcHmac256Randomized"}}""")]
+    [InlineData("""{"_ei":{"_ef":3,"_ea":"MdeAeadAes256CbcHmac256Randomized"}}""")]
+    [InlineData("""{"_ei":{"_ef":3,"_en":"d","_ea":"MdeAeadAes256CbcHmac256Randomized","_ep":[1]}}""")]
     [InlineData("""{"_ei":{"_ef":3,"_en":"secret-looking-text""")]
     public void Read_MalformedMetadata_ThrowsMalformedDocumentWithoutQuotingIt(string json)
     {
@@ -40,10 +56,10 @@ public sealed class StoredEnvelopeTests
     }
 
     [Fact]
-    public void CountPaths_ReportsMinusOneWhenUnreadable()
+    public void Read_WhatDecryptionRefuses_IsRefusedHereToo()
     {
-        Assert.Equal(2, StoredEnvelope.CountPaths("""{"_ei":{"_ef":3,"_en":"d","_ea":"a","_ep":["/a","/b"]}}"""u8));
-        Assert.Equal(-1, StoredEnvelope.CountPaths("""{"id":1}"""u8));
-        Assert.Equal(-1, StoredEnvelope.CountPaths("not json"u8));
+        // An unknown algorithm, and a listed property that is not a string: a reader of its own accepted both.
+        Assert.Throws<EncryptionException>(() => Read("""{"_ei":{"_ef":3,"_en":"d","_ea":"a","_ep":["/a"]}}"""));
+        Assert.Throws<EncryptionException>(() => Read("""{"a":1,"_ei":{"_ef":3,"_en":"d","_ea":"MdeAeadAes256CbcHmac256Randomized","_ep":["/a"]}}"""));
     }
 }
