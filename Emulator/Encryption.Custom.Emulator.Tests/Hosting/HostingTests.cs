@@ -16,9 +16,10 @@ namespace Encryption.Custom.Emulator.Tests.Hosting;
 public sealed class HostingTests(CosmosDatabaseFixture fixture) : IClassFixture<CosmosDatabaseFixture>, IAsyncLifetime
 {
     private const string Dek = "orders-dek";
-    private const string KeyContainerId = "keys";
     private const string Secret = "4111-1111-1111-1111";
 
+    // The class shares one database: each test provisions its own DEK container with its own KEK.
+    private readonly string _keyContainerId = "keys-" + Guid.NewGuid().ToString("N");
     private readonly byte[] _kek = RandomNumberGenerator.GetBytes(32);
     private readonly CapturedLogs _logs = new();
     private Container? _orders;
@@ -31,7 +32,7 @@ public sealed class HostingTests(CosmosDatabaseFixture fixture) : IClassFixture<
         using var local = new LocalKeyWrapProvider();
         local.AddAesKey("kek", _kek);
         using var keys = new CosmosDataEncryptionKeyProvider(local);
-        await keys.InitializeAsync(fixture.Database, KeyContainerId, Ct);
+        await keys.InitializeAsync(fixture.Database, _keyContainerId, Ct);
         await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
             Dek, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, LocalKeyWrapProvider.CreateMetadata("kek", KeyWrapAlgorithm.AesKeyWrap), cancellationToken: Ct);
         _orders = await fixture.CreateContainerAsync("/pk", Ct);
@@ -146,7 +147,7 @@ public sealed class HostingTests(CosmosDatabaseFixture fixture) : IClassFixture<
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
         {
             ["CosmosEncryption:DatabaseId"] = fixture.Database.Id,
-            ["CosmosEncryption:KeyContainerId"] = KeyContainerId,
+            ["CosmosEncryption:KeyContainerId"] = _keyContainerId,
             ["CosmosEncryption:DataEncryptionKeyIds:0"] = Dek,
         });
         builder.Configuration.AddInMemoryCollection(settings);

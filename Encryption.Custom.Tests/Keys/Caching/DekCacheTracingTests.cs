@@ -14,13 +14,16 @@ public sealed class DekCacheTracingTests : IDisposable
 {
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
 
-    private static readonly ActivitySource s_requests = new("Encryption.Custom.Tests.Requests");
+    private const string RequestSourceName = "Encryption.Custom.Tests.Requests";
+
+    private static readonly ActivitySource s_requests = new(RequestSourceName);
 
     private readonly ManualTimeProvider _time = new();
     private readonly FakeDekSource _source = new(TimeSpan.FromMinutes(60));
     private readonly ActivityListener _requestListener = new()
     {
-        ShouldListenTo = source => source == s_requests,
+        // By name: comparing with s_requests could run its initializer inside the listener registration, too late.
+        ShouldListenTo = source => source.Name == RequestSourceName,
         Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
     };
 
@@ -50,6 +53,7 @@ public sealed class DekCacheTracingTests : IDisposable
         await _cache.GetKeyAsync("dek1", Mde, Ct);
 
         // What the Cosmos SDK or an HTTP client would start in the source nests under the request.
+        Assert.NotNull(request);
         Assert.Same(request, _source.ReadActivity);
         Assert.Same(request, _source.UnwrapActivity);
     }
@@ -77,7 +81,6 @@ public sealed class DekCacheTracingTests : IDisposable
         _source.UnwrapFailure = new InvalidOperationException("the key store is down");
         using Activity request = s_requests.StartActivity("GET /orders")!;
 
-        Assert.NotNull(request);
         await Assert.ThrowsAsync<EncryptionException>(async () => await _cache.GetKeyAsync("dek1", Mde, Ct));
 
         Activity load = Assert.Single(telemetry.Activities, a => a.TraceId == request.TraceId);
