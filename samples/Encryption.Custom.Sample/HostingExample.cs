@@ -41,13 +41,13 @@ internal static class HostingExample
 /// <summary>docs/hosting.md "Use": an application service that receives the encrypted container by its name.</summary>
 internal sealed class CustomerStore([FromKeyedServices("customers")] Container customers)
 {
-    private static readonly EncryptionItemRequestOptions Encrypt = new()
+    private static readonly EncryptionItemRequestOptions s_encrypt = new()
     {
         EncryptionOptions = new() { DataEncryptionKeyId = "customers-dek", PathsToEncrypt = ["/ssn", "/creditCard"] },
     };
 
     public async Task AddAsync(Customer customer) =>
-        await customers.CreateItemAsync(customer, new PartitionKey(customer.Tenant), Encrypt);
+        await customers.CreateItemAsync(customer, new PartitionKey(customer.Tenant), s_encrypt);
 
     public async Task<Customer> GetAsync(string id, string tenant) =>
         (await customers.ReadItemAsync<Customer>(id, new PartitionKey(tenant))).Resource;
