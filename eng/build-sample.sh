@@ -17,7 +17,7 @@ if [[ ${1:-} != --no-pack ]]; then
 fi
 
 # NuGet never re-extracts a version it already has: drop the last build's copy so this build gets the new package.
-rm -rf artifacts/sample-packages/encryption.custom
+rm -rf artifacts/sample-packages/encryption.custom artifacts/sample-packages/encryption.custom.hosting
 
 printf '\n==> build %s (Release, Encryption.Custom from artifacts/packages)\n' "$project"
 dotnet build "$project" -c Release

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Packs the library (Encryption.Custom) and the tool (Encryption.Custom.Tool) into artifacts/packages: Release,
+# Packs the library (Encryption.Custom), its hosting integration (Encryption.Custom.Hosting) and the tool
+# (Encryption.Custom.Tool) into artifacts/packages: Release,
 # deterministic (ContinuousIntegrationBuild), pack warnings as errors, a symbols package (.snupkg) beside each.
 # Then opens every package and fails unless the README, the XML docs, the assemblies, the license, the declared
 # dependencies and the symbols are where a consumer expects them (docs/packaging.md).
@@ -25,7 +26,8 @@ fail() { printf 'pack: %s\n' "$*" >&2; exit 1; }
 mkdir -p "$out"
 rm -f "$out"/Encryption.Custom.*.nupkg "$out"/Encryption.Custom.*.snupkg
 
-for project in Encryption.Custom/Encryption.Custom.csproj Encryption.Custom.Tool/Encryption.Custom.Tool.csproj; do
+for project in Encryption.Custom/Encryption.Custom.csproj Encryption.Custom.Hosting/Encryption.Custom.Hosting.csproj \
+  Encryption.Custom.Tool/Encryption.Custom.Tool.csproj; do
   printf '\n==> pack %s\n' "$project"
   dotnet pack "$project" "${args[@]}"
 done
@@ -55,10 +57,29 @@ for entry in README.md lib/net10.0/Encryption.Custom.dll lib/net10.0/Encryption.
 done
 nuspec_has "$library" '<license type="expression">MIT</license>'
 nuspec_has "$library" '<readme>README.md</readme>'
-for dependency in Microsoft.Azure.Cosmos Newtonsoft.Json Azure.Core Microsoft.Extensions.Caching.Abstractions; do
+for dependency in Microsoft.Azure.Cosmos Newtonsoft.Json Azure.Core Microsoft.Extensions.Caching.Abstractions \
+  Microsoft.Extensions.Logging.Abstractions; do
   nuspec_has "$library" "<dependency id=\"$dependency\""
 done
 has_entry "$(package Encryption.Custom snupkg)" lib/net10.0/Encryption.Custom.pdb
+
+# The hosting package: its own assembly only, depending on the library (same version) and the Microsoft.Extensions
+# abstractions; the library itself must not have picked up any of the hosting dependencies.
+hosting=$(package Encryption.Custom.Hosting nupkg)
+for entry in README.md lib/net10.0/Encryption.Custom.Hosting.dll lib/net10.0/Encryption.Custom.Hosting.xml; do
+  has_entry "$hosting" "$entry"
+done
+nuspec_has "$hosting" '<license type="expression">MIT</license>'
+for dependency in Encryption.Custom Microsoft.Extensions.DependencyInjection.Abstractions Microsoft.Extensions.Hosting.Abstractions \
+  Microsoft.Extensions.Options.ConfigurationExtensions Microsoft.Extensions.Options.DataAnnotations \
+  Microsoft.Extensions.Diagnostics.HealthChecks; do
+  nuspec_has "$hosting" "<dependency id=\"$dependency\""
+done
+library_nuspec=$(unzip -p "$library" '*.nuspec')
+if grep -F 'Microsoft.Extensions.Hosting' <<<"$library_nuspec" >/dev/null; then
+  fail "Encryption.Custom depends on a hosting package; only Encryption.Custom.Hosting may"
+fi
+has_entry "$(package Encryption.Custom.Hosting snupkg)" lib/net10.0/Encryption.Custom.Hosting.pdb
 
 tool=$(package Encryption.Custom.Tool nupkg)
 for entry in README.md tools/net10.0/any/Encryption.Custom.Tool.dll tools/net10.0/any/Encryption.Custom.dll \

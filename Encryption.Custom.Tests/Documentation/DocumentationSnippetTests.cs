@@ -3,14 +3,14 @@ using Encryption.Custom.Tests.TestSupport;
 namespace Encryption.Custom.Tests.Documentation;
 
 /// <summary>
-/// The C# blocks of the README, the package README and the getting-started page are compiled and run by the sample
+/// The C# blocks of the README, the package README, the getting-started page and the hosting page are compiled and run by the sample
 /// (samples/Encryption.Custom.Sample, built against the package by eng/test.sh and run by eng/run.sh): each block
 /// must appear in one of the sample's files line for line (indentation aside), so the documents cannot drift from
 /// code that builds.
 /// </summary>
 public sealed class DocumentationSnippetTests
 {
-    public static TheoryData<string> Documents => new("README.md", "Encryption.Custom/PACKAGE.md", "docs/getting-started.md");
+    public static TheoryData<string> Documents => new("README.md", "Encryption.Custom/PACKAGE.md", "docs/getting-started.md", "docs/hosting.md");
 
     [Theory]
     [MemberData(nameof(Documents))]

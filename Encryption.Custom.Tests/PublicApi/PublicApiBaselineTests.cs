@@ -4,29 +4,32 @@ using Encryption.Custom.Tests.TestSupport;
 namespace Encryption.Custom.Tests.PublicApi;
 
 /// <summary>
-/// The library's public API is locked by api/Encryption.Custom.txt: any added, removed or changed public or protected
-/// member fails here with the difference, and the new listing is written to api/Encryption.Custom.received.txt so a
+/// The public API of each package's assembly is locked by api/&lt;assembly&gt;.txt (api/Encryption.Custom.txt, api/Encryption.Custom.Hosting.txt): any added, removed or changed public or protected
+/// member fails here with the difference, and the new listing is written to api/&lt;assembly&gt;.received.txt so a
 /// deliberate change is accepted by copying it over the baseline (docs/public-api.md).
 /// </summary>
 public sealed class PublicApiBaselineTests
 {
-    private static readonly string s_baselinePath = RepositoryFiles.Path("api", "Encryption.Custom.txt");
-    private static readonly string s_receivedPath = RepositoryFiles.Path("api", "Encryption.Custom.received.txt");
+    /// <summary>The shipped assemblies, each with its baseline api/&lt;name&gt;.txt.</summary>
+    public static TheoryData<string> Assemblies => new("Encryption.Custom", "Encryption.Custom.Hosting");
 
-    [Fact]
-    public void PublicApi_ComparedWithBaseline_IsUnchanged()
+    [Theory]
+    [MemberData(nameof(Assemblies))]
+    public void PublicApi_ComparedWithBaseline_IsUnchanged(string assemblyName)
     {
-        string actual = PublicApiListing.Generate(typeof(EncryptionException).Assembly);
-        string expected = File.Exists(s_baselinePath) ? File.ReadAllText(s_baselinePath).ReplaceLineEndings("\n") : string.Empty;
+        string baselinePath = RepositoryFiles.Path("api", assemblyName + ".txt");
+        string receivedPath = RepositoryFiles.Path("api", assemblyName + ".received.txt");
+        string actual = PublicApiListing.Generate(System.Reflection.Assembly.Load(assemblyName));
+        string expected = File.Exists(baselinePath) ? File.ReadAllText(baselinePath).ReplaceLineEndings("\n") : string.Empty;
         if (actual == expected)
         {
-            File.Delete(s_receivedPath);
+            File.Delete(receivedPath);
             return;
         }
 
-        File.WriteAllText(s_receivedPath, actual);
+        File.WriteAllText(receivedPath, actual);
         Assert.Fail(
-            $"The public API differs from {s_baselinePath}. If the change is deliberate, copy {s_receivedPath} over it.\n"
+            $"The public API differs from {baselinePath}. If the change is deliberate, copy {receivedPath} over it.\n"
             + LineDiff(expected, actual));
     }
 

@@ -1,6 +1,9 @@
 using System.Security.Cryptography;
 using Encryption.Custom;
 using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Hosting;
 using Newtonsoft.Json.Linq;
 
 namespace EncryptionSample;
@@ -31,7 +34,8 @@ internal static class Program
     {
         using CosmosClient client = SampleEndpoint.CreateClient();
         bool ok = await InNewDatabaseAsync(client, "encryption-sample-", RunInDatabaseAsync)
-            & await InNewDatabaseAsync(client, "encryption-readme-", RunReadmeExampleAsync);
+            & await InNewDatabaseAsync(client, "encryption-readme-", RunReadmeExampleAsync)
+            & await InNewDatabaseAsync(client, "encryption-hosting-", database => RunHostingExampleAsync(client, database));
         Output.Step(ok ? "Done: everything read back is what was written." : "FAILED: see the checks above.");
         return ok;
     }
@@ -66,6 +70,53 @@ internal static class Program
         Output.Line($"stored ssn: {stored["ssn"]}");
         return Check(read == customer, "the README's read returns the written customer")
             & Check((string?)stored["ssn"] != customer.Ssn && stored["_ei"] is not null, "the README's write stored the SSN encrypted");
+    }
+
+    // docs/hosting.md: the same DEK and container, used by a generic host through dependency injection.
+    private static async Task<bool> RunHostingExampleAsync(CosmosClient client, Database database)
+    {
+        string? keyVaultKeyId = Environment.GetEnvironmentVariable("AZURE_KEY_VAULT_KEY_ID");
+        Output.Step("A generic host (docs/hosting.md): AddCosmosEncryption, warm-up at start, health check, a keyed encrypted container");
+        byte[]? developmentKek = keyVaultKeyId is null ? RandomNumberGenerator.GetBytes(32) : null;
+
+        // Provisioning, done once by a deployment step: the DEK container, the DEK and the data container.
+        (EncryptionKeyWrapProvider provider, Encryption.Custom.EncryptionKeyWrapMetadata kek) = developmentKek is null
+            ? ReadmeExample.KeyVault(keyVaultKeyId!)
+            : ReadmeExample.LocalKey(developmentKek);
+        using (provider as IDisposable)
+        using (var keys = new CosmosDataEncryptionKeyProvider(provider))
+        {
+            await keys.InitializeAsync(database, "keys");
+            await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("customers-dek", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, kek);
+        }
+
+        await database.CreateContainerAsync("customers", "/tenant");
+        var settings = new Dictionary<string, string?>
+        {
+            ["CosmosEncryption:DatabaseId"] = database.Id,
+            ["CosmosEncryption:KeyContainerId"] = "keys",
+            ["CosmosEncryption:DataEncryptionKeyIds:0"] = "customers-dek",
+            ["Logging:LogLevel:Microsoft.Hosting.Lifetime"] = "Warning",
+        };
+        using IHost host = HostingExample.Build(client, database.Id, settings, developmentKek);
+        await host.StartAsync();
+        HealthReport health = await host.Services.GetRequiredService<HealthCheckService>().CheckHealthAsync();
+        Output.Line($"health: {health.Status} ({health.Entries.Values.First().Description})");
+
+        var customer = new Customer("h1", "contoso", "Ada", "078-05-1120", "4111 1111 1111 1111", new("1 Main St", "Springfield"), 7);
+        CustomerStore store = host.Services.GetRequiredService<CustomerStore>();
+        await store.AddAsync(customer);
+        Customer read = await store.GetAsync(customer.Id, customer.Tenant);
+        JObject stored = await ReadRawAsync(database.GetContainer("customers"), customer.Id, customer.Tenant);
+        await host.StopAsync();
+        if (developmentKek is not null)
+        {
+            CryptographicOperations.ZeroMemory(developmentKek);
+        }
+
+        return Check(health.Status == HealthStatus.Healthy, "the host started with the DEK warmed and the health check healthy")
+            & Check(read == customer, "the customer read through the keyed container is the one written")
+            & Check((string?)stored["ssn"] != customer.Ssn && stored["_ei"] is not null, "the host's write stored the SSN encrypted");
     }
 
     private static async Task<bool> RunInDatabaseAsync(Database database)

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Security.Cryptography;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Caching;
@@ -47,6 +48,12 @@ internal sealed class FakeDekSource : DekCacheSource, IDisposable
     /// <summary>Completes each time an unwrap has been entered, for tests that wait for a background refresh to start.</summary>
     public SemaphoreSlim UnwrapEntered { get; } = new(0);
 
+    /// <summary>The activity current in the last read (the trace a DEK document read would be recorded in).</summary>
+    public Activity? ReadActivity { get; private set; }
+
+    /// <summary>The activity current in the last unwrap (the trace a key-wrap provider call would be recorded in).</summary>
+    public Activity? UnwrapActivity { get; private set; }
+
     public DataEncryptionKeyProperties AddKey(string id, string encryptionAlgorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized)
     {
         byte[] raw = RandomNumberGenerator.GetBytes(32);
@@ -61,6 +68,7 @@ internal sealed class FakeDekSource : DekCacheSource, IDisposable
     public override Task<DataEncryptionKeyProperties> ReadPropertiesAsync(string id, CancellationToken cancellationToken)
     {
         Interlocked.Increment(ref _readCount);
+        ReadActivity = Activity.Current;
         if (ReadFailure is { } failure)
         {
             return Task.FromException<DataEncryptionKeyProperties>(failure);
@@ -74,6 +82,7 @@ internal sealed class FakeDekSource : DekCacheSource, IDisposable
     public override async Task<EncryptionKeyUnwrapResult> UnwrapAsync(DataEncryptionKeyProperties properties, CancellationToken cancellationToken)
     {
         Interlocked.Increment(ref _unwrapCount);
+        UnwrapActivity = Activity.Current;
         UnwrapEntered.Release();
         if (UnwrapGate is { } gate)
         {

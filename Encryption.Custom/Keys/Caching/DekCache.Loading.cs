@@ -1,3 +1,5 @@
+using System.Diagnostics;
+using Microsoft.Extensions.Logging;
 
 namespace Encryption.Custom.Keys.Caching;
 
@@ -46,28 +48,71 @@ internal sealed partial class DekCache
         }
 
         // On the thread pool, without the caller's execution context: a hot-path caller returns at once, and
-        // the provider call does not inherit the caller's ambient state.
+        // the provider call does not inherit the caller's ambient state, except the one thing that must follow
+        // it: the trace. A load is a child of the request that missed; a background refresh outlives the request
+        // that noticed the expiry, so it is a root linked to it (DekCacheTracing).
         ThreadPool.UnsafeQueueUserWorkItem(
-            static state => _ = state.Cache.RunKeyLoadAsync(state.Entry, state.Slot, state.Load),
-            (Cache: this, Entry: entry, Slot: slot, Load: load),
+            static state => _ = state.Cache.RunKeyLoadAsync(state.Entry, state.Slot, state.Load, state.Trigger, state.Background),
+            (Cache: this, Entry: entry, Slot: slot, Load: load, Trigger: Activity.Current, Background: background),
             preferLocal: false);
         return load.Task;
     }
 
-    private async Task RunKeyLoadAsync(DekCacheEntry entry, int slot, TaskCompletionSource<KeySnapshot> load)
+    private async Task RunKeyLoadAsync(DekCacheEntry entry, int slot, TaskCompletionSource<KeySnapshot> load, Activity? trigger, bool background)
     {
         KeySnapshot? loaded = null;
         Exception? failure = null;
-        try
+        using (Activity? activity = DekCacheTracing.StartLoad(entry.Id, trigger, background))
         {
-            loaded = await LoadKeyAsync(entry, slot).ConfigureAwait(false);
-        }
-        catch (Exception exception)
-        {
-            failure = exception;
+            try
+            {
+                loaded = await LoadKeyAsync(entry, slot).ConfigureAwait(false);
+            }
+            catch (Exception exception)
+            {
+                failure = exception;
+                DekCacheTracing.Fail(activity, exception);
+            }
         }
 
+        LogLoad(entry.Id, loaded, failure, background);
         CompleteKeyLoad(entry, slot, load, loaded, failure);
+    }
+
+    private void LogLoad(string id, KeySnapshot? loaded, Exception? failure, bool background)
+    {
+        ILogger logger = _settings.Logger;
+        if (failure is not null)
+        {
+            if (IsDisposal(failure))
+            {
+                return;
+            }
+
+            string errorType = EncryptionTelemetry.ClassifyError(failure);
+            if (background)
+            {
+                EncryptionLog.DataEncryptionKeyRefreshFailed(logger, id, errorType, _settings.RefreshRetryInterval, failure);
+            }
+            else
+            {
+                EncryptionLog.DataEncryptionKeyLoadFailed(logger, id, errorType, failure);
+            }
+        }
+        else if (logger.IsEnabled(LogLevel.Information))
+        {
+            TimeSpan cachedFor = loaded!.ExpiresAt == long.MaxValue
+                ? Timeout.InfiniteTimeSpan
+                : TimeSpan.FromSeconds((loaded.ExpiresAt - Now()) / _ticksPerSecond);
+            if (background)
+            {
+                EncryptionLog.DataEncryptionKeyRefreshed(logger, id, cachedFor);
+            }
+            else
+            {
+                EncryptionLog.DataEncryptionKeyLoaded(logger, id, cachedFor);
+            }
+        }
     }
 
     private async Task<KeySnapshot> LoadKeyAsync(DekCacheEntry entry, int slot)

@@ -1,4 +1,6 @@
 using Microsoft.Extensions.Caching.Distributed;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Encryption.Custom.Keys.Caching;
 
@@ -21,4 +23,7 @@ internal sealed record DekCacheSettings
     public TimeSpan DistributedCacheEntryLifetime { get; init; } = TimeSpan.FromHours(1);
 
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+
+    /// <summary>Where loads, refreshes and their failures are logged (<see cref="EncryptionLog"/>).</summary>
+    public ILogger Logger { get; init; } = NullLogger.Instance;
 }

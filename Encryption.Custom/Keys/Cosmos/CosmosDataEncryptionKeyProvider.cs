@@ -1,4 +1,6 @@
 using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Encryption.Custom;
 
@@ -209,6 +211,7 @@ public class CosmosDataEncryptionKeyProvider : DataEncryptionKeyProvider, IDispo
             DistributedCacheKeyPrefix = options.DistributedCacheKeyPrefix ?? string.Empty,
             DistributedCacheEntryLifetime = lifetime,
             TimeProvider = options.TimeProvider,
+            Logger = options.LoggerFactory?.CreateLogger<CosmosDataEncryptionKeyProvider>() ?? NullLogger<CosmosDataEncryptionKeyProvider>.Instance,
         };
     }
 

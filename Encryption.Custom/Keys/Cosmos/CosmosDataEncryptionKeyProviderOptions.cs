@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Caching.Distributed;
+using Microsoft.Extensions.Logging;
 
 namespace Encryption.Custom;
 
@@ -51,6 +52,13 @@ public sealed class CosmosDataEncryptionKeyProviderOptions
     /// meantime (HTTP 412 on the ETag) before it gives up with an error. Default: 3.
     /// </summary>
     public int RewrapMaxAttempts { get; set; } = 3;
+
+    /// <summary>
+    /// Where the provider logs what an operator needs: keys read and unwrapped, background refreshes, and their
+    /// failures with the DEK id and the error kind (category <c>Encryption.Custom.CosmosDataEncryptionKeyProvider</c>;
+    /// messages in <c>docs/diagnostics.md</c>). Never key bytes or plaintext. Default: null, nothing is logged.
+    /// </summary>
+    public ILoggerFactory? LoggerFactory { get; set; }
 
     /// <summary>The clock for every time to live. Default: <see cref="TimeProvider.System"/>; tests substitute their own.</summary>
     public TimeProvider TimeProvider { get; set; } = TimeProvider.System;

@@ -1,0 +1,88 @@
+using System.Diagnostics;
+using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace Encryption.Custom.Hosting;
+
+/// <summary>
+/// Initializes the DEK container and loads the configured DEKs when the host starts. It works in
+/// <see cref="StartingAsync"/>, which the host runs before any hosted service's <c>StartAsync</c>, so hosted
+/// services that encrypt find the provider ready; the work is I/O and so does not belong in a DI factory.
+/// </summary>
+internal sealed class CosmosEncryptionInitializer(
+    CosmosClient client,
+    CosmosDataEncryptionKeyProvider keyProvider,
+    IOptions<CosmosEncryptionOptions> options,
+    ILogger<CosmosEncryptionInitializer> logger) : IHostedLifecycleService
+{
+    public async Task StartingAsync(CancellationToken cancellationToken)
+    {
+        CosmosEncryptionOptions settings = options.Value;
+        Database database = client.GetDatabase(settings.DatabaseId);
+        if (settings.CreateKeyContainerIfNotExists)
+        {
+            await keyProvider.InitializeAsync(database, settings.KeyContainerId!, cancellationToken).ConfigureAwait(false);
+        }
+        else
+        {
+            keyProvider.Initialize(database.GetContainer(settings.KeyContainerId));
+        }
+
+        HostingLog.KeyContainerInitialized(logger, settings.DatabaseId!, settings.KeyContainerId!);
+        await WarmUpAsync(settings, cancellationToken).ConfigureAwait(false);
+    }
+
+    public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    public Task StartedAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    public Task StoppingAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    public Task StoppedAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    private async Task WarmUpAsync(CosmosEncryptionOptions settings, CancellationToken cancellationToken)
+    {
+        string[] ids = settings.DataEncryptionKeyIds.Distinct(StringComparer.Ordinal).ToArray();
+        if (ids.Length == 0)
+        {
+            return;
+        }
+
+        long started = Stopwatch.GetTimestamp();
+        Exception?[] failures = await Task.WhenAll(ids.Select(id => LoadAsync(id, settings.EncryptionAlgorithm, cancellationToken))).ConfigureAwait(false);
+        cancellationToken.ThrowIfCancellationRequested();
+        int failed = failures.Count(failure => failure is not null);
+        TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
+        HostingLog.WarmUpFinished(logger, ids.Length - failed, ids.Length, elapsed);
+        if (failed == 0 || !settings.FailStartOnWarmUpError)
+        {
+            return;
+        }
+
+        string summary = string.Join(", ", ids.Zip(failures).Where(pair => pair.Second is not null)
+            .Select(pair => $"'{pair.First}' ({ErrorKinds.Classify(pair.Second!)})"));
+        throw new InvalidOperationException(
+            $"Cosmos encryption could not load {failed} of {ids.Length} data encryption keys at start: {summary}. " +
+            $"Set {nameof(CosmosEncryptionOptions.FailStartOnWarmUpError)} to false to start anyway.",
+            failures.First(failure => failure is not null));
+    }
+
+    private async Task<Exception?> LoadAsync(string id, string algorithm, CancellationToken cancellationToken)
+    {
+        try
+        {
+            // The key stays cached (the provider owns it); the warm-up only needs it loaded.
+            _ = await keyProvider.FetchDataEncryptionKeyAsync(id, algorithm, cancellationToken).ConfigureAwait(false);
+            return null;
+        }
+        catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            HostingLog.WarmUpFailed(logger, id, ErrorKinds.Classify(exception), exception);
+            return exception;
+        }
+    }
+}
