@@ -59,13 +59,12 @@ public sealed class EncryptionContainerTests : IDisposable
     }
 
     [Fact]
-    public async Task Read_WithPerRequestProcessor_DecryptsWithIt()
+    public async Task Read_ThroughANewtonsoftContainer_DecryptsWithIt()
     {
         await _setup.CreateEncryptedAsync("""{"id":"r","pk":"p0","ssn":"secret"}""", EncryptionSetup.Dek2, "/ssn");
-        EncryptionItemRequestOptions options = EncryptionSetup.Encrypt(EncryptionSetup.Dek2, "/ssn");
-        options.EncryptionOptions!.JsonProcessor = JsonProcessor.Newtonsoft;
+        Container newtonsoft = _setup.Inner.WithEncryptor(_setup.Encryptor, new EncryptionContainerOptions { JsonProcessor = JsonProcessor.Newtonsoft });
 
-        using ResponseMessage response = await _setup.Container.ReadItemStreamAsync("r", EncryptionSetup.P0, options, Ct);
+        using ResponseMessage response = await newtonsoft.ReadItemStreamAsync("r", EncryptionSetup.P0, cancellationToken: Ct);
 
         Assert.Equal("secret", (string?)EncryptionSetup.ReadJson(response.Content)["ssn"]);
     }
