@@ -268,6 +268,19 @@ public sealed class LocalKeyWrapProviderTests : IDisposable
         Assert.Contains(path, Assert.Throws<FileNotFoundException>(() => _provider.AddJsonWebKeyFile("kek", path)).Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----")]
+    [InlineData("{\"kty\":\"oct\",\"k\":\"c2VjcmV0LWtleS1ieXRlcw\"}")]
+    public void AddKeyFile_KeyMaterialInsteadOfAPath_IsRefusedWithoutQuotingIt(string keyMaterial)
+    {
+        var pem = Assert.Throws<ArgumentException>(() => _provider.AddRsaPemFile("kek", keyMaterial));
+        var jwk = Assert.Throws<ArgumentException>(() => _provider.AddJsonWebKeyFile("kek", keyMaterial));
+
+        Assert.DoesNotContain("MIIEvQIBADANBg", pem.Message + jwk.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("c2VjcmV0LWtleS1ieXRlcw", pem.Message + jwk.Message, StringComparison.Ordinal);
+        Assert.Equal("path", pem.ParamName);
+    }
+
     [Fact]
     public void AddAesKey_SameNameTwice_Throws()
     {

@@ -109,13 +109,16 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>Adds a key from a JWK file. The file's bytes are zeroed in memory once read.</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="path">The file path.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="name"/> is null, empty or already used, or <paramref name="path"/> is null, empty or looks like
+    /// key material rather than a path.
+    /// </exception>
     /// <exception cref="FormatException">The file is not a supported JWK (the message names the file).</exception>
     /// <exception cref="IOException">The file cannot be read (the message names the file).</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddJsonWebKeyFile(string name, string path)
     {
-        ArgumentException.ThrowIfNullOrEmpty(path);
+        ThrowIfNotAPath(path);
         byte[] content = File.ReadAllBytes(path);
         try
         {
@@ -143,13 +146,14 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="path">The file path.</param>
     /// <exception cref="ArgumentException">
-    /// <paramref name="name"/> is null, empty or already used, or the file holds no RSA key (the message names the file).
+    /// <paramref name="name"/> is null, empty or already used, <paramref name="path"/> looks like key material rather
+    /// than a path, or the file holds no RSA key (the message names the file).
     /// </exception>
     /// <exception cref="IOException">The file cannot be read (the message names the file).</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddRsaPemFile(string name, string path)
     {
-        ArgumentException.ThrowIfNullOrEmpty(path);
+        ThrowIfNotAPath(path);
         byte[] content = File.ReadAllBytes(path);
         char[] text = GC.AllocateUninitializedArray<char>(Encoding.UTF8.GetMaxCharCount(content.Length), pinned: true);
         try
@@ -236,6 +240,19 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
             }
 
             _keys.Clear();
+        }
+    }
+
+    /// <summary>
+    /// Refuses key material passed where a file path belongs, before any error could quote it: file errors name
+    /// the file (so an operator knows which one), which must never put a key in a message or a log.
+    /// </summary>
+    private static void ThrowIfNotAPath(string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        if (path.Contains("-----BEGIN", StringComparison.Ordinal) || path.TrimStart().StartsWith('{'))
+        {
+            throw new ArgumentException("This looks like key material, not a file path (it is not shown here): pass the path of the key file.", nameof(path));
         }
     }
 
