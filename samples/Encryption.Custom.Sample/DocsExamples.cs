@@ -15,7 +15,9 @@ internal static class DocsExamples
     /// <summary>docs/key-management.md "Wire it up" (Key Vault).</summary>
     public static async Task<CosmosEncryptor> KeyVaultAsync(CosmosClient cosmosClient)
     {
-        var keyVault = new AzureKeyVaultKeyWrapProvider(new DefaultAzureCredential());
+        var keyVaultOptions = new AzureKeyVaultKeyWrapProviderOptions();
+        keyVaultOptions.AllowedKeys.Add(new Uri("https://my-vault.vault.azure.net/keys/cosmos-kek")); // every version of this key
+        var keyVault = new AzureKeyVaultKeyWrapProvider(new DefaultAzureCredential(), keyVaultOptions);
         var keys = new CosmosDataEncryptionKeyProvider(keyVault);          // dispose it at shutdown: cached keys are wiped
         await keys.InitializeAsync(cosmosClient.GetDatabase("app"), "keys"); // creates the container (partition key /id)
 
@@ -69,6 +71,21 @@ internal static class DocsExamples
             foreach (DataEncryptionKeyProperties p in await dek.ReadNextAsync())
             {
                 await keys.DataEncryptionKeyContainer.RewrapDataEncryptionKeyAsync(p.Id, AzureKeyVaultKeyWrapProvider.CreateMetadata(newKeyId));
+            }
+        }
+    }
+
+    /// <summary>docs/key-management.md: rewrap DEKs stored with a versionless key id to the same key (adds the version).</summary>
+    public static async Task RepairVersionlessAsync(CosmosDataEncryptionKeyProvider keys)
+    {
+        var query = new QueryDefinition("SELECT * FROM c WHERE c.keyWrapMetadata[\"value\"] = @versionless")
+            .WithParameter("@versionless", "https://my-vault.vault.azure.net/keys/cosmos-kek");
+        using FeedIterator<DataEncryptionKeyProperties> dek = keys.DataEncryptionKeyContainer.GetDataEncryptionKeyQueryIterator(query);
+        while (dek.HasMoreResults)
+        {
+            foreach (DataEncryptionKeyProperties p in await dek.ReadNextAsync())
+            {
+                await keys.DataEncryptionKeyContainer.RewrapDataEncryptionKeyAsync(p.Id, p.EncryptionKeyWrapMetadata);
             }
         }
     }
