@@ -9,11 +9,13 @@ namespace Encryption.Custom.Cosmos.Processing;
 internal sealed class BodyCrypto
 {
     private readonly FeedPageDecryptionOptions _failPage = new();
+    private readonly int _maxDepth;
     private readonly FeedPageDecryptionOptions _failPageWithContexts = new() { IncludeDecryptionContexts = true };
 
     public BodyCrypto(Encryptor encryptor, JsonProcessor processor, EncryptionProcessorOptions? limits)
     {
         Encryptor = encryptor;
+        _maxDepth = limits?.MaxDepth ?? EncryptionProcessorOptions.DefaultMaxDepth;
         Processor = EncryptionProcessor.Create(processor, limits);
     }
 
@@ -25,8 +27,16 @@ internal sealed class BodyCrypto
     /// </summary>
     public EncryptionProcessor Processor { get; }
 
-    /// <summary>Encrypts <paramref name="input"/> (from its position) into a pooled request body.</summary>
-    /// <param name="input">The plaintext document.</param>
+    /// <summary>
+    /// The metadata of a stored document or of a body about to be sent, read by the processors' own envelope reader
+    /// with this container's depth limit (patch and batch encrypt new values the way the document is).
+    /// </summary>
+    /// <returns>The metadata, or <see langword="null"/> when the document is not encrypted.</returns>
+    /// <exception cref="EncryptionException">The document or its metadata cannot be read, or names an unsupported format.</exception>
+    public EnvelopeMetadata? ReadMetadata(ReadOnlySpan<byte> document) => EnvelopeReader.ReadMetadata(document, _maxDepth);
+
+    /// <summary>Encrypts <paramref name="input"/> into a pooled request body.</summary>
+    /// <param name="input">The plaintext document: a seekable stream whole, as the SDK would send it (<see cref="RequestPayload"/>).</param>
     /// <param name="options">What to encrypt (already validated by the caller).</param>
     /// <param name="recycle">Whether the body's buffer may go back to the pool once the caller disposes it.</param>
     /// <param name="telemetry">The operation's telemetry, or <see langword="null"/>.</param>
@@ -42,6 +52,7 @@ internal sealed class BodyCrypto
         CancellationToken cancellationToken)
     {
         EncryptionProcessor processor = Processor;
+        RequestPayload.FromStart(input);
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && input.CanSeek ? input.Length - input.Position : -1;
         PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
@@ -59,7 +70,7 @@ internal sealed class BodyCrypto
         var body = new EncryptedRequestBody(buffer, recycle);
         if (telemetry is not null)
         {
-            int properties = telemetry.WantsDetails ? StoredEnvelope.CountPaths(body.Content.Span) : -1;
+            int properties = telemetry.WantsDetails ? CountPaths(body.Content.Span) : -1;
             telemetry.RecordEncrypt(start, ProcessorName(processor), inputLength >= 0 ? inputLength : body.Length, options.DataEncryptionKeyId, properties);
         }
 
@@ -161,6 +172,19 @@ internal sealed class BodyCrypto
         for (int i = 0; i < infos.Count; i++)
         {
             telemetry.AddDecrypted(infos[i].DataEncryptionKeyId, infos[i].PathsDecrypted.Count);
+        }
+    }
+
+    // How many paths the body's _ep lists, or -1 when it has no readable metadata (telemetry only).
+    private int CountPaths(ReadOnlySpan<byte> body)
+    {
+        try
+        {
+            return ReadMetadata(body)?.Paths.Count ?? -1;
+        }
+        catch (EncryptionException)
+        {
+            return -1;
         }
     }
 }
