@@ -3,7 +3,8 @@
 # (Encryption.Custom.Tool) into artifacts/packages: Release,
 # deterministic (ContinuousIntegrationBuild), pack warnings as errors, a symbols package (.snupkg) beside each.
 # Then opens every package and fails unless the README, the XML docs, the assemblies, the license, the declared
-# dependencies and the symbols are where a consumer expects them (docs/packaging.md).
+# dependencies and the symbols are where a consumer expects them (docs/packaging.md). Finally removes this version
+# from the machine's NuGet global packages folder, so repacking the same version during development is safe.
 #
 #   eng/pack.sh                        version from Directory.Packages.props (EncryptionCustomPackageVersion)
 #   PACKAGE_VERSION=1.2.3 eng/pack.sh  another version
@@ -93,6 +94,21 @@ has_entry "$(package Encryption.Custom.Tool snupkg)" tools/net10.0/any/Encryptio
 # Deterministic: the assembly names its PDB by the mapped path /_/..., not by a path of this machine.
 pdb_path=$(unzip -p "$library" lib/net10.0/Encryption.Custom.dll | strings | grep -F 'Encryption.Custom.pdb' || true)
 [[ $pdb_path == /_/* ]] || fail "Encryption.Custom.dll is not a ContinuousIntegrationBuild (PDB path: ${pdb_path:-none})"
+
+# NuGet never re-extracts a version its global packages folder already holds: an application that restored the
+# previous build of this same version would silently keep it. Drop exactly this version of our two packages from
+# that folder so the next restore anywhere on this machine takes the package just written (docs/packaging.md).
+version=$(basename "$library" .nupkg)
+version=${version#Encryption.Custom.}
+global_packages=$(dotnet nuget locals global-packages --list | sed -n 's/^global-packages: //p')
+if [[ -n $global_packages && -n $version ]]; then
+  for id in encryption.custom encryption.custom.tool; do
+    if [[ -d "$global_packages/$id/$version" ]]; then
+      printf 'pack: removing the cached %s %s from %s\n' "$id" "$version" "$global_packages"
+      rm -rf "${global_packages:?}/$id/$version"
+    fi
+  done
+fi
 
 printf '\nPackages in %s:\n' "${out#"$root"/}"
 (cd "$out" && ls -l Encryption.Custom.*nupkg)

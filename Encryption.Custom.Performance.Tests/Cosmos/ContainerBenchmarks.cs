@@ -45,7 +45,6 @@ public class ContainerBenchmarks
         _document = document.Utf8;
         _sink = new byte[64 * 1024];
         EncryptionOptions encryption = document.CreateOptions();
-        encryption.JsonProcessor = Processor;
         _options = new EncryptionItemRequestOptions { EncryptionOptions = encryption };
         _plain = new EchoContainer();
         _encrypted = new EchoContainer().WithEncryptor(encryptor, new EncryptionContainerOptions { JsonProcessor = Processor });

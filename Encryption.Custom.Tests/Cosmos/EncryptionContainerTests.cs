@@ -64,13 +64,13 @@ public sealed class EncryptionContainerTests : IDisposable
     public async Task StreamWrite_SeekablePayloadPositionedAtItsEnd_IsEncryptedWholeAsTheSdkSendsIt(JsonProcessor processor)
     {
         // EF Core's Cosmos provider hands over the MemoryStream it has just written, positioned at its end.
+        Container container = _setup.Inner.WithEncryptor(_setup.Encryptor, new EncryptionContainerOptions { JsonProcessor = processor });
         foreach (MemoryStream payload in new[] { EncryptionSetup.ToStream("""{"id":"ef","pk":"p0","ssn":"secret"}"""), Written("""{"id":"ef","pk":"p0","ssn":"secret"}""") })
         {
             payload.Seek(0, SeekOrigin.End);
             EncryptionItemRequestOptions options = EncryptionSetup.Encrypt(EncryptionSetup.Dek1, "/ssn");
-            options.EncryptionOptions!.JsonProcessor = processor;
 
-            using ResponseMessage response = await _setup.Container.UpsertItemStreamAsync(payload, EncryptionSetup.P0, options, Ct);
+            using ResponseMessage response = await container.UpsertItemStreamAsync(payload, EncryptionSetup.P0, options, Ct);
 
             Assert.True(response.IsSuccessStatusCode, response.ErrorMessage);
             Assert.NotEqual("secret", (string?)_setup.Inner.ReceivedBodies.Last()["ssn"]);
@@ -86,13 +86,12 @@ public sealed class EncryptionContainerTests : IDisposable
     }
 
     [Fact]
-    public async Task Read_WithPerRequestProcessor_DecryptsWithIt()
+    public async Task Read_ThroughANewtonsoftContainer_DecryptsWithIt()
     {
         await _setup.CreateEncryptedAsync("""{"id":"r","pk":"p0","ssn":"secret"}""", EncryptionSetup.Dek2, "/ssn");
-        EncryptionItemRequestOptions options = EncryptionSetup.Encrypt(EncryptionSetup.Dek2, "/ssn");
-        options.EncryptionOptions!.JsonProcessor = JsonProcessor.Newtonsoft;
+        Container newtonsoft = _setup.Inner.WithEncryptor(_setup.Encryptor, new EncryptionContainerOptions { JsonProcessor = JsonProcessor.Newtonsoft });
 
-        using ResponseMessage response = await _setup.Container.ReadItemStreamAsync("r", EncryptionSetup.P0, options, Ct);
+        using ResponseMessage response = await newtonsoft.ReadItemStreamAsync("r", EncryptionSetup.P0, cancellationToken: Ct);
 
         Assert.Equal("secret", (string?)EncryptionSetup.ReadJson(response.Content)["ssn"]);
     }

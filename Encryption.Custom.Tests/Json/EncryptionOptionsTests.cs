@@ -7,14 +7,28 @@ namespace Encryption.Custom.Tests.Json;
 public sealed class EncryptionOptionsTests
 {
     [Fact]
-    public void Defaults_AreTheCurrentAlgorithmAndTheStreamProcessor()
+    public void Defaults_AreTheCurrentAlgorithm()
     {
         var options = new EncryptionOptions();
 
         Assert.Equal(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, options.EncryptionAlgorithm);
-        Assert.Equal(JsonProcessor.Stream, options.JsonProcessor);
         Assert.Null(options.DataEncryptionKeyId);
         Assert.Null(options.PathsToEncrypt);
+    }
+
+    [Fact]
+    public void PathsToEncrypt_AHashSet_IsAcceptedAndAPathAddedLaterIsEncrypted()
+    {
+        var paths = new HashSet<string> { "/a" };
+        var options = new EncryptionOptions { DataEncryptionKeyId = "k", PathsToEncrypt = paths };
+        EncryptionPlan first = options.GetPlan();
+
+        paths.Add("/b");
+        EncryptionPlan second = options.GetPlan();
+
+        Assert.Equal(1, first.PathCount);
+        Assert.Equal(2, second.PathCount);
+        Assert.Same(second, options.GetPlan());
     }
 
     [Fact]

@@ -17,6 +17,9 @@ public sealed class LibraryInteropTests : IDisposable
 
     public static TheoryData<JsonProcessor> LibraryProcessors => new(JsonProcessor.Stream, JsonProcessor.Newtonsoft);
 
+    private static EncryptionProcessor Processor(JsonProcessor processor) =>
+        processor == JsonProcessor.Stream ? new StreamProcessor() : new NewtonsoftProcessor();
+
     [Theory]
     [MemberData(nameof(LibraryProcessors))]
     public async Task Decrypt_DocumentTheLibraryEncrypted_RestoresIt(JsonProcessor libraryProcessor)
@@ -24,7 +27,7 @@ public sealed class LibraryInteropTests : IDisposable
         using DataEncryptionKey key = _key.CreateDataEncryptionKey();
         var options = new EncryptionOptions { DataEncryptionKeyId = TestDocuments.KeyId, PathsToEncrypt = TestDocuments.PathsToEncrypt };
         var encrypted = new ArrayBufferWriter<byte>();
-        EncryptionProcessor.Create(libraryProcessor).Encrypt(Encoding.UTF8.GetBytes(TestDocuments.Plain), encrypted, key, options);
+        Processor(libraryProcessor).Encrypt(Encoding.UTF8.GetBytes(TestDocuments.Plain), encrypted, key, options);
 
         ToolRun run = (await InProcessTool.RunWithInputAsync(encrypted.WrittenSpan.ToArray(), "decrypt", "--key-file", _key.WriteKeyFile(_folder))).AssertSuccess();
 
@@ -39,7 +42,7 @@ public sealed class LibraryInteropTests : IDisposable
         using DataEncryptionKey key = _key.CreateDataEncryptionKey();
         var decrypted = new ArrayBufferWriter<byte>();
 
-        DecryptionContext? context = EncryptionProcessor.Create(libraryProcessor).Decrypt(run.Output, decrypted, new SingleKeyEncryptor(TestDocuments.KeyId, key), includeDecryptionContext: true);
+        DecryptionContext? context = Processor(libraryProcessor).Decrypt(run.Output, decrypted, new SingleKeyEncryptor(TestDocuments.KeyId, key), includeDecryptionContext: true);
 
         JsonAssert.Equivalent(TestDocuments.Plain, Encoding.UTF8.GetString(decrypted.WrittenSpan));
         DecryptionInfo info = Assert.Single(context!.DecryptionInfoList);

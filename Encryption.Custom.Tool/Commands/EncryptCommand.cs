@@ -18,7 +18,6 @@ internal static class EncryptCommand
         {
             DataEncryptionKeyId = arguments.DataEncryptionKeyId,
             PathsToEncrypt = arguments.Paths,
-            JsonProcessor = arguments.Processor,
         };
         ValidateBeforeAnyInput(options);
 

@@ -6,7 +6,12 @@ namespace Encryption.Custom;
 /// typed point reads, queries and change feed iterators to handle each document's decryption on its own. In a
 /// feed page, a document that cannot be decrypted fails only its own <see cref="GetItemAsync{T}"/>.
 /// </summary>
-public abstract class DecryptableItem
+/// <remarks>
+/// Disposable as in Microsoft's package (<c>await using</c>, or disposing each item of a page), so code written
+/// for it compiles and stays correct. The library's items hold only the stored (encrypted) document and nothing
+/// pooled, so disposing them is optional and does nothing; <see cref="GetItemAsync{T}"/> keeps working after it.
+/// </remarks>
+public abstract class DecryptableItem : IAsyncDisposable
 {
     /// <summary>For the library and for mocking.</summary>
     protected DecryptableItem()
@@ -23,4 +28,12 @@ public abstract class DecryptableItem
     /// <exception cref="EncryptionException">The document cannot be decrypted (tampered value, unavailable key, malformed metadata).</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public abstract Task<(T Item, DecryptionContext? DecryptionContext)> GetItemAsync<T>(CancellationToken cancellationToken = default);
+
+    /// <summary>Releases what the item holds: nothing for the library's items (see the remarks).</summary>
+    /// <returns>A completed task.</returns>
+    public virtual ValueTask DisposeAsync()
+    {
+        GC.SuppressFinalize(this);
+        return ValueTask.CompletedTask;
+    }
 }

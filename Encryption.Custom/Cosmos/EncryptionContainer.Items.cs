@@ -9,7 +9,8 @@ internal sealed partial class EncryptionContainer
     {
         ArgumentNullException.ThrowIfNull(item);
         EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
-        return encryption is null
+        // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
+        return encryption is null && item is not EncryptableItem
             ? _inner.CreateItemAsync(item, partitionKey, requestOptions, cancellationToken)
             : WriteTypedAsync(ItemWrite.Create, OperationNames.CreateItem, item, null, partitionKey, requestOptions, cancellationToken);
     }
@@ -19,7 +20,8 @@ internal sealed partial class EncryptionContainer
         ArgumentNullException.ThrowIfNull(item);
         ArgumentNullException.ThrowIfNull(id);
         EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
-        return encryption is null
+        // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
+        return encryption is null && item is not EncryptableItem
             ? _inner.ReplaceItemAsync(item, id, partitionKey, requestOptions, cancellationToken)
             : WriteTypedAsync(ItemWrite.Replace, OperationNames.ReplaceItem, item, id, partitionKey, requestOptions, cancellationToken);
     }
@@ -28,7 +30,8 @@ internal sealed partial class EncryptionContainer
     {
         ArgumentNullException.ThrowIfNull(item);
         EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
-        return encryption is null
+        // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
+        return encryption is null && item is not EncryptableItem
             ? _inner.UpsertItemAsync(item, partitionKey, requestOptions, cancellationToken)
             : WriteTypedAsync(ItemWrite.Upsert, OperationNames.UpsertItem, item, null, partitionKey, requestOptions, cancellationToken);
     }
@@ -62,7 +65,7 @@ internal sealed partial class EncryptionContainer
             {
                 ResponseMessage raw = await _inner.ReadItemStreamAsync(id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
                 telemetry?.SetStatusCode(raw.StatusCode);
-                return await ToDecryptableResponseAsync<T>(raw, requestOptions, cancellationToken).ConfigureAwait(false);
+                return await ToDecryptableResponseAsync<T>(raw, cancellationToken).ConfigureAwait(false);
             }
 
             ResponseMessage response = await ReadStreamCoreAsync(id, partitionKey, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
@@ -138,10 +141,18 @@ internal sealed partial class EncryptionContainer
         try
         {
             ResponseMessage response;
-            Stream body = Serializer.ToStream(item);
+            var encryptable = item as EncryptableItem;
+            Stream body = encryptable is null ? Serializer.ToStream(item) : encryptable.ToStream(Serializer);
             await using (body.ConfigureAwait(false))
             {
-                response = await WriteStreamCoreAsync(kind, body, id, key, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+                response = await WriteStreamCoreAsync(kind, body, id, key, requestOptions, telemetry, decryptResponse: encryptable is null, cancellationToken).ConfigureAwait(false);
+            }
+
+            if (encryptable is not null)
+            {
+                // As Microsoft's package: the resource is the item itself, carrying the stored document to decrypt on demand.
+                encryptable.SetDecryptableItem(await ToDecryptableItemAsync(response, cancellationToken).ConfigureAwait(false));
+                return new EncryptionItemResponse<T>(response, item);
             }
 
             return _responseFactory.CreateItemResponse<T>(response);
@@ -164,7 +175,7 @@ internal sealed partial class EncryptionContainer
         using OperationTelemetry? telemetry = OperationTelemetry.Start(operation, Id);
         try
         {
-            return await WriteStreamCoreAsync(kind, body, id, partitionKey, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+            return await WriteStreamCoreAsync(kind, body, id, partitionKey, requestOptions, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
         {
@@ -179,6 +190,7 @@ internal sealed partial class EncryptionContainer
         PartitionKey partitionKey,
         ItemRequestOptions? requestOptions,
         OperationTelemetry? telemetry,
+        bool decryptResponse,
         CancellationToken cancellationToken)
     {
         EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
@@ -198,7 +210,11 @@ internal sealed partial class EncryptionContainer
         }
 
         telemetry?.SetStatusCode(response.StatusCode);
-        await DecryptResponseAsync(response, Crypto.ForRequest(encryption), telemetry, cancellationToken).ConfigureAwait(false);
+        if (decryptResponse)
+        {
+            await DecryptResponseAsync(response, Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
+        }
+
         return response;
     }
 
@@ -213,19 +229,26 @@ internal sealed partial class EncryptionContainer
     {
         ResponseMessage response = await _inner.ReadItemStreamAsync(id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
         telemetry?.SetStatusCode(response.StatusCode);
-        await DecryptResponseAsync(response, Crypto.ForRequest(GetEncryptionOptions(requestOptions)), telemetry, cancellationToken).ConfigureAwait(false);
+        await DecryptResponseAsync(response, Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
         return response;
     }
 
     /// <summary>Wraps a raw (still encrypted) point response as a <see cref="DecryptableItem"/> response; failures throw as the SDK's would.</summary>
-    private async Task<ItemResponse<T>> ToDecryptableResponseAsync<T>(ResponseMessage raw, RequestOptions? requestOptions, CancellationToken cancellationToken)
+    private async Task<ItemResponse<T>> ToDecryptableResponseAsync<T>(ResponseMessage raw, CancellationToken cancellationToken)
+    {
+        DecryptableItem item = await ToDecryptableItemAsync(raw, cancellationToken).ConfigureAwait(false);
+        return new EncryptionItemResponse<T>(raw, (T)(object)item);
+    }
+
+    /// <summary>The stored (still encrypted) document of a point response, decrypted on demand; disposes the response's body.</summary>
+    /// <exception cref="CosmosException">The response is not a success.</exception>
+    private async Task<DecryptableItem> ToDecryptableItemAsync(ResponseMessage raw, CancellationToken cancellationToken)
     {
         using (raw)
         {
             raw.EnsureSuccessStatusCode();
             byte[] document = raw.Content is null ? [] : await ReadAllAsync(raw.Content, cancellationToken).ConfigureAwait(false);
-            DecryptableItem item = new DecryptableItemCore(document, Crypto, Crypto.ForRequest(GetEncryptionOptions(requestOptions)), Serializer, Id);
-            return new EncryptionItemResponse<T>(raw, (T)(object)item);
+            return new DecryptableItemCore(document, Crypto, Crypto.Processor, Serializer, Id);
         }
     }
 

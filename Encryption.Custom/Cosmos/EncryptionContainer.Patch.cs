@@ -66,7 +66,7 @@ internal sealed partial class EncryptionContainer
             await _partitionKeyGuard.CheckAsync(requested, cancellationToken).ConfigureAwait(false);
         }
 
-        EncryptionProcessor processor = Crypto.ForRequest(requested);
+        EncryptionProcessor processor = Crypto.Processor;
         string? callerEtag = requestOptions?.IfMatchEtag;
         int attempts = callerEtag is null ? _patchMaxAttempts : 1;
         ItemRequestOptions readOptions = CreateMetadataReadOptions(requestOptions);

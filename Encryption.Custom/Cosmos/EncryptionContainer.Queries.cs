@@ -45,7 +45,7 @@ internal sealed partial class EncryptionContainer
             {
                 ResponseMessage raw = await _inner.ReadManyItemsStreamAsync(items, readManyRequestOptions, cancellationToken).ConfigureAwait(false);
                 telemetry?.SetStatusCode(raw.StatusCode);
-                return await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, this, Crypto.DefaultProcessor, cancellationToken).ConfigureAwait(false);
+                return await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, this, Crypto.Processor, cancellationToken).ConfigureAwait(false);
             }
 
             ResponseMessage page = await ReadManyCoreAsync(items, readManyRequestOptions, telemetry, cancellationToken).ConfigureAwait(false);
@@ -64,6 +64,6 @@ internal sealed partial class EncryptionContainer
     {
         ResponseMessage response = await _inner.ReadManyItemsStreamAsync(items, options, cancellationToken).ConfigureAwait(false);
         telemetry?.SetStatusCode(response.StatusCode);
-        return await EncryptionFeedIterator.DecryptPageAsync(response, this, Crypto.DefaultProcessor, telemetry, cancellationToken).ConfigureAwait(false);
+        return await EncryptionFeedIterator.DecryptPageAsync(response, this, Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
     }
 }

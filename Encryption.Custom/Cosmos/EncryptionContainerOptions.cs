@@ -10,9 +10,9 @@ public sealed class EncryptionContainerOptions
     private int _patchMaxAttempts = DefaultPatchMaxAttempts;
 
     /// <summary>
-    /// The processor that decrypts responses and feed pages, and that encrypts patch values when a request names
-    /// none. Default <see cref="JsonProcessor.Stream"/>. A request whose <see cref="EncryptionOptions"/> are given
-    /// uses their <see cref="EncryptionOptions.JsonProcessor"/> instead.
+    /// The processor that encrypts every request body and patch value of the container and decrypts every response,
+    /// feed page and batch result. Default <see cref="JsonProcessor.Stream"/>. The one place the processor is chosen
+    /// (per container, as in Microsoft's package; docs/public-api.md): both write documents the other reads.
     /// </summary>
     public JsonProcessor JsonProcessor { get; set; } = JsonProcessor.Stream;
 

@@ -10,9 +10,8 @@ namespace Encryption.Custom;
 public class EncryptionItemRequestOptions : ItemRequestOptions
 {
     /// <summary>
-    /// What to encrypt, with which data encryption key and which JSON processor. Default <see langword="null"/>:
-    /// a write sends the item unencrypted (a read still decrypts whatever is encrypted). On a read, only
-    /// <see cref="EncryptionOptions.JsonProcessor"/> is used (to pick the processor that decrypts the response).
+    /// What to encrypt and with which data encryption key. Default <see langword="null"/>: a write sends the item
+    /// unencrypted (a read still decrypts whatever is encrypted). Ignored on reads.
     /// </summary>
     public EncryptionOptions? EncryptionOptions { get; set; }
 }

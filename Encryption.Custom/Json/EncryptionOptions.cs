@@ -23,13 +23,13 @@ public sealed class EncryptionOptions
 
     /// <summary>
     /// The top-level properties to encrypt, as paths such as <c>/ssn</c>. Required. A property that is absent or
-    /// JSON <c>null</c> in a document is skipped and not listed in that document's metadata. An empty list leaves
-    /// documents unchanged.
+    /// JSON <c>null</c> in a document is skipped (it stays visible, as <c>null</c> or absent) and is not listed in
+    /// that document's metadata. An empty collection leaves documents unchanged. Any collection is accepted (an
+    /// array, a <see cref="List{T}"/>, a <see cref="HashSet{T}"/>, as with Microsoft's package); it is read on every
+    /// use, so a path added later is encrypted from then on. Lists and arrays are checked without allocating;
+    /// other collections cost one enumerator per document.
     /// </summary>
-    public IReadOnlyList<string>? PathsToEncrypt { get; set; }
-
-    /// <summary>Which processor the container layer uses for these options. Default: <see cref="JsonProcessor.Stream"/>.</summary>
-    public JsonProcessor JsonProcessor { get; set; } = JsonProcessor.Stream;
+    public IEnumerable<string>? PathsToEncrypt { get; set; }
 
     /// <summary>Validates the options and returns their compiled form, reusing it while nothing changed.</summary>
     /// <exception cref="EncryptionException">The options are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>

@@ -44,11 +44,16 @@ public abstract partial class EncryptionProcessor
     /// <summary>The deepest nesting accepted (see <see cref="EncryptionProcessorOptions.MaxDepth"/>).</summary>
     public int MaxDepth { get; }
 
-    /// <summary>Creates the processor of the given kind.</summary>
+    /// <summary>
+    /// Creates the processor of the given kind: the one mapping from <see cref="JsonProcessor"/> to an
+    /// implementation (the container's <see cref="EncryptionContainerOptions.JsonProcessor"/>, the tool, the
+    /// benchmarks). Applications at this level construct <see cref="StreamProcessor"/> or
+    /// <see cref="NewtonsoftProcessor"/> directly.
+    /// </summary>
     /// <param name="processor">Which implementation.</param>
     /// <param name="options">The limits; <see langword="null"/> for the defaults.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="processor"/> is not a defined value.</exception>
-    public static EncryptionProcessor Create(JsonProcessor processor, EncryptionProcessorOptions? options = null) => processor switch
+    internal static EncryptionProcessor Create(JsonProcessor processor, EncryptionProcessorOptions? options = null) => processor switch
     {
         JsonProcessor.Stream => new StreamProcessor(options),
         JsonProcessor.Newtonsoft => new NewtonsoftProcessor(options),

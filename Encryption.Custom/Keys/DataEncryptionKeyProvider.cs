@@ -23,4 +23,23 @@ public abstract class DataEncryptionKeyProvider
         string id,
         string encryptionAlgorithm,
         CancellationToken cancellationToken = default);
+
+    /// <summary>
+    /// Microsoft's package's name for fetching a key whose material is unwrapped later. This library has one kind
+    /// of key (its material unwrapped once and kept in protected native memory), so this returns what
+    /// <see cref="FetchDataEncryptionKeyAsync"/> returns; it exists so code written for Microsoft's package, which
+    /// calls or overrides it, compiles. Override <see cref="FetchDataEncryptionKeyAsync"/> in new providers.
+    /// </summary>
+    /// <param name="id">The DEK id.</param>
+    /// <param name="encryptionAlgorithm">The algorithm (see <see cref="CosmosEncryptionAlgorithm"/>).</param>
+    /// <param name="cancellationToken">Cancels the wait.</param>
+    /// <returns>The key, owned by the provider: callers must not dispose it.</returns>
+    /// <exception cref="ArgumentException"><paramref name="id"/> or <paramref name="encryptionAlgorithm"/> is null or empty.</exception>
+    /// <exception cref="EncryptionException">As <see cref="FetchDataEncryptionKeyAsync"/>.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public virtual ValueTask<DataEncryptionKey> FetchDataEncryptionKeyWithoutRawKeyAsync(
+        string id,
+        string encryptionAlgorithm,
+        CancellationToken cancellationToken = default) =>
+        FetchDataEncryptionKeyAsync(id, encryptionAlgorithm, cancellationToken);
 }

@@ -1,5 +1,7 @@
 using System.Security.Cryptography;
+using Azure.Identity;
 using Encryption.Custom;
+using Encryption.Custom.AzureKeyVault;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
@@ -35,7 +37,9 @@ internal static class Program
         using CosmosClient client = SampleEndpoint.CreateClient();
         bool ok = await InNewDatabaseAsync(client, "encryption-sample-", RunInDatabaseAsync)
             & await InNewDatabaseAsync(client, "encryption-readme-", RunReadmeExampleAsync)
-            & await InNewDatabaseAsync(client, "encryption-hosting-", database => RunHostingExampleAsync(client, database));
+            & await InNewDatabaseAsync(client, "encryption-hosting-", database => RunHostingExampleAsync(client, database))
+            & await InNewDatabaseAsync(client, "encryption-migration-", RunMigrationExampleAsync)
+            & await InNewDatabaseAsync(client, "encryption-local-keys-", RunLocalKeysExampleAsync);
         Output.Step(ok ? "Done: everything read back is what was written." : "FAILED: see the checks above.");
         return ok;
     }
@@ -117,6 +121,51 @@ internal static class Program
         return Check(health.Status == HealthStatus.Healthy, "the host started with the DEK warmed and the health check healthy")
             & Check(read == customer, "the customer read through the keyed container is the one written")
             & Check((string?)stored["ssn"] != customer.Ssn && stored["_ei"] is not null, "the host's write stored the SSN encrypted");
+    }
+
+    // docs/migrating.md's "after" code: Microsoft's idioms (EncryptableItem, DecryptableItem, a HashSet of paths,
+    // new EncryptionKeyWrapMetadata(name, url), await using) on this library. With the Key Vault key in
+    // AZURE_KEY_VAULT_KEY_ID, else with a key-wrap provider written for Microsoft's package and moved over.
+    private static async Task<bool> RunMigrationExampleAsync(Database database)
+    {
+        string? keyVaultKeyId = Environment.GetEnvironmentVariable("AZURE_KEY_VAULT_KEY_ID");
+        Output.Step("docs/migrating.md's example, with " + (keyVaultKeyId is null ? "a migrated custom key-wrap provider" : "the Key Vault key " + keyVaultKeyId));
+        await database.CreateContainerAsync("orders", "/tenant");
+        string keyUrl = keyVaultKeyId ?? "https://key-store.example/keys/orders-kek";
+        EncryptionKeyWrapProvider provider = keyVaultKeyId is null
+            ? new MigratedKeyWrapProvider(keyUrl, RandomNumberGenerator.GetBytes(32))
+            : new AzureKeyVaultKeyWrapProvider(new DefaultAzureCredential());
+
+        var order = new Order("o1", "contoso", "4111 1111 1111 1111", new("1 Main St", "Springfield"), 42.5);
+        IReadOnlyList<Order> reads = await MigrationExample.WriteAndReadAsync(database, provider, keyUrl, order);
+        JObject stored = await ReadRawAsync(database.GetContainer("orders"), order.Id, order.Tenant);
+        Output.Line($"stored cardNumber: {stored["cardNumber"]}");
+        return Check(reads.Count == 3 && reads.All(read => read == order), "the migrated code's create response, point read and query return the written order")
+            & Check((string?)stored["cardNumber"] != order.CardNumber && stored["_ei"] is not null, "the migrated code stored the card number encrypted");
+    }
+
+    // docs/key-management.md's local-key block as written: the key files it names, in a folder of their own.
+    private static async Task<bool> RunLocalKeysExampleAsync(Database database)
+    {
+        Output.Step("docs/key-management.md's local keys: an RSA PEM, an AES JWK and raw AES bytes");
+        DirectoryInfo folder = Directory.CreateTempSubdirectory("encryption-sample-keys-");
+        try
+        {
+            Directory.CreateDirectory(Path.Combine(folder.FullName, "secrets"));
+            using (var rsa = RSA.Create(3072))
+            {
+                await File.WriteAllTextAsync(Path.Combine(folder.FullName, "secrets", "dev-kek.pem"), rsa.ExportPkcs8PrivateKeyPem());
+            }
+
+            string jwk = $$"""{"kty":"oct","k":"{{Convert.ToBase64String(RandomNumberGenerator.GetBytes(32)).TrimEnd('=').Replace('+', '-').Replace('/', '_')}}"}""";
+            await File.WriteAllTextAsync(Path.Combine(folder.FullName, "secrets", "dev-kek.jwk"), jwk);
+            DataEncryptionKeyProperties dek = await DocsExamples.LocalKeysAsync(database, RandomNumberGenerator.GetBytes(32), folder.FullName);
+            return Check(dek.EncryptionKeyWrapMetadata.Type == LocalKeyWrapProvider.MetadataType && dek.EncryptionKeyWrapMetadata.Name == "dev-kek", "the local-key block created a DEK wrapped by 'dev-kek'");
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
     }
 
     private static async Task<bool> RunInDatabaseAsync(Database database)

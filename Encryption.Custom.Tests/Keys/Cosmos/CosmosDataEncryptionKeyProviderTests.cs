@@ -373,6 +373,41 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
         Assert.True(key.IsDisposed);
     }
 
+    [Fact]
+    public async Task DisposeAsync_AsAwaitUsing_DisposesCachedKeysAndLaterFetchesNameTheProvider()
+    {
+        var key = default(TestDataEncryptionKey);
+        await using (CosmosDataEncryptionKeyProvider provider = CreateProvider(new CosmosDataEncryptionKeyProviderOptions()))
+        {
+            provider.Initialize(_container);
+            await provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Kek1, cancellationToken: Ct);
+            key = (TestDataEncryptionKey)await provider.FetchDataEncryptionKeyAsync("dek1", Mde, Ct);
+        }
+
+        Assert.True(key.IsDisposed);
+    }
+
+    [Fact]
+    public async Task FetchDataEncryptionKeyAsync_AfterDispose_ThrowsNamingTheProvider()
+    {
+        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Kek1, cancellationToken: Ct);
+        _provider.Dispose();
+
+        var error = await Assert.ThrowsAsync<ObjectDisposedException>(async () => await _provider.FetchDataEncryptionKeyAsync("dek1", Mde, Ct));
+
+        Assert.Equal(typeof(CosmosDataEncryptionKeyProvider).FullName, error.ObjectName);
+    }
+
+    [Fact]
+    public async Task FetchDataEncryptionKeyWithoutRawKeyAsync_IsTheSameFetch()
+    {
+        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Kek1, cancellationToken: Ct);
+
+        DataEncryptionKey key = await _provider.FetchDataEncryptionKeyWithoutRawKeyAsync("dek1", Mde, Ct);
+
+        Assert.Same(await _provider.FetchDataEncryptionKeyAsync("dek1", Mde, Ct), key);
+    }
+
     private CosmosDataEncryptionKeyProvider CreateProvider(CosmosDataEncryptionKeyProviderOptions options)
     {
         options.TimeProvider = _time;

@@ -213,6 +213,74 @@ public sealed class LocalKeyWrapProviderTests : IDisposable
         await Assert.ThrowsAsync<ArgumentException>(() => _provider.WrapKeyAsync(new byte[32], LocalKeyWrapProvider.CreateMetadata(keyName, algorithm), Ct));
     }
 
+    [Theory]
+    [InlineData("AES-KW2")]
+    [InlineData("aes-kw")]
+    [InlineData("RSA1_5")]
+    public void CreateMetadata_UnknownAlgorithm_IsRefusedAtTheCall(string algorithm)
+    {
+        var error = Assert.Throws<ArgumentException>(() => LocalKeyWrapProvider.CreateMetadata("kek", algorithm));
+
+        Assert.Equal("algorithm", error.ParamName);
+        Assert.Contains($"'{algorithm}'", error.Message, StringComparison.Ordinal);
+        Assert.Contains(KeyWrapAlgorithm.AesKeyWrap, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Wrap_MicrosoftsCustomMetadata_NamesTheFactoryToUse()
+    {
+        _provider.AddAesKey("kek", new byte[32]);
+
+        var error = await Assert.ThrowsAsync<ArgumentException>(() => _provider.WrapKeyAsync(new byte[32], new EncryptionKeyWrapMetadata("kek", "kek"), Ct));
+
+        Assert.Contains("LocalKeyWrapProvider.CreateMetadata", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AddJsonWebKeyFile_NotAJwk_NamesTheFile()
+    {
+        string path = Path.Combine(_directory, "broken.json");
+        await File.WriteAllTextAsync(path, "{\"kty\":\"EC\"}", Ct);
+
+        var error = Assert.Throws<FormatException>(() => _provider.AddJsonWebKeyFile("kek", path));
+
+        Assert.Contains(path, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AddRsaPemFile_NoKeyInside_NamesTheFile()
+    {
+        string path = Path.Combine(_directory, "broken.pem");
+        await File.WriteAllTextAsync(path, "not a pem", Ct);
+
+        var error = Assert.Throws<ArgumentException>(() => _provider.AddRsaPemFile("kek", path));
+
+        Assert.Contains(path, error.Message, StringComparison.Ordinal);
+        Assert.Equal("path", error.ParamName);
+    }
+
+    [Fact]
+    public void AddKeyFile_Missing_NamesTheFile()
+    {
+        string path = Path.Combine(_directory, "absent.pem");
+
+        Assert.Contains(path, Assert.Throws<FileNotFoundException>(() => _provider.AddRsaPemFile("kek", path)).Message, StringComparison.Ordinal);
+        Assert.Contains(path, Assert.Throws<FileNotFoundException>(() => _provider.AddJsonWebKeyFile("kek", path)).Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----")]
+    [InlineData("{\"kty\":\"oct\",\"k\":\"c2VjcmV0LWtleS1ieXRlcw\"}")]
+    public void AddKeyFile_KeyMaterialInsteadOfAPath_IsRefusedWithoutQuotingIt(string keyMaterial)
+    {
+        var pem = Assert.Throws<ArgumentException>(() => _provider.AddRsaPemFile("kek", keyMaterial));
+        var jwk = Assert.Throws<ArgumentException>(() => _provider.AddJsonWebKeyFile("kek", keyMaterial));
+
+        Assert.DoesNotContain("MIIEvQIBADANBg", pem.Message + jwk.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("c2VjcmV0LWtleS1ieXRlcw", pem.Message + jwk.Message, StringComparison.Ordinal);
+        Assert.Equal("path", pem.ParamName);
+    }
+
     [Fact]
     public void AddAesKey_SameNameTwice_Throws()
     {

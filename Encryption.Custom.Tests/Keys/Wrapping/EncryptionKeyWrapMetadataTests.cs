@@ -27,6 +27,29 @@ public class EncryptionKeyWrapMetadataTests
     }
 
     [Fact]
+    public void Constructor_Copy_CopiesEveryField()
+    {
+        var source = new EncryptionKeyWrapMetadata("akv", "kek", "https://v/keys/kek/1", "RSA-OAEP");
+
+        var copy = new EncryptionKeyWrapMetadata(source);
+
+        Assert.Equal(source, copy);
+        Assert.NotSame(source, copy);
+        Assert.Throws<ArgumentNullException>(() => new EncryptionKeyWrapMetadata((EncryptionKeyWrapMetadata)null!));
+    }
+
+    [Fact]
+    public void Constructor_NameAndValue_AsMicrosoftsKeyVaultIdiom_IsCustomType()
+    {
+        var metadata = new EncryptionKeyWrapMetadata("kek", "https://v.vault.azure.net/keys/kek/1");
+
+        Assert.Equal(EncryptionKeyWrapMetadata.CustomType, metadata.Type);
+        Assert.Equal("kek", metadata.Name);
+        Assert.Equal("https://v.vault.azure.net/keys/kek/1", metadata.Value);
+        Assert.Null(metadata.Algorithm);
+    }
+
+    [Fact]
     public void Constructor_ValueOnly_IsCustomType()
     {
         var metadata = new EncryptionKeyWrapMetadata("my-key");

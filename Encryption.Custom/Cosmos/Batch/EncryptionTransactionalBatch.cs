@@ -237,7 +237,7 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
             }
 
             (IReadOnlyList<PatchOperation> transformed, EnvelopeMetadata? after) = await PatchTransformer.TransformAsync(
-                operation.PatchOperations!, stored, requested, _container.Crypto.ForRequest(requested), _container.Crypto.Encryptor, _container.Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+                operation.PatchOperations!, stored, requested, _container.Crypto.Processor, _container.Crypto.Encryptor, _container.Serializer, telemetry, cancellationToken).ConfigureAwait(false);
             operation.SendPatchOperations = transformed;
             operation.Envelope = after;
             operation.SendPatchOptions = PatchRequestOptionsCopier.Copy(options, etag);

@@ -12,7 +12,7 @@ internal static class ChangeFeedPages
     /// <summary>Decrypts a page of changes; the caller owns (and disposes) the returned stream.</summary>
     public static async Task<PooledContentStream> DecryptAsync(EncryptionContainer container, Stream changes, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {
-        PooledContentStream decrypted = await container.Crypto.DecryptPageAsync(changes, container.Crypto.DefaultProcessor, telemetry, cancellationToken).ConfigureAwait(false);
+        PooledContentStream decrypted = await container.Crypto.DecryptPageAsync(changes, container.Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
         return decrypted;
     }
 
@@ -22,7 +22,7 @@ internal static class ChangeFeedPages
         if (typeof(T) == typeof(DecryptableItem))
         {
             using var raw = new ResponseMessage(HttpStatusCode.OK) { Content = changes };
-            FeedResponse<T> decryptable = await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, container, container.Crypto.DefaultProcessor, cancellationToken).ConfigureAwait(false);
+            FeedResponse<T> decryptable = await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, container, container.Crypto.Processor, cancellationToken).ConfigureAwait(false);
             return (IReadOnlyCollection<T>)decryptable.Resource;
         }
 

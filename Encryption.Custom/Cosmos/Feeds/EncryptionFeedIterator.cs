@@ -17,7 +17,7 @@ internal sealed class EncryptionFeedIterator : FeedIterator
     {
         _inner = inner;
         _container = container;
-        _processor = processor ?? container.Crypto.DefaultProcessor;
+        _processor = processor ?? container.Crypto.Processor;
         _operation = kind == FeedKind.ChangeFeed ? OperationNames.ChangeFeedReadNext : OperationNames.QueryReadNext;
     }
 

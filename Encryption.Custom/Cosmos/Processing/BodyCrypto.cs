@@ -8,33 +8,24 @@ namespace Encryption.Custom.Cosmos.Processing;
 /// </summary>
 internal sealed class BodyCrypto
 {
-    private readonly EncryptionProcessor _stream;
-    private readonly EncryptionProcessor _newtonsoft;
     private readonly FeedPageDecryptionOptions _failPage = new();
     private readonly int _maxDepth;
     private readonly FeedPageDecryptionOptions _failPageWithContexts = new() { IncludeDecryptionContexts = true };
 
-    public BodyCrypto(Encryptor encryptor, JsonProcessor defaultProcessor, EncryptionProcessorOptions? limits)
+    public BodyCrypto(Encryptor encryptor, JsonProcessor processor, EncryptionProcessorOptions? limits)
     {
         Encryptor = encryptor;
         _maxDepth = limits?.MaxDepth ?? EncryptionProcessorOptions.DefaultMaxDepth;
-        _stream = new StreamProcessor(limits);
-        _newtonsoft = new NewtonsoftProcessor(limits);
-        DefaultProcessor = GetProcessor(defaultProcessor);
+        Processor = EncryptionProcessor.Create(processor, limits);
     }
 
     public Encryptor Encryptor { get; }
 
-    /// <summary>The container's processor for decryption when a request names none.</summary>
-    public EncryptionProcessor DefaultProcessor { get; }
-
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="processor"/> is not a defined value.</exception>
-    public EncryptionProcessor GetProcessor(JsonProcessor processor) => processor switch
-    {
-        JsonProcessor.Stream => _stream,
-        JsonProcessor.Newtonsoft => _newtonsoft,
-        _ => throw new ArgumentOutOfRangeException(nameof(processor), processor, "Unknown JSON processor."),
-    };
+    /// <summary>
+    /// The container's processor (<see cref="EncryptionContainerOptions.JsonProcessor"/>): it encrypts every
+    /// request body and decrypts every response, page and patch value of the container (docs/public-api.md).
+    /// </summary>
+    public EncryptionProcessor Processor { get; }
 
     /// <summary>
     /// The metadata of a stored document or of a body about to be sent, read by the processors' own envelope reader
@@ -43,10 +34,6 @@ internal sealed class BodyCrypto
     /// <returns>The metadata, or <see langword="null"/> when the document is not encrypted.</returns>
     /// <exception cref="EncryptionException">The document or its metadata cannot be read, or names an unsupported format.</exception>
     public EnvelopeMetadata? ReadMetadata(ReadOnlySpan<byte> document) => EnvelopeReader.ReadMetadata(document, _maxDepth);
-
-    /// <summary>The processor for a request: its encryption options' choice, else the container's.</summary>
-    public EncryptionProcessor ForRequest(EncryptionOptions? options) =>
-        options is null ? DefaultProcessor : GetProcessor(options.JsonProcessor);
 
     /// <summary>Encrypts <paramref name="input"/> into a pooled request body.</summary>
     /// <param name="input">The plaintext document: a seekable stream whole, as the SDK would send it (<see cref="RequestPayload"/>).</param>
@@ -64,7 +51,7 @@ internal sealed class BodyCrypto
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
-        EncryptionProcessor processor = GetProcessor(options.JsonProcessor);
+        EncryptionProcessor processor = Processor;
         RequestPayload.FromStart(input);
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && input.CanSeek ? input.Length - input.Position : -1;

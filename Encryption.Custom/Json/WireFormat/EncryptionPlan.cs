@@ -11,13 +11,13 @@ namespace Encryption.Custom.Json.WireFormat;
 /// <remarks>Immutable once created; shared by every thread that encrypts with the same options.</remarks>
 internal sealed class EncryptionPlan
 {
-    private readonly IReadOnlyList<string>? _source;
+    private readonly IEnumerable<string>? _source;
     private readonly string[] _paths;
     private readonly Utf8NameTable _names;
     private readonly byte[] _envelopePrefix;
     private readonly byte[][] _pathTokens;
 
-    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<string> source, string[] paths, Utf8NameTable names)
+    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] paths, Utf8NameTable names)
     {
         DataEncryptionKeyId = dataEncryptionKeyId;
         EncryptionAlgorithm = encryptionAlgorithm;
@@ -54,7 +54,7 @@ internal sealed class EncryptionPlan
 
     /// <summary>Validates and compiles the options.</summary>
     /// <exception cref="EncryptionException">An option is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
-    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IReadOnlyList<string>? pathsToEncrypt)
+    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt)
     {
         // Whitespace-only ids are rejected as Microsoft's package rejects them, so both libraries accept the same ids.
         if (string.IsNullOrWhiteSpace(dataEncryptionKeyId))
@@ -89,19 +89,19 @@ internal sealed class EncryptionPlan
             JsonErrors.ThrowInvalidOptions("The paths to encrypt must be given.", dataEncryptionKeyId);
         }
 
-        var paths = new string[pathsToEncrypt.Count];
+        // One snapshot of the collection: whatever the caller passed (a list, a set) is enumerated once here.
+        string[] paths = [.. pathsToEncrypt];
         var names = new Utf8NameTable();
         int maxNameLength = 0;
         for (int i = 0; i < paths.Length; i++)
         {
-            string path = pathsToEncrypt[i];
+            string path = paths[i];
             byte[] name = ValidatePath(path);
             if (names.Add(name) < 0)
             {
                 JsonErrors.ThrowInvalidPath(path, "it is listed more than once.");
             }
 
-            paths[i] = path;
             maxNameLength = Math.Max(maxNameLength, name.Length);
         }
 
@@ -109,28 +109,49 @@ internal sealed class EncryptionPlan
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
-    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IReadOnlyList<string>? pathsToEncrypt)
+    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt)
     {
-        // Reference comparisons: a replaced string or list element recompiles, so a path added to the same list
-        // after first use is never silently left in plaintext.
+        // Reference comparisons: a replaced string or collection element recompiles, so a path added to the same
+        // collection after first use is never silently left in plaintext.
         if (!ReferenceEquals(dataEncryptionKeyId, DataEncryptionKeyId)
             || !ReferenceEquals(encryptionAlgorithm, EncryptionAlgorithm)
             || pathsToEncrypt is null
-            || !ReferenceEquals(pathsToEncrypt, _source)
-            || pathsToEncrypt.Count != _paths.Length)
+            || !ReferenceEquals(pathsToEncrypt, _source))
         {
             return false;
         }
 
-        for (int i = 0; i < _paths.Length; i++)
+        if (pathsToEncrypt is IReadOnlyList<string> list)
         {
-            if (!ReferenceEquals(pathsToEncrypt[i], _paths[i]))
+            // Lists and arrays (the common case) are compared by index: no enumerator, no allocation.
+            if (list.Count != _paths.Length)
             {
                 return false;
             }
+
+            for (int i = 0; i < _paths.Length; i++)
+            {
+                if (!ReferenceEquals(list[i], _paths[i]))
+                {
+                    return false;
+                }
+            }
+
+            return true;
         }
 
-        return true;
+        int index = 0;
+        foreach (string path in pathsToEncrypt)
+        {
+            if (index == _paths.Length || !ReferenceEquals(path, _paths[index]))
+            {
+                return false;
+            }
+
+            index++;
+        }
+
+        return index == _paths.Length;
     }
 
     /// <summary>The path at <paramref name="index"/>, as given (for example <c>/ssn</c>).</summary>

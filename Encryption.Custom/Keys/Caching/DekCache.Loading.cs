@@ -180,7 +180,8 @@ internal sealed partial class DekCache
                 // Whatever the load achieved, a disposed cache hands out nothing and keeps nothing.
                 evicted = loaded?.Key;
                 loaded = null;
-                failure = new ObjectDisposedException("The data encryption key provider was disposed.", failure);
+                // Named after the public object the caller disposed, not this internal cache.
+                failure = new ObjectDisposedException(typeof(CosmosDataEncryptionKeyProvider).FullName, "The data encryption key provider was disposed while the key was loading.");
             }
             else if (loaded is not null)
             {

@@ -116,7 +116,8 @@ internal sealed partial class DekCache : IDisposable
 
     private async ValueTask<DataEncryptionKey> GetKeySlowAsync(string id, int slot, CancellationToken cancellationToken)
     {
-        ObjectDisposedException.ThrowIf(_disposed.IsCancellationRequested, this);
+        // Named after the public object the caller disposed, not this internal cache.
+        ObjectDisposedException.ThrowIf(_disposed.IsCancellationRequested, typeof(CosmosDataEncryptionKeyProvider));
         while (true)
         {
             DekCacheEntry entry = _entries.GetOrAdd(id, s_createEntry);

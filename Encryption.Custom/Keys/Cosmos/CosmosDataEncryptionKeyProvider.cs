@@ -14,7 +14,7 @@ namespace Encryption.Custom;
 /// protected <see cref="DataEncryptionKey"/>s and are disposed (zeroed) when they expire, are invalidated, or the
 /// provider is disposed. Safe for concurrent use.
 /// </remarks>
-public class CosmosDataEncryptionKeyProvider : DataEncryptionKeyProvider, IDisposable
+public class CosmosDataEncryptionKeyProvider : DataEncryptionKeyProvider, IDisposable, IAsyncDisposable
 {
     /// <summary>The partition key path every DEK container must have.</summary>
     public const string ContainerPartitionKeyPath = "/id";
@@ -147,6 +147,18 @@ public class CosmosDataEncryptionKeyProvider : DataEncryptionKeyProvider, IDispo
     {
         Dispose(disposing: true);
         GC.SuppressFinalize(this);
+    }
+
+    /// <summary>
+    /// The same as <see cref="Dispose()"/>, for <c>await using</c> (as with Microsoft's package): disposal has
+    /// nothing to wait for (in-flight loads are cancelled and cached keys zeroed at once).
+    /// </summary>
+    /// <returns>A completed task.</returns>
+    public ValueTask DisposeAsync()
+    {
+        Dispose(disposing: true);
+        GC.SuppressFinalize(this);
+        return ValueTask.CompletedTask;
     }
 
     /// <summary>Disposes every cached key.</summary>

@@ -47,11 +47,22 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>Metadata naming a local key and a wrap algorithm.</summary>
     /// <param name="keyName">The name the key was added under.</param>
     /// <param name="algorithm">One of <see cref="KeyWrapAlgorithm"/>'s values that fits the key.</param>
-    /// <exception cref="ArgumentException">An argument is null or empty, or the key name is white space.</exception>
+    /// <exception cref="ArgumentException">
+    /// An argument is null or empty, the key name is white space, or <paramref name="algorithm"/> is not one of
+    /// <see cref="KeyWrapAlgorithm"/>'s values (refused here, so a typo never reaches a DEK document).
+    /// </exception>
     public static EncryptionKeyWrapMetadata CreateMetadata(string keyName, string algorithm)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(keyName);
         ArgumentException.ThrowIfNullOrEmpty(algorithm);
+        if (algorithm is not (KeyWrapAlgorithm.AesKeyWrap or KeyWrapAlgorithm.AesKeyWrapPadded or KeyWrapAlgorithm.RsaOaep or KeyWrapAlgorithm.RsaOaep256))
+        {
+            throw new ArgumentException(
+                $"The wrap algorithm '{algorithm}' is not known; use one of KeyWrapAlgorithm's values: " +
+                $"{KeyWrapAlgorithm.AesKeyWrap}, {KeyWrapAlgorithm.AesKeyWrapPadded} (AES keys), {KeyWrapAlgorithm.RsaOaep}, {KeyWrapAlgorithm.RsaOaep256} (RSA keys).",
+                nameof(algorithm));
+        }
+
         return new EncryptionKeyWrapMetadata(MetadataType, keyName, keyName, algorithm);
     }
 
@@ -108,17 +119,25 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>Adds a key from a JWK file. The file's bytes are zeroed in memory once read.</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="path">The file path.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used.</exception>
-    /// <exception cref="FormatException">The file is not a supported JWK.</exception>
-    /// <exception cref="IOException">The file cannot be read.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="name"/> is null, empty, white space or already used, or <paramref name="path"/> is null, empty
+    /// or looks like key material rather than a path.
+    /// </exception>
+    /// <exception cref="FormatException">The file is not a supported JWK (the message names the file).</exception>
+    /// <exception cref="IOException">The file cannot be read (the message names the file).</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddJsonWebKeyFile(string name, string path)
     {
-        ArgumentException.ThrowIfNullOrEmpty(path);
+        ThrowIfNotAPath(path);
         byte[] content = File.ReadAllBytes(path);
         try
         {
             AddJsonWebKey(name, content);
+        }
+        catch (FormatException exception)
+        {
+            // Which of several key files is wrong is the first thing an operator needs; the reason never quotes key bytes.
+            throw new FormatException($"The key file '{path}' is not a supported JSON Web Key: {exception.Message}", exception);
         }
         finally
         {
@@ -131,38 +150,36 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <param name="pem">The PEM text; the caller zeroes its buffer afterwards if it holds a private key.</param>
     /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used, or the PEM holds no RSA key.</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
-    public virtual void AddRsaPem(string name, ReadOnlySpan<char> pem)
-    {
-        RSA rsa = RSA.Create();
-        try
-        {
-            rsa.ImportFromPem(pem);
-        }
-        catch
-        {
-            rsa.Dispose();
-            throw;
-        }
-
-        bool hasPrivateKey = pem.Contains("PRIVATE KEY-----", StringComparison.Ordinal);
-        Add(name, new LocalRsaKeyEncryptionKey(rsa, hasPrivateKey));
-    }
+    public virtual void AddRsaPem(string name, ReadOnlySpan<char> pem) => Add(name, ImportRsaPem(pem));
 
     /// <summary>Adds an RSA key from a PEM file. The file's bytes and characters are zeroed in memory once read.</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="path">The file path.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used, or the file holds no RSA key.</exception>
-    /// <exception cref="IOException">The file cannot be read.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="name"/> is null, empty, white space or already used, <paramref name="path"/> looks like key
+    /// material rather than a path, or the file holds no RSA key (the message names the file).
+    /// </exception>
+    /// <exception cref="IOException">The file cannot be read (the message names the file).</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddRsaPemFile(string name, string path)
     {
-        ArgumentException.ThrowIfNullOrEmpty(path);
+        ThrowIfNotAPath(path);
         byte[] content = File.ReadAllBytes(path);
         char[] text = GC.AllocateUninitializedArray<char>(Encoding.UTF8.GetMaxCharCount(content.Length), pinned: true);
         try
         {
             int length = Encoding.UTF8.GetChars(content, text);
-            AddRsaPem(name, text.AsSpan(0, length));
+            LocalRsaKeyEncryptionKey key;
+            try
+            {
+                key = ImportRsaPem(text.AsSpan(0, length));
+            }
+            catch (Exception exception) when (exception is ArgumentException or CryptographicException)
+            {
+                throw new ArgumentException($"The key file '{path}' holds no supported RSA key in PEM: {exception.Message}", nameof(path), exception);
+            }
+
+            Add(name, key);
         }
         finally
         {
@@ -236,6 +253,36 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
         }
     }
 
+    /// <summary>
+    /// Refuses key material passed where a file path belongs, before any error could quote it: file errors name
+    /// the file (so an operator knows which one), which must never put a key in a message or a log.
+    /// </summary>
+    private static void ThrowIfNotAPath(string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        if (path.Contains("-----BEGIN", StringComparison.Ordinal) || path.TrimStart().StartsWith('{'))
+        {
+            throw new ArgumentException("This looks like key material, not a file path (it is not shown here): pass the path of the key file.", nameof(path));
+        }
+    }
+
+    private static LocalRsaKeyEncryptionKey ImportRsaPem(ReadOnlySpan<char> pem)
+    {
+        RSA rsa = RSA.Create();
+        try
+        {
+            rsa.ImportFromPem(pem);
+        }
+        catch
+        {
+            rsa.Dispose();
+            throw;
+        }
+
+        bool hasPrivateKey = pem.Contains("PRIVATE KEY-----", StringComparison.Ordinal);
+        return new LocalRsaKeyEncryptionKey(rsa, hasPrivateKey);
+    }
+
     private static string KeyName(EncryptionKeyWrapMetadata metadata) => metadata.Name ?? metadata.Value;
 
     private void Add(string name, LocalKeyEncryptionKey key)
@@ -262,7 +309,10 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
         ObjectDisposedException.ThrowIf(_disposed != 0, this);
         if (!string.Equals(metadata.Type, MetadataType, StringComparison.Ordinal))
         {
-            throw new ArgumentException($"The metadata type '{metadata.Type}' is not '{MetadataType}'.", nameof(metadata));
+            // Microsoft's idiom new EncryptionKeyWrapMetadata(name, value) makes type "custom": name the factory to use.
+            throw new ArgumentException(
+                $"The metadata type '{metadata.Type}' is not '{MetadataType}': create local key metadata with LocalKeyWrapProvider.CreateMetadata(keyName, algorithm).",
+                nameof(metadata));
         }
 
         if (string.IsNullOrEmpty(metadata.Algorithm))

@@ -30,6 +30,18 @@ public sealed class EncryptionKeyWrapMetadata : IEquatable<EncryptionKeyWrapMeta
     {
     }
 
+    /// <summary>Copies <paramref name="source"/> (as Microsoft's package's copy constructor does).</summary>
+    /// <param name="source">The metadata to copy.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="source"/> is null.</exception>
+    public EncryptionKeyWrapMetadata(EncryptionKeyWrapMetadata source)
+        : this(
+            (source ?? throw new ArgumentNullException(nameof(source))).Type,
+            source.Name,
+            source.Value,
+            source.Algorithm)
+    {
+    }
+
     /// <summary>Creates metadata with every field given.</summary>
     /// <param name="type">Which kind of provider understands this metadata (for example <c>akv</c> or <c>local</c>).</param>
     /// <param name="name">A name for the key-encryption key, or null.</param>
