@@ -33,6 +33,7 @@ internal sealed partial class EncryptionContainer : Container
         Crypto = new BodyCrypto(encryptor, options.JsonProcessor, options.ProcessorOptions, options.Policy);
         WriteOptions = new WriteOptionsResolver(options.Policy, options.JsonProcessor);
         Policy = options.Policy;
+        QueryGuard = new QueryGuard(options.Policy);
         _partitionKeyGuard = new PartitionKeyGuard(inner);
         _patchMaxAttempts = options.PatchMaxAttempts;
     }
