@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: from a fresh clone, restore, build Release, pack the library and the tool and build
-# the sample against the package (eng/build-sample.sh), run every test project and print each runner's summary.
+# the sample against the package (eng/build-sample.sh), run every test project and print each runner's summary, then
+# the endpoint tests on the other supported Cosmos SDK versions (eng/sdk-matrix.sh).
 # Exits non-zero when anything fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,10 +33,20 @@ run_tests() {
   fi
 }
 
+# Unit tests of the bundled endpoint's compatibility layer (batch codec, query clauses), with Node's own test
+# runner, which prints its summary (tests, pass, fail) at the end.
+run_node_tests() {
+  local name="Emulator/server (node --test)"
+  step "test $name"
+  if ! { Emulator/emulator.sh install && node --test Emulator/server/test/*.test.mjs; }; then
+    failures+=("$name")
+  fi
+}
+
 # The integration tests drive the real Cosmos SDK against an endpoint: the bundled server, which
 # Emulator/emulator.sh installs, starts and always stops (its log tail is printed when they fail), or the
-# endpoint in COSMOS_ENDPOINT/COSMOS_KEY when set. Normal verbosity shows why endpoint-only tests were
-# skipped; the hang timeout keeps a stuck request from stalling the whole script.
+# endpoint in COSMOS_ENDPOINT/COSMOS_KEY when set. Normal verbosity lists every test (none is skipped on
+# either endpoint); the hang timeout keeps a stuck request from stalling the whole script.
 run_emulator_tests() {
   local name=Encryption.Custom.Emulator.Tests
   step "test $name (endpoint: ${COSMOS_ENDPOINT:-bundled server})"
@@ -57,7 +68,15 @@ fi
 
 run_tests Encryption.Custom.Tests/Encryption.Custom.Tests.csproj
 run_tests Encryption.Custom.Tool.Tests/Encryption.Custom.Tool.Tests.csproj
+run_node_tests
 run_emulator_tests
+
+# The endpoint tests on every supported Microsoft.Azure.Cosmos version (docs/dependencies.md): the run above was the
+# default, newest version, so the matrix runs the others.
+step "Microsoft.Azure.Cosmos version matrix"
+if ! SKIP_DEFAULT=1 eng/sdk-matrix.sh; then
+  failures+=("SDK matrix")
+fi
 
 step "summary"
 if ((${#failures[@]})); then
