@@ -8,7 +8,7 @@ namespace Encryption.Custom.Tests.Cosmos.Policy;
 
 /// <summary>
 /// The policy at the container seam (an in-memory container): transactional batch writes encrypt by the policy and
-/// batch results are checked (the bundled endpoint cannot run batches yet), and refusals send nothing.
+/// batch results are checked, and refusals send nothing.
 /// </summary>
 public sealed class PolicyContainerTests : IDisposable
 {
