@@ -8,32 +8,32 @@ internal sealed partial class EncryptionContainer
     public override Task<ItemResponse<T>> CreateItemAsync<T>(T item, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(item);
-        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
         // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
         return encryption is null && item is not EncryptableItem
             ? _inner.CreateItemAsync(item, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Create, OperationNames.CreateItem, item, null, partitionKey, requestOptions, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Create, OperationNames.CreateItem, item, null, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ItemResponse<T>> ReplaceItemAsync<T>(T item, string id, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(item);
         ArgumentNullException.ThrowIfNull(id);
-        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
         // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
         return encryption is null && item is not EncryptableItem
             ? _inner.ReplaceItemAsync(item, id, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Replace, OperationNames.ReplaceItem, item, id, partitionKey, requestOptions, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Replace, OperationNames.ReplaceItem, item, id, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ItemResponse<T>> UpsertItemAsync<T>(T item, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(item);
-        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
         // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
         return encryption is null && item is not EncryptableItem
             ? _inner.UpsertItemAsync(item, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Upsert, OperationNames.UpsertItem, item, null, partitionKey, requestOptions, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Upsert, OperationNames.UpsertItem, item, null, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ResponseMessage> CreateItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
@@ -129,6 +129,7 @@ internal sealed partial class EncryptionContainer
         string? id,
         PartitionKey? partitionKey,
         ItemRequestOptions? requestOptions,
+        EncryptionOptions? encryption,
         CancellationToken cancellationToken)
     {
         // Encryption needs the partition key up front: the item is ciphertext by the time the SDK could extract it.
@@ -145,7 +146,7 @@ internal sealed partial class EncryptionContainer
             Stream body = encryptable is null ? Serializer.ToStream(item) : encryptable.ToStream(Serializer);
             await using (body.ConfigureAwait(false))
             {
-                response = await WriteStreamCoreAsync(kind, body, id, key, requestOptions, telemetry, decryptResponse: encryptable is null, cancellationToken).ConfigureAwait(false);
+                response = await WriteStreamCoreAsync(kind, body, id, key, requestOptions, encryption, telemetry, decryptResponse: encryptable is null, cancellationToken).ConfigureAwait(false);
             }
 
             if (encryptable is not null)
@@ -175,7 +176,8 @@ internal sealed partial class EncryptionContainer
         using OperationTelemetry? telemetry = OperationTelemetry.Start(operation, Id);
         try
         {
-            return await WriteStreamCoreAsync(kind, body, id, partitionKey, requestOptions, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
+            EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
+            return await WriteStreamCoreAsync(kind, body, id, partitionKey, requestOptions, encryption, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
         {
@@ -189,11 +191,11 @@ internal sealed partial class EncryptionContainer
         string? id,
         PartitionKey partitionKey,
         ItemRequestOptions? requestOptions,
+        EncryptionOptions? encryption,
         OperationTelemetry? telemetry,
         bool decryptResponse,
         CancellationToken cancellationToken)
     {
-        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
         if (encryption is null)
         {
             ResponseMessage plain = await SendWriteAsync(kind, body, id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);

@@ -45,6 +45,12 @@ public abstract partial class EncryptionProcessor
     public int MaxDepth { get; }
 
     /// <summary>
+    /// The read side of an encryption container's policy, checked while decrypting (documents and feed pages):
+    /// set only on the processors a container creates for itself; <see langword="null"/> for every other instance.
+    /// </summary>
+    internal ContainerEncryptionPolicy? Policy { get; init; }
+
+    /// <summary>
     /// Creates the processor of the given kind: the one mapping from <see cref="JsonProcessor"/> to an
     /// implementation (the container's <see cref="EncryptionContainerOptions.JsonProcessor"/>, the tool, the
     /// benchmarks). Applications at this level construct <see cref="StreamProcessor"/> or
@@ -52,11 +58,12 @@ public abstract partial class EncryptionProcessor
     /// </summary>
     /// <param name="processor">Which implementation.</param>
     /// <param name="options">The limits; <see langword="null"/> for the defaults.</param>
+    /// <param name="policy">An encryption container's policy to check on every read (<see cref="Policy"/>), or <see langword="null"/>.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="processor"/> is not a defined value.</exception>
-    internal static EncryptionProcessor Create(JsonProcessor processor, EncryptionProcessorOptions? options = null) => processor switch
+    internal static EncryptionProcessor Create(JsonProcessor processor, EncryptionProcessorOptions? options = null, ContainerEncryptionPolicy? policy = null) => processor switch
     {
-        JsonProcessor.Stream => new StreamProcessor(options),
-        JsonProcessor.Newtonsoft => new NewtonsoftProcessor(options),
+        JsonProcessor.Stream => new StreamProcessor(options) { Policy = policy },
+        JsonProcessor.Newtonsoft => new NewtonsoftProcessor(options) { Policy = policy },
         _ => throw new ArgumentOutOfRangeException(nameof(processor), processor, "Unknown JSON processor."),
     };
 

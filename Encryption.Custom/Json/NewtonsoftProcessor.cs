@@ -47,6 +47,11 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(document.Length);
         JObject parsed = JObjectReader.ParseObject(document, MaxDepth);
         JEnvelope? envelope = JEnvelope.Read(parsed);
+        if (Policy is { } policy)
+        {
+            JPolicyCheck.Check(parsed, envelope, policy, nameDocument: true);
+        }
+
         if (envelope is null)
         {
             output.Write(document);
@@ -65,7 +70,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(page.Length);
         options ??= DefaultFeedOptions;
         JObject parsed = JObjectReader.ParseObject(page, MaxDepth + 2);
-        var session = new JFeedPageSession(parsed, options, MaxDepth);
+        var session = new JFeedPageSession(parsed, options, MaxDepth, Policy);
         for (int i = 0; i < session.Count; i++)
         {
             if (session.TryPrepare(i) is not JEnvelope envelope)
@@ -105,6 +110,11 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(document.Length);
         JObject parsed = JObjectReader.ParseObject(document.Span, MaxDepth);
         JEnvelope? envelope = JEnvelope.Read(parsed);
+        if (Policy is { } policy)
+        {
+            JPolicyCheck.Check(parsed, envelope, policy, nameDocument: true);
+        }
+
         if (envelope is null)
         {
             output.Write(document.Span);
@@ -126,7 +136,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
     {
         CheckLength(page.Length);
         JObject parsed = JObjectReader.ParseObject(page.Span, MaxDepth + 2);
-        var session = new JFeedPageSession(parsed, options, MaxDepth);
+        var session = new JFeedPageSession(parsed, options, MaxDepth, Policy);
         for (int i = 0; i < session.Count; i++)
         {
             cancellationToken.ThrowIfCancellationRequested();

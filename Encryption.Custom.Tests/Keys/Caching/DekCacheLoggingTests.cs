@@ -1,5 +1,6 @@
 using Encryption.Custom.Keys.Caching;
 using Encryption.Custom.Tests.Keys.TestSupport;
+using Microsoft.Extensions.Time.Testing;
 using Encryption.Custom.Tests.TestSupport;
 using Microsoft.Extensions.Logging;
 
@@ -10,7 +11,7 @@ public sealed class DekCacheLoggingTests : IDisposable
 {
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
 
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly FakeDekSource _source = new(TimeSpan.FromMinutes(60));
     private readonly CapturingLogger _log = new();
     private readonly DekCache _cache;

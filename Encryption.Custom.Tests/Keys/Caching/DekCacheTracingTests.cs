@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Encryption.Custom.Keys.Caching;
 using Encryption.Custom.Tests.Diagnostics;
 using Encryption.Custom.Tests.Keys.TestSupport;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Encryption.Custom.Tests.Keys.Caching;
 
@@ -18,7 +19,7 @@ public sealed class DekCacheTracingTests : IDisposable
 
     private static readonly ActivitySource s_requests = new(RequestSourceName);
 
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly FakeDekSource _source = new(TimeSpan.FromMinutes(60));
     private readonly ActivityListener _requestListener = new()
     {

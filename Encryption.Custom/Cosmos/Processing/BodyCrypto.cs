@@ -12,11 +12,15 @@ internal sealed class BodyCrypto
     private readonly int _maxDepth;
     private readonly FeedPageDecryptionOptions _failPageWithContexts = new() { IncludeDecryptionContexts = true };
 
-    public BodyCrypto(Encryptor encryptor, JsonProcessor processor, EncryptionProcessorOptions? limits)
+    /// <param name="encryptor">Supplies the keys.</param>
+    /// <param name="processor">The container's processor.</param>
+    /// <param name="limits">The processor's limits.</param>
+    /// <param name="policy">The container's policy, checked by the processor on every read; or <see langword="null"/>.</param>
+    public BodyCrypto(Encryptor encryptor, JsonProcessor processor, EncryptionProcessorOptions? limits, ContainerEncryptionPolicy? policy)
     {
         Encryptor = encryptor;
         _maxDepth = limits?.MaxDepth ?? EncryptionProcessorOptions.DefaultMaxDepth;
-        Processor = EncryptionProcessor.Create(processor, limits);
+        Processor = EncryptionProcessor.Create(processor, limits, policy);
     }
 
     public Encryptor Encryptor { get; }
@@ -68,6 +72,12 @@ internal sealed class BodyCrypto
         }
 
         var body = new EncryptedRequestBody(buffer, recycle);
+        if (EncryptionTelemetry.AbsentPaths.Enabled)
+        {
+            // Absent or null in this document (documents vary): not an error, but a count worth watching.
+            EncryptionTelemetry.RecordAbsentPaths(options.GetPlan().PathCount - CountPaths(body.Content.Span));
+        }
+
         if (telemetry is not null)
         {
             int properties = telemetry.WantsDetails ? CountPaths(body.Content.Span) : -1;
