@@ -2,6 +2,7 @@ using System.Text.Json;
 using Encryption.Custom.Crypto.Pooling;
 using Encryption.Custom.Json;
 using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Cosmos.Patch;
 
@@ -48,11 +49,11 @@ internal static class PatchValueEncryptor
             document.Write("{\"v\":"u8);
             document.Write(valueJson.Span);
             document.Write("}"u8);
-            using (PinnedKey pinned = await KeyResolver.ResolvePinnedAsync(encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false))
+            using (DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false))
             {
                 try
                 {
-                    processor.Encrypt(document.WrittenSpan, encrypted, pinned.Key, options);
+                    processor.EncryptLeased(document.WrittenSpan, encrypted, lease.Key, options);
                 }
                 catch (EncryptionException exception) when (exception.Path is not null)
                 {

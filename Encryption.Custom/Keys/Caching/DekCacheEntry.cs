@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Encryption.Custom.Keys.Cosmos;
 
 namespace Encryption.Custom.Keys.Caching;
@@ -25,6 +26,7 @@ internal sealed class DekCacheEntry(string id)
 
     public TaskCompletionSource<DataEncryptionKeyProperties>? PropertiesLoad { get; set; }
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     public KeySlot[] Keys { get; } = [new KeySlot(), new KeySlot()];
 
     /// <summary>True when nothing is cached or loading (checked under <see cref="Gate"/>).</summary>
@@ -52,8 +54,9 @@ internal sealed class DekCacheEntry(string id)
     /// <summary>The key cached for one algorithm, and the load in flight for it.</summary>
     internal sealed class KeySlot
     {
+        [DebuggerBrowsable(DebuggerBrowsableState.Never)]
         public volatile KeySnapshot? Current;
 
-        public TaskCompletionSource<KeySnapshot>? Load { get; set; }
+        public KeyLoad? Load { get; set; }
     }
 }
