@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Diagnostics;
 
 namespace Encryption.Custom.Keys;
 
@@ -14,6 +15,7 @@ internal readonly struct DataEncryptionKeyLease : IDisposable
     private DataEncryptionKeyLease(DataEncryptionKey key) => Key = key;
 
     /// <summary>The leased key; null only for a default lease (an encryptor that answered with no key).</summary>
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     public DataEncryptionKey Key { get; }
 
     /// <summary>Leases <paramref name="key"/>; false once its owner has disposed it.</summary>

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Keys.Cosmos;
@@ -27,6 +28,7 @@ internal sealed partial class DekCache : IDisposable
 {
     private static readonly Func<string, DekCacheEntry> s_createEntry = static id => new DekCacheEntry(id);
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly ConcurrentDictionary<string, DekCacheEntry> _entries = new(StringComparer.Ordinal);
     private readonly DekCacheSource _source;
     private readonly DekCacheSettings _settings;

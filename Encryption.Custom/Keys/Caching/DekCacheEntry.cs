@@ -57,6 +57,7 @@ internal sealed class DekCacheEntry(string id)
         [DebuggerBrowsable(DebuggerBrowsableState.Never)]
         public volatile KeySnapshot? Current;
 
+        [DebuggerBrowsable(DebuggerBrowsableState.Never)]
         public KeyLoad? Load { get; set; }
     }
 }

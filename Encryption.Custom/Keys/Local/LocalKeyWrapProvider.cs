@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Security.Cryptography;
 using System.Text;
 using Encryption.Custom.Keys.Wrapping;
@@ -19,6 +20,7 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>The metadata <see cref="EncryptionKeyWrapMetadata.Type"/> of local keys.</summary>
     public const string MetadataType = "local";
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly ConcurrentDictionary<string, LocalKeyEncryptionKey> _keys = new(StringComparer.Ordinal);
     private readonly TimeSpan _cacheTimeToLive;
     private int _disposed;
