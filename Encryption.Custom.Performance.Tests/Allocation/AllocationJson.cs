@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Performance.Tests.Documents;
 
 namespace Encryption.Custom.Performance.Tests.Allocation;

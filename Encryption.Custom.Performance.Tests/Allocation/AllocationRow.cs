@@ -1,4 +1,5 @@
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Performance.Tests.Documents;
 
 namespace Encryption.Custom.Performance.Tests.Allocation;

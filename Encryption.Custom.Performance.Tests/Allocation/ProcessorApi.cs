@@ -1,6 +1,6 @@
 namespace Encryption.Custom.Performance.Tests.Allocation;
 
-/// <summary>Which overloads of an <see cref="Encryption.Custom.Json.EncryptionProcessor"/> an allocation row went through.</summary>
+/// <summary>Which overloads of an <see cref="Encryption.Custom.Processing.EncryptionProcessor"/> an allocation row went through.</summary>
 public enum ProcessorApi
 {
     /// <summary><c>Encrypt</c>/<c>Decrypt</c> from a span into an <see cref="System.Buffers.IBufferWriter{T}"/> (synchronous).</summary>

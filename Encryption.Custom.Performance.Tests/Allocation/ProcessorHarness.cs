@@ -1,5 +1,6 @@
 using System.Buffers;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Performance.Tests.Documents;
 using Encryption.Custom.Performance.Tests.Infrastructure;
 

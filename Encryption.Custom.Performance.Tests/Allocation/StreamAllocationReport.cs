@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Performance.Tests.Documents;
 using Encryption.Custom.Performance.Tests.Infrastructure;

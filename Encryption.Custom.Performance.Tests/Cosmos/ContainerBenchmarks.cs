@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Attributes;
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Performance.Tests.Documents;
 using Encryption.Custom.Performance.Tests.Infrastructure;

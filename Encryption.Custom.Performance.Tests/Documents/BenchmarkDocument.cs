@@ -1,4 +1,5 @@
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Performance.Tests.Documents;
 

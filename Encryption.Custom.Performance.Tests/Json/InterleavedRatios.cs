@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Performance.Tests.Documents;
 using Encryption.Custom.Performance.Tests.Infrastructure;
 

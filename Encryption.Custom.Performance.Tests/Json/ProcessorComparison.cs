@@ -2,6 +2,7 @@ using System.Reflection;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Performance.Tests.Json;
 

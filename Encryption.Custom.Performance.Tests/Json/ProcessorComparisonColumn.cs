@@ -3,6 +3,7 @@ using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Performance.Tests.Json;
 

@@ -2,10 +2,7 @@ using System.Diagnostics;
 using System.Security.Cryptography;
 using System.Text;
 using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json;
-using Encryption.Custom.Keys;
-using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Local;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Encryption.Custom.Tests.TestSupport;
 

@@ -1,4 +1,5 @@
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Tests.Json;

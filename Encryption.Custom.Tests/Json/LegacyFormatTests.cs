@@ -1,5 +1,6 @@
 using System.Text;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Json;

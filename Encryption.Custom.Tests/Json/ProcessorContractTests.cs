@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 

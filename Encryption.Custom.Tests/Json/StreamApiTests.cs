@@ -1,6 +1,7 @@
 using System.Buffers;
 using Encryption.Custom.Crypto.Pooling;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Json;

@@ -2,7 +2,6 @@ using System.Security.Cryptography;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Wrapping;
 using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys;

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Tests.TestSupport;
 

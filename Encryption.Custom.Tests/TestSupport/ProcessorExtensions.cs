@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Tests.TestSupport;

@@ -1,4 +1,5 @@
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Tool.CommandLine;
 using Encryption.Custom.Tool.Errors;
 

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Text;
 using System.Text.Json.Nodes;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tool.Tests.TestSupport;
 

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Tool.CommandLine;
 using Encryption.Custom.Tool.Documents;

@@ -1,6 +1,5 @@
-using Encryption.Custom.Json;
 
-namespace Encryption.Custom.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>
 /// A document read through an encryption container and decrypted only when asked for: use it as the <c>T</c> of

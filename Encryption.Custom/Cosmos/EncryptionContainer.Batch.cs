@@ -1,4 +1,3 @@
-using Encryption.Custom.Cosmos.Batch;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

@@ -1,7 +1,3 @@
-using Encryption.Custom.Cosmos.Patch;
-using Encryption.Custom.Cosmos.Processing;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

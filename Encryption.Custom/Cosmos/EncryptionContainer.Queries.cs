@@ -1,5 +1,3 @@
-using Encryption.Custom.Cosmos.Feeds;
-using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

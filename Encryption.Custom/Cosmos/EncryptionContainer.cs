@@ -1,7 +1,3 @@
-using Encryption.Custom.Cosmos.Processing;
-using Encryption.Custom.Cosmos.Serialization;
-using Encryption.Custom.Json;
-using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

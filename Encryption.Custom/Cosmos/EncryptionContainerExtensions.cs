@@ -1,9 +1,7 @@
-using Encryption.Custom.Cosmos.Feeds;
-using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Azure.Cosmos.Linq;
 
-namespace Encryption.Custom.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>Entry points: wrap a container with an encryptor, and run LINQ queries through it.</summary>
 public static class EncryptionContainerExtensions
@@ -19,7 +17,7 @@ public static class EncryptionContainerExtensions
     /// <returns>The encryption container.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="container"/> or <paramref name="encryptor"/> is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="container"/> already is an encryption container.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">The options name an unknown <see cref="Json.JsonProcessor"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The options name an unknown <see cref="JsonProcessor"/>.</exception>
     public static Container WithEncryptor(this Container container, Encryptor encryptor, EncryptionContainerOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(container);

@@ -1,6 +1,5 @@
-using Encryption.Custom.Json;
 
-namespace Encryption.Custom.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>Settings of one encryption container (see <see cref="EncryptionContainerExtensions.WithEncryptor"/>).</summary>
 public sealed class EncryptionContainerOptions

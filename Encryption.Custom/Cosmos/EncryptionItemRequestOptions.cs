@@ -1,7 +1,6 @@
-using Encryption.Custom.Json;
 using Microsoft.Azure.Cosmos;
 
-namespace Encryption.Custom.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>
 /// Request options for item operations on an encryption container (see

@@ -1,7 +1,6 @@
-using Encryption.Custom.Json;
 using Microsoft.Azure.Cosmos;
 
-namespace Encryption.Custom.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>
 /// Attaches <see cref="EncryptionOptions"/> to patch requests, whose option types the SDK seals. A patch through an

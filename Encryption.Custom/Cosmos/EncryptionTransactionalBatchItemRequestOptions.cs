@@ -1,7 +1,6 @@
-using Encryption.Custom.Json;
 using Microsoft.Azure.Cosmos;
 
-namespace Encryption.Custom.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>
 /// Options for one create, replace or upsert operation of a transactional batch on an encryption container:

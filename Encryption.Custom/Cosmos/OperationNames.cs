@@ -1,4 +1,3 @@
-using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Cosmos;
 

@@ -1,7 +1,5 @@
 // Chooses how AEAD_AES_256_CBC_HMAC_SHA256 (wire-format.md §1) reaches AES-CBC and HMAC-SHA256:
 //   OpenSSL 3 libcrypto directly (Linux), or the portable BCL backend everywhere else.
-using Encryption.Custom.Crypto.Managed;
-using Encryption.Custom.Crypto.OpenSsl;
 
 namespace Encryption.Custom.Crypto;
 

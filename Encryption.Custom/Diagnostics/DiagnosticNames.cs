@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Diagnostics;
+namespace Encryption.Custom;
 
 /// <summary>
 /// The names of the library's activity source, meter, instruments and tags (documented in docs/diagnostics.md).

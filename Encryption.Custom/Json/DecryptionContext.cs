@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom;
 
 /// <summary>Metadata about a decryption, produced only when the caller asks for it.</summary>
 public sealed class DecryptionContext

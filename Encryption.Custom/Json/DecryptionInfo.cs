@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom;
 
 /// <summary>What was decrypted in a document, and with which data encryption key.</summary>
 public sealed class DecryptionInfo

@@ -1,6 +1,5 @@
-using Encryption.Custom.Json.WireFormat;
 
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom;
 
 /// <summary>What to encrypt in a document and with which key: the paths, the data encryption key id and the algorithm.</summary>
 /// <remarks>

@@ -1,8 +1,6 @@
 using System.Buffers;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>
 /// Encrypts and decrypts the chosen top-level properties of JSON documents (wire format 3; format 2 is also

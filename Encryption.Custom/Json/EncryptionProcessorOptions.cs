@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom;
 
 /// <summary>Limits a processor enforces on every document and feed page, before any work.</summary>
 public sealed class EncryptionProcessorOptions

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>A document of a feed page that could not be decrypted (with <see cref="FeedItemFailureMode.ReportPerItem"/>).</summary>
 public sealed class FeedItemDecryptionFailure

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>What happens when one document of a feed page cannot be decrypted.</summary>
 public enum FeedItemFailureMode

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>How a feed page (query or change-feed response) is decrypted.</summary>
 public sealed class FeedPageDecryptionOptions

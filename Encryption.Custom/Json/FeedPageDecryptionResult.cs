@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>The outcome of decrypting one feed page.</summary>
 public readonly struct FeedPageDecryptionResult : IEquatable<FeedPageDecryptionResult>

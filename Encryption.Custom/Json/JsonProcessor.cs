@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom;
 
 /// <summary>Which JSON processor encrypts and decrypts documents.</summary>
 public enum JsonProcessor

@@ -1,11 +1,7 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Json.Streaming;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 
-namespace Encryption.Custom.Json;
+namespace Encryption.Custom.Processing;
 
 /// <summary>
 /// The product processor: System.Text.Json's <c>Utf8JsonReader</c> over the whole UTF-8 input, without a
@@ -32,11 +28,11 @@ public sealed class StreamProcessor : EncryptionProcessor
     {
         EncryptionPlan plan = PrepareEncrypt(document.Length, output, key, options);
         using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(key);
-        StreamEncryptor.Encrypt(document, output, key, plan, MaxDepth);
+        StreamEncryptor.Encrypt(document, output, key, plan, MaxDepth, MaxDocumentLength);
     }
 
     internal override void EncryptLeased(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options) =>
-        StreamEncryptor.Encrypt(document, output, key, PrepareEncrypt(document.Length, output, key, options), MaxDepth);
+        StreamEncryptor.Encrypt(document, output, key, PrepareEncrypt(document.Length, output, key, options), MaxDepth, MaxDocumentLength);
 
     /// <inheritdoc/>
     public override DecryptionContext? Decrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, Encryptor encryptor, bool includeDecryptionContext = false)

@@ -1,8 +1,8 @@
-namespace Encryption.Custom.Keys;
+namespace Encryption.Custom;
 
 /// <summary>
 /// The standard <see cref="Encryptor"/>: gets data encryption keys from a <see cref="DataEncryptionKeyProvider"/>
-/// (usually a <see cref="Cosmos.CosmosDataEncryptionKeyProvider"/>, which caches them).
+/// (usually a <see cref="CosmosDataEncryptionKeyProvider"/>, which caches them).
 /// </summary>
 public class CosmosEncryptor : Encryptor
 {

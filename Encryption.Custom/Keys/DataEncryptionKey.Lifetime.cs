@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 
-namespace Encryption.Custom.Keys;
+namespace Encryption.Custom;
 
 /// <summary>
 /// The one owner of a key's lifetime (see <c>docs/key-memory.md</c>): a reference count in one atomic word, shaped

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Keys;
+namespace Encryption.Custom;
 
 /// <summary>
 /// A data encryption key (DEK): the 32-byte root key that encrypts document values, together with the keys

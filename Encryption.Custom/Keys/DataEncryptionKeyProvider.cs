@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Keys;
+namespace Encryption.Custom;
 
 /// <summary>Gets data encryption keys by id, for a <see cref="CosmosEncryptor"/>.</summary>
 public abstract class DataEncryptionKeyProvider

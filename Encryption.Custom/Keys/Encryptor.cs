@@ -1,6 +1,4 @@
-using Encryption.Custom.Diagnostics;
-
-namespace Encryption.Custom.Keys;
+namespace Encryption.Custom;
 
 /// <summary>
 /// Supplies data encryption keys by id and algorithm. The JSON processors and the encryption container ask it

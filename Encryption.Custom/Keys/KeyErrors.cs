@@ -1,5 +1,4 @@
 using System.Diagnostics.CodeAnalysis;
-using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Keys;
 

@@ -1,7 +1,5 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
-using Encryption.Custom.Crypto;
-using Encryption.Custom.Keys.Memory;
 
 namespace Encryption.Custom.Keys;
 

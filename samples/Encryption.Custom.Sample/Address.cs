@@ -1,6 +1,6 @@
 using Newtonsoft.Json;
 
-namespace Encryption.Custom.Sample;
+namespace EncryptionSample;
 
 /// <summary>A postal address, encrypted as one value.</summary>
 internal sealed record Address(

@@ -1,6 +1,6 @@
 using Newtonsoft.Json;
 
-namespace Encryption.Custom.Sample;
+namespace EncryptionSample;
 
 /// <summary>A customer record: the tenant partitions the container; the SSN, card and address are encrypted.</summary>
 internal sealed record Customer(

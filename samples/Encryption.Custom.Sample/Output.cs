@@ -1,7 +1,7 @@
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 
-namespace Encryption.Custom.Sample;
+namespace EncryptionSample;
 
 /// <summary>Output helpers.</summary>
 internal static class Output

@@ -1,14 +1,9 @@
 using System.Security.Cryptography;
-using Encryption.Custom.Cosmos;
-using Encryption.Custom.Keys;
-using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Wrapping;
+using Encryption.Custom;
 using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json.Linq;
-using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;
 
-namespace Encryption.Custom.Sample;
+namespace EncryptionSample;
 
 /// <summary>
 /// Client-side encryption end to end: a data encryption key (DEK) wrapped by a local key-encryption key (KEK),
@@ -60,7 +55,7 @@ internal static class Program
         string? keyVaultKeyId = Environment.GetEnvironmentVariable("AZURE_KEY_VAULT_KEY_ID");
         Output.Step("The README's example, with " + (keyVaultKeyId is null ? "a local key-encryption key" : "the Key Vault key " + keyVaultKeyId));
         await database.CreateContainerAsync("customers", "/tenant");
-        (EncryptionKeyWrapProvider provider, EncryptionKeyWrapMetadata kek) = keyVaultKeyId is null
+        (EncryptionKeyWrapProvider provider, Encryption.Custom.EncryptionKeyWrapMetadata kek) = keyVaultKeyId is null
             ? ReadmeExample.LocalKey(RandomNumberGenerator.GetBytes(32))
             : ReadmeExample.KeyVault(keyVaultKeyId);
         using var disposableProvider = provider as IDisposable;
@@ -151,7 +146,7 @@ internal static class Program
         return ok;
     }
 
-    private static EncryptionKeyWrapMetadata Metadata(string kek) => LocalKeyWrapProvider.CreateMetadata(kek, KeyWrapAlgorithm.AesKeyWrap);
+    private static Encryption.Custom.EncryptionKeyWrapMetadata Metadata(string kek) => LocalKeyWrapProvider.CreateMetadata(kek, KeyWrapAlgorithm.AesKeyWrap);
 
     private static bool Check(bool condition, string what)
     {

@@ -1,14 +1,9 @@
 using Azure.Identity;
-using Encryption.Custom.Cosmos;
-using Encryption.Custom.Keys;
-using Encryption.Custom.Keys.AzureKeyVault;
-using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Wrapping;
+using Encryption.Custom;
+using Encryption.Custom.AzureKeyVault;
 using Microsoft.Azure.Cosmos;
-using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;    // the SDK has a type of the same name
 
-namespace Encryption.Custom.Sample;
+namespace EncryptionSample;
 
 /// <summary>
 /// The code blocks of README.md, the package README and docs/getting-started.md, compiled here so they stay true (a test checks that every
@@ -18,25 +13,25 @@ namespace Encryption.Custom.Sample;
 internal static class ReadmeExample
 {
     /// <summary>README "Key-encryption key in Azure Key Vault": the identity needs wrapKey and unwrapKey on the key.</summary>
-    public static (EncryptionKeyWrapProvider Provider, EncryptionKeyWrapMetadata Kek) KeyVault(string keyVaultKeyId)
+    public static (EncryptionKeyWrapProvider Provider, Encryption.Custom.EncryptionKeyWrapMetadata Kek) KeyVault(string keyVaultKeyId)
     {
         var keyWrapProvider = new AzureKeyVaultKeyWrapProvider(new DefaultAzureCredential());
-        EncryptionKeyWrapMetadata kek = AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(keyVaultKeyId));
+        var kek = AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(keyVaultKeyId));
         return (keyWrapProvider, kek);
     }
 
     /// <summary>docs/getting-started.md "A local key for development": an AES key-encryption key held in memory.</summary>
-    public static (EncryptionKeyWrapProvider Provider, EncryptionKeyWrapMetadata Kek) LocalKey(byte[] developmentKek)
+    public static (EncryptionKeyWrapProvider Provider, Encryption.Custom.EncryptionKeyWrapMetadata Kek) LocalKey(byte[] developmentKek)
     {
         var keyWrapProvider = new LocalKeyWrapProvider();
         keyWrapProvider.AddAesKey("dev-kek", developmentKek);    // 32 bytes from a secret store or a file outside the repository
-        EncryptionKeyWrapMetadata kek = LocalKeyWrapProvider.CreateMetadata("dev-kek", KeyWrapAlgorithm.AesKeyWrap);
+        var kek = LocalKeyWrapProvider.CreateMetadata("dev-kek", KeyWrapAlgorithm.AesKeyWrap);
         return (keyWrapProvider, kek);
     }
 
     /// <summary>README "Encrypt and read": one DEK, one encrypted write, one decrypted read.</summary>
     public static async Task<Customer> WriteAndReadAsync(
-        Database database, EncryptionKeyWrapProvider keyWrapProvider, EncryptionKeyWrapMetadata kek, Customer customer)
+        Database database, EncryptionKeyWrapProvider keyWrapProvider, Encryption.Custom.EncryptionKeyWrapMetadata kek, Customer customer)
     {
         using var keys = new CosmosDataEncryptionKeyProvider(keyWrapProvider);
         await keys.InitializeAsync(database, "keys");    // wrapped DEKs live in this container (created if missing)

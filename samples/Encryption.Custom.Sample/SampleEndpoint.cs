@@ -1,6 +1,6 @@
 using Microsoft.Azure.Cosmos;
 
-namespace Encryption.Custom.Sample;
+namespace EncryptionSample;
 
 /// <summary>The Cosmos DB endpoint from COSMOS_ENDPOINT / COSMOS_KEY (eng/run.sh sets them for the bundled server).</summary>
 internal static class SampleEndpoint

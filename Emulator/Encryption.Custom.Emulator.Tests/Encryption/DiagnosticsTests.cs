@@ -7,8 +7,6 @@ using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Wrapping;
-using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;
 
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 

@@ -1,11 +1,10 @@
 using System.Security.Cryptography;
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Wrapping;
-using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;
 
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 

@@ -1,5 +1,6 @@
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Emulator.Tests.Encryption;

@@ -1,6 +1,7 @@
 using System.Text;
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Emulator.Tests.Encryption;

@@ -1,5 +1,6 @@
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos.Linq;
 using Newtonsoft.Json.Linq;
 

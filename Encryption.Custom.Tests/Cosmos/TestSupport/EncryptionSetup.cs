@@ -1,6 +1,7 @@
 using System.Text;
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 using Microsoft.Azure.Cosmos;

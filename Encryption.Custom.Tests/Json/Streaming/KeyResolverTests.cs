@@ -1,7 +1,7 @@
 using System.Security.Cryptography;
-using Encryption.Custom.Json;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Keys;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Json.Streaming;

@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Json;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 

@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 using Encryption.Custom.Keys;
-using Encryption.Custom.Keys.AzureKeyVault;
+using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;

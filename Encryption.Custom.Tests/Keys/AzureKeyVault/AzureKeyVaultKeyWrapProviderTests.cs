@@ -3,8 +3,7 @@ using System.Diagnostics;
 using System.Security.Cryptography;
 using Azure.Core;
 using Azure.Core.Pipeline;
-using Encryption.Custom.Keys.AzureKeyVault;
-using Encryption.Custom.Keys.Wrapping;
+using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;
 
@@ -47,7 +46,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         Assert.All(requests, request => Assert.Equal($"{KeyId.AbsolutePath}/wrapkey", request.Path));
         TokenRequestContext token = Assert.Single(Credential.Requests);
         Assert.Equal([$"{Vault.VaultUri.GetLeftPart(UriPartial.Authority)}/.default"], token.Scopes);
-        Assert.Equal(FakeKeyVault.TenantId, token.TenantId);
+        Assert.Equal(FakeKeyVault.DefaultTenantId, token.TenantId);
     }
 
     [Fact]

@@ -1,7 +1,7 @@
 using System.Buffers.Text;
 using System.Runtime.InteropServices;
 using System.Text;
-using Encryption.Custom.Keys.AzureKeyVault;
+using Encryption.Custom.AzureKeyVault;
 
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
 

@@ -3,12 +3,9 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
-using Encryption.Custom.Json;
-using Encryption.Custom.Keys;
-using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Local;
 using Encryption.Custom.Keys.Memory;
-using Encryption.Custom.Keys.Wrapping;
+using Encryption.Custom.Keys;
+using Encryption.Custom.Processing;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Encryption.Custom.Tests.TestSupport;
 

@@ -4,10 +4,8 @@ using System.Text.Json.Nodes;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Wrapping;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Microsoft.Azure.Cosmos;
-using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;
 
 namespace Encryption.Custom.Tests.Keys.Cosmos;
 

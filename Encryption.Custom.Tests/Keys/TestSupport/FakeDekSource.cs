@@ -4,7 +4,6 @@ using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Caching;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Wrapping;
 
 namespace Encryption.Custom.Tests.Keys.TestSupport;
 

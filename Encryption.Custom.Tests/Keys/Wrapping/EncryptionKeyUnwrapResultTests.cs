@@ -1,4 +1,3 @@
-using Encryption.Custom.Keys.Wrapping;
 
 namespace Encryption.Custom.Tests.Keys.Wrapping;
 

@@ -1,6 +1,3 @@
-using Encryption.Custom.Cosmos.Processing;
-using Encryption.Custom.Cosmos.Streams;
-using Encryption.Custom.Json;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Batch;

@@ -1,9 +1,4 @@
 using System.Net;
-using Encryption.Custom.Cosmos.Patch;
-using Encryption.Custom.Cosmos.Processing;
-using Encryption.Custom.Cosmos.Streams;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Batch;

@@ -1,7 +1,4 @@
 using System.Net;
-using Encryption.Custom.Cosmos.Feeds;
-using Encryption.Custom.Cosmos.Streams;
-using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.ChangeFeed;

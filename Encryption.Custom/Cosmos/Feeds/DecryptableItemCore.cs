@@ -1,8 +1,3 @@
-using Encryption.Custom.Cosmos.Processing;
-using Encryption.Custom.Cosmos.Streams;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Feeds;

@@ -1,7 +1,3 @@
-using Encryption.Custom.Cosmos.Responses;
-using Encryption.Custom.Cosmos.Streams;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Feeds;

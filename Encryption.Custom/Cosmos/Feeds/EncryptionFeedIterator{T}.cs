@@ -1,5 +1,3 @@
-using Encryption.Custom.Cosmos.Responses;
-using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Feeds;
@@ -46,7 +44,7 @@ internal sealed class EncryptionFeedIterator<T> : FeedIterator<T>
     internal static async Task<FeedResponse<T>> ToDecryptableItemsAsync(
         ResponseMessage raw,
         EncryptionContainer container,
-        Json.EncryptionProcessor processor,
+        EncryptionProcessor processor,
         CancellationToken cancellationToken)
     {
         using (raw)

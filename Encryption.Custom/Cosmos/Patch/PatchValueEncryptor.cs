@@ -1,8 +1,4 @@
 using System.Text.Json;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Json;
-using Encryption.Custom.Json.Streaming;
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Cosmos.Patch;
 
@@ -29,7 +25,7 @@ internal static class PatchValueEncryptor
     public static async ValueTask<string> EncryptAsync(
         ReadOnlyMemory<byte> valueJson,
         EncryptionProcessor processor,
-        Keys.Encryptor encryptor,
+        Encryptor encryptor,
         string dataEncryptionKeyId,
         string algorithm,
         string path,

@@ -1,9 +1,4 @@
 using System.Runtime.CompilerServices;
-using Encryption.Custom.Cosmos.Streams;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json;
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Cosmos.Processing;
 
@@ -43,8 +38,8 @@ internal sealed class BodyCrypto
     public EncryptionProcessor ForRequest(EncryptionOptions? options) =>
         options is null ? DefaultProcessor : GetProcessor(options.JsonProcessor);
 
-    /// <summary>Encrypts <paramref name="input"/> (from its position) into a pooled request body.</summary>
-    /// <param name="input">The plaintext document.</param>
+    /// <summary>Encrypts <paramref name="input"/> into a pooled request body.</summary>
+    /// <param name="input">The plaintext document: a seekable stream whole, as the SDK would send it (<see cref="RequestPayload"/>).</param>
     /// <param name="options">What to encrypt (already validated by the caller).</param>
     /// <param name="recycle">Whether the body's buffer may go back to the pool once the caller disposes it.</param>
     /// <param name="telemetry">The operation's telemetry, or <see langword="null"/>.</param>
@@ -60,6 +55,7 @@ internal sealed class BodyCrypto
         CancellationToken cancellationToken)
     {
         EncryptionProcessor processor = GetProcessor(options.JsonProcessor);
+        RequestPayload.FromStart(input);
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && input.CanSeek ? input.Length - input.Position : -1;
         PooledBufferWriter buffer = PooledBufferWriterPool.Rent();

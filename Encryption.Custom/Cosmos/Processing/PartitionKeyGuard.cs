@@ -1,5 +1,3 @@
-using Encryption.Custom.Json;
-using Encryption.Custom.Json.WireFormat;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Processing;

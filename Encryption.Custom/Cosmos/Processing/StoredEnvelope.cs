@@ -1,5 +1,4 @@
 using System.Text.Json;
-using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Cosmos.Processing;
 

@@ -1,5 +1,4 @@
 using System.Runtime.InteropServices;
-using Encryption.Custom.Crypto.Pooling;
 
 namespace Encryption.Custom.Cosmos.Streams;
 

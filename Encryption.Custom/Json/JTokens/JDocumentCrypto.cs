@@ -1,7 +1,5 @@
 using System.Security.Cryptography;
 using System.Text;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Json.JTokens;

@@ -1,5 +1,3 @@
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Json.JTokens;

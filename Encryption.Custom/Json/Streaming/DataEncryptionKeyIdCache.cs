@@ -6,7 +6,7 @@ namespace Encryption.Custom.Json.Streaming;
 
 /// <summary>
 /// Turns the UTF-8 DEK id of a document into a string without allocating when the id was seen before, so that
-/// decryption can ask the <see cref="Keys.Encryptor"/> for the key with no per-document allocation.
+/// decryption can ask the <see cref="Encryptor"/> for the key with no per-document allocation.
 /// </summary>
 /// <remarks>Bounded: when it holds <see cref="MaxEntries"/> ids it starts over (ids come from documents, which an attacker may write).</remarks>
 internal static class DataEncryptionKeyIdCache

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.Streaming;
 

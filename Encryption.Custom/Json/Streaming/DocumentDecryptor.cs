@@ -1,8 +1,6 @@
 using System.Buffers;
 using System.Security.Cryptography;
 using System.Text.Json;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.Streaming;
 

@@ -1,8 +1,4 @@
 using System.Text.Json;
-using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Json.Text;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.Streaming;
 

@@ -3,9 +3,6 @@ using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.Unicode;
-using Encryption.Custom.Json.Text;
-using Encryption.Custom.Json.WireFormat;
-using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.Streaming;
 

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Text.Json;
-using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Text;
 

@@ -1,7 +1,7 @@
 using Azure;
 using Azure.Core;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>The REST calls: key operations (<c>POST {keyId}/{operation}</c>) and reading a public key (<c>GET {keyId}</c>).</summary>
 public partial class AzureKeyVaultKeyWrapProvider

@@ -5,7 +5,7 @@ using System.Buffers.Text;
 using System.Security.Cryptography;
 using System.Text;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>A pinned, zero-on-dispose JSON body for a key operation.</summary>
 internal sealed class KeyVaultKeyOperationBody : IDisposable

@@ -4,7 +4,7 @@ using System.Buffers.Text;
 using System.Security.Cryptography;
 using System.Text.Json;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>An RSA public key read from Key Vault, for verifying signatures locally.</summary>
 internal sealed class KeyVaultPublicKey : IDisposable

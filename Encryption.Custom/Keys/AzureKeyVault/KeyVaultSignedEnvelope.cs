@@ -9,7 +9,7 @@
 using System.Buffers.Binary;
 using System.Text;
 
-namespace Encryption.Custom.Keys.AzureKeyVault;
+namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>Builds and splits the signed envelope.</summary>
 internal static class KeyVaultSignedEnvelope

@@ -1,7 +1,4 @@
 using System.Diagnostics;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Wrapping;
 
 namespace Encryption.Custom.Keys.Caching;
 

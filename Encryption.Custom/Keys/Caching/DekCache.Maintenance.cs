@@ -1,4 +1,3 @@
-using Encryption.Custom.Keys.Cosmos;
 using Microsoft.Extensions.Caching.Distributed;
 
 namespace Encryption.Custom.Keys.Caching;

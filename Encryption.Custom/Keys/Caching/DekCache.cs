@@ -1,8 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Keys.Cosmos;
 
 namespace Encryption.Custom.Keys.Caching;
 

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Encryption.Custom.Keys.Cosmos;
 
 namespace Encryption.Custom.Keys.Caching;
 

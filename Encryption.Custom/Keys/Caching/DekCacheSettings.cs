@@ -2,7 +2,7 @@ using Microsoft.Extensions.Caching.Distributed;
 
 namespace Encryption.Custom.Keys.Caching;
 
-/// <summary>The validated cache settings (see <see cref="Cosmos.CosmosDataEncryptionKeyProviderOptions"/> for their meaning).</summary>
+/// <summary>The validated cache settings (see <see cref="CosmosDataEncryptionKeyProviderOptions"/> for their meaning).</summary>
 internal sealed record DekCacheSettings
 {
     public TimeSpan PropertiesTimeToLive { get; init; } = TimeSpan.FromMinutes(30);

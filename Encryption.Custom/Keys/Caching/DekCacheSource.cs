@@ -1,5 +1,3 @@
-using Encryption.Custom.Keys.Cosmos;
-using Encryption.Custom.Keys.Wrapping;
 
 namespace Encryption.Custom.Keys.Caching;
 

@@ -1,4 +1,3 @@
-using Encryption.Custom.Keys.Cosmos;
 
 namespace Encryption.Custom.Keys.Caching;
 

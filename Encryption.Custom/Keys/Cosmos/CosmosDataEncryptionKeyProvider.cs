@@ -1,8 +1,6 @@
-using Encryption.Custom.Keys.Caching;
-using Encryption.Custom.Keys.Wrapping;
 using Microsoft.Azure.Cosmos;
 
-namespace Encryption.Custom.Keys.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>
 /// The standard <see cref="DataEncryptionKeyProvider"/>: data encryption keys are stored wrapped in a Cosmos DB

@@ -1,11 +1,11 @@
 using Microsoft.Extensions.Caching.Distributed;
 
-namespace Encryption.Custom.Keys.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>Options for the <see cref="CosmosDataEncryptionKeyProvider"/>: its caches and the rewrap retries.</summary>
 /// <remarks>
 /// Unwrapped keys are cached for as long as the key-wrap provider allows (its
-/// <see cref="Wrapping.EncryptionKeyUnwrapResult.ClientCacheTimeToLive"/>); these options govern the DEK documents
+/// <see cref="EncryptionKeyUnwrapResult.ClientCacheTimeToLive"/>); these options govern the DEK documents
 /// and when a key is refreshed. See <c>docs/key-management.md</c> for the trade-offs.
 /// </remarks>
 public sealed class CosmosDataEncryptionKeyProviderOptions

@@ -1,5 +1,3 @@
-using Encryption.Custom.Keys.Caching;
-using Encryption.Custom.Keys.Wrapping;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Keys.Cosmos;

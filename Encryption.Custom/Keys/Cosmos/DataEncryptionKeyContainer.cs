@@ -1,8 +1,6 @@
-using Encryption.Custom.Keys.Wrapping;
 using Microsoft.Azure.Cosmos;
-using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;
 
-namespace Encryption.Custom.Keys.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>
 /// The data encryption keys stored in a Cosmos DB container: create, read, rewrap (key-encryption key rotation)

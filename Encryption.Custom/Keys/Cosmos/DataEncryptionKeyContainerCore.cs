@@ -1,10 +1,6 @@
 using System.Net;
 using System.Security.Cryptography;
-using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Keys.Caching;
-using Encryption.Custom.Keys.Wrapping;
 using Microsoft.Azure.Cosmos;
-using EncryptionKeyWrapMetadata = Encryption.Custom.Keys.Wrapping.EncryptionKeyWrapMetadata;
 
 namespace Encryption.Custom.Keys.Cosmos;
 

@@ -1,6 +1,5 @@
-using Encryption.Custom.Keys.Wrapping;
 
-namespace Encryption.Custom.Keys.Cosmos;
+namespace Encryption.Custom;
 
 /// <summary>
 /// A data encryption key as stored in the DEK container: its id, algorithm, wrapped key and key-wrap metadata,

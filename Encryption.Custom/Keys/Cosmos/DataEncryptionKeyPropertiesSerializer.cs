@@ -7,7 +7,6 @@
 // {"_rid": "...", "Documents": [ <documents> ], "_count": n}.
 using System.Buffers;
 using System.Text.Json;
-using Encryption.Custom.Keys.Wrapping;
 
 namespace Encryption.Custom.Keys.Cosmos;
 

@@ -27,11 +27,11 @@ internal sealed class LocalAesKeyEncryptionKey : LocalKeyEncryptionKey
         ObjectDisposedException.ThrowIf(_disposed != 0, this);
         switch (algorithm)
         {
-            case Wrapping.KeyWrapAlgorithm.AesKeyWrap:
+            case KeyWrapAlgorithm.AesKeyWrap:
                 byte[] wrapped = new byte[AesKeyWrap.GetWrappedLength(key.Length)];
                 AesKeyWrap.Wrap(_key, key, wrapped);
                 return wrapped;
-            case Wrapping.KeyWrapAlgorithm.AesKeyWrapPadded:
+            case KeyWrapAlgorithm.AesKeyWrapPadded:
                 byte[] padded = new byte[AesKeyWrap.GetPaddedWrappedLength(key.Length)];
                 AesKeyWrap.WrapPadded(_key, key, padded);
                 return padded;
@@ -44,7 +44,7 @@ internal sealed class LocalAesKeyEncryptionKey : LocalKeyEncryptionKey
     public override byte[]? TryUnwrap(ReadOnlySpan<byte> wrappedKey, string algorithm)
     {
         ObjectDisposedException.ThrowIf(_disposed != 0, this);
-        if (algorithm is not (Wrapping.KeyWrapAlgorithm.AesKeyWrap or Wrapping.KeyWrapAlgorithm.AesKeyWrapPadded))
+        if (algorithm is not (KeyWrapAlgorithm.AesKeyWrap or KeyWrapAlgorithm.AesKeyWrapPadded))
         {
             ThrowUnsupportedAlgorithm(algorithm, "AES");
         }
@@ -56,7 +56,7 @@ internal sealed class LocalAesKeyEncryptionKey : LocalKeyEncryptionKey
 
         byte[] buffer = GC.AllocateUninitializedArray<byte>(wrappedKey.Length - 8, pinned: true);
         int written = buffer.Length;
-        bool ok = algorithm == Wrapping.KeyWrapAlgorithm.AesKeyWrap
+        bool ok = algorithm == KeyWrapAlgorithm.AesKeyWrap
             ? AesKeyWrap.TryUnwrap(_key, wrappedKey, buffer)
             : AesKeyWrap.TryUnwrapPadded(_key, wrappedKey, buffer, out written);
         if (!ok)

@@ -55,9 +55,9 @@ internal sealed class LocalRsaKeyEncryptionKey : LocalKeyEncryptionKey
     {
         switch (algorithm)
         {
-            case Wrapping.KeyWrapAlgorithm.RsaOaep:
+            case KeyWrapAlgorithm.RsaOaep:
                 return RSAEncryptionPadding.OaepSHA1;
-            case Wrapping.KeyWrapAlgorithm.RsaOaep256:
+            case KeyWrapAlgorithm.RsaOaep256:
                 return RSAEncryptionPadding.OaepSHA256;
             default:
                 ThrowUnsupportedAlgorithm(algorithm, "RSA");

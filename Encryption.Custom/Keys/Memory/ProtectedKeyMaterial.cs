@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
-using Encryption.Custom.Crypto;
 
 namespace Encryption.Custom.Keys.Memory;
 

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Numerics;
 using System.Security.Cryptography;
-using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Keys.Memory;
 

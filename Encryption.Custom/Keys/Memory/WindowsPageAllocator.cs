@@ -1,7 +1,6 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using System.Security.Cryptography;
-using Encryption.Custom.Keys.Memory.Interop;
 
 namespace Encryption.Custom.Keys.Memory;
 

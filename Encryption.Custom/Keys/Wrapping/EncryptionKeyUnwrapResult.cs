@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
 
-namespace Encryption.Custom.Keys.Wrapping;
+namespace Encryption.Custom;
 
 /// <summary>
 /// What <see cref="EncryptionKeyWrapProvider.UnwrapKeyAsync"/> returns: the raw data encryption key and how long

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Keys.Wrapping;
+namespace Encryption.Custom;
 
 /// <summary>
 /// Names the key-encryption key (KEK) that wraps a data encryption key, and how: stored next to the wrapped key

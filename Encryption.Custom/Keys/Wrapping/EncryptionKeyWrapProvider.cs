@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Keys.Wrapping;
+namespace Encryption.Custom;
 
 /// <summary>
 /// Wraps (encrypts) and unwraps (decrypts) data encryption keys with a key-encryption key (KEK) held somewhere

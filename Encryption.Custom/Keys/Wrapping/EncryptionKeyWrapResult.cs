@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Keys.Wrapping;
+namespace Encryption.Custom;
 
 /// <summary>What <see cref="EncryptionKeyWrapProvider.WrapKeyAsync"/> returns: the wrapped key and the metadata to store with it.</summary>
 public sealed class EncryptionKeyWrapResult

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Keys.Wrapping;
+namespace Encryption.Custom;
 
 /// <summary>Names of the key-wrap algorithms the library's providers understand (the <c>algorithm</c> of the metadata).</summary>
 public static class KeyWrapAlgorithm

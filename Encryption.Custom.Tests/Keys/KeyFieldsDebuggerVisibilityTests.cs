@@ -15,7 +15,7 @@ namespace Encryption.Custom.Tests.Keys;
 /// Every field of the library that holds key material, a key object or keyed state is hidden from a debugger's
 /// variable views (<see cref="DebuggerBrowsableState.Never"/>), so that expanding an object never walks into key bytes.
 /// </summary>
-public sealed class KeyFieldsHiddenFromDebuggerTests
+public sealed class KeyFieldsDebuggerVisibilityTests
 {
     /// <summary>Types whose instances hold key material or keyed state.</summary>
     private static readonly Type[] s_keyHolders =
@@ -42,11 +42,11 @@ public sealed class KeyFieldsHiddenFromDebuggerTests
     /// <summary>Members that match the rule but hold nothing secret.</summary>
     private static readonly string[] s_notSecret =
     [
-        "Encryption.Custom.Keys.AzureKeyVault.KeyVaultPublicKey.Rsa", // a public key
+        "Encryption.Custom.AzureKeyVault.KeyVaultPublicKey.Rsa", // a public key
     ];
 
     [Fact]
-    public void KeyHoldingFields_AreAllHiddenFromTheDebugger()
+    public void KeyHoldingFields_AreNeverBrowsableInADebugger()
     {
         Assembly library = typeof(DataEncryptionKey).Assembly;
         var visible = new List<string>();
