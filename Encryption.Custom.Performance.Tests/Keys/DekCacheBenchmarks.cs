@@ -8,8 +8,8 @@ using Encryption.Custom.Keys.Cosmos;
 namespace Encryption.Custom.Performance.Tests.Keys;
 
 /// <summary>
-/// The DEK cache's hit path, as the JSON layer calls it for every document: through <see cref="CosmosEncryptor"/>,
-/// and the cache alone, against a bare dictionary lookup (the floor). Target: no allocation.
+/// The DEK cache's hit path, as the JSON layer calls it for every document (a lease taken and given back): through
+/// <see cref="CosmosEncryptor"/>, and the cache alone, against a bare dictionary lookup (the floor). Target: no allocation.
 /// </summary>
 public class DekCacheBenchmarks
 {
@@ -33,7 +33,8 @@ public class DekCacheBenchmarks
         _encryptor = new CosmosEncryptor(new CacheProvider(_cache));
         foreach (string id in _ids)
         {
-            _dictionary[id] = _cache.GetKeyAsync(id, Algorithm, CancellationToken.None).AsTask().GetAwaiter().GetResult();
+            using DataEncryptionKeyLease lease = _cache.LeaseKeyAsync(id, Algorithm, CancellationToken.None).AsTask().GetAwaiter().GetResult();
+            _dictionary[id] = lease.Key;
         }
     }
 
@@ -58,8 +59,9 @@ public class DekCacheBenchmarks
         DataEncryptionKey key = null!;
         for (int i = 0; i < OperationsPerInvoke; i++)
         {
-            ValueTask<DataEncryptionKey> hit = _cache.GetKeyAsync(_ids[i % _ids.Length], Algorithm, CancellationToken.None);
-            key = hit.IsCompletedSuccessfully ? hit.Result : hit.AsTask().GetAwaiter().GetResult();
+            ValueTask<DataEncryptionKeyLease> hit = _cache.LeaseKeyAsync(_ids[i % _ids.Length], Algorithm, CancellationToken.None);
+            using DataEncryptionKeyLease lease = hit.IsCompletedSuccessfully ? hit.Result : hit.AsTask().GetAwaiter().GetResult();
+            key = lease.Key;
         }
 
         return key;
@@ -71,21 +73,25 @@ public class DekCacheBenchmarks
         DataEncryptionKey key = null!;
         for (int i = 0; i < OperationsPerInvoke; i++)
         {
-            ValueTask<DataEncryptionKey> hit = _encryptor.GetEncryptionKeyAsync(_ids[i % _ids.Length], Algorithm);
-            key = hit.IsCompletedSuccessfully ? hit.Result : hit.AsTask().GetAwaiter().GetResult();
+            ValueTask<DataEncryptionKeyLease> hit = _encryptor.LeaseEncryptionKeyAsync(_ids[i % _ids.Length], Algorithm, CancellationToken.None);
+            using DataEncryptionKeyLease lease = hit.IsCompletedSuccessfully ? hit.Result : hit.AsTask().GetAwaiter().GetResult();
+            key = lease.Key;
         }
 
         return key;
     }
 
-    /// <summary>The provider's fetch is the cache lookup plus argument checks; this stands in for it without a container.</summary>
+    /// <summary>The provider's lease is the cache lease plus argument checks; this stands in for it without a container.</summary>
     private sealed class CacheProvider(DekCache cache) : DataEncryptionKeyProvider
     {
-        public override ValueTask<DataEncryptionKey> FetchDataEncryptionKeyAsync(string id, string encryptionAlgorithm, CancellationToken cancellationToken = default)
+        public override ValueTask<DataEncryptionKey> FetchDataEncryptionKeyAsync(string id, string encryptionAlgorithm, CancellationToken cancellationToken = default) =>
+            throw new NotSupportedException("The benchmark measures the lease path.");
+
+        internal override ValueTask<DataEncryptionKeyLease> LeaseDataEncryptionKeyAsync(string id, string encryptionAlgorithm, CancellationToken cancellationToken)
         {
             ArgumentException.ThrowIfNullOrEmpty(id);
             ArgumentException.ThrowIfNullOrEmpty(encryptionAlgorithm);
-            return cache.GetKeyAsync(id, encryptionAlgorithm, cancellationToken);
+            return cache.LeaseKeyAsync(id, encryptionAlgorithm, cancellationToken);
         }
     }
 

@@ -53,7 +53,7 @@ public class DataEncryptionKeyTests
 
         EncryptionException error = Assert.Throws<EncryptionException>(() => legacy.DecryptData(cell));
         Assert.Equal(EncryptionErrorKind.InvalidCipherText, error.Kind);
-        Assert.False(legacy.TryDecryptData(cell, new byte[cell.Length], out _));
+        Assert.False(legacy.TryDecryptLeased(cell, new byte[cell.Length], out _));
     }
 
     [Fact]
@@ -115,24 +115,7 @@ public class DataEncryptionKeyTests
         Assert.True(key.IsReleased);
         Assert.Throws<ObjectDisposedException>(() => key.EncryptData([1]));
         Assert.Throws<ObjectDisposedException>(() => key.DecryptData(cell));
-        Assert.Throws<ObjectDisposedException>(() => key.Pin());
-    }
-
-    [Fact]
-    public void Pin_OwnerDisposesMeanwhile_KeyWorksUntilThePinEnds()
-    {
-        var key = (ProtectedDataEncryptionKey)DataEncryptionKey.Generate(Current);
-        DataEncryptionKeyPin pin = key.Pin();
-
-        key.Dispose();
-        byte[] cell = key.EncryptData([7, 8, 9]);
-        Assert.Equal([7, 8, 9], key.DecryptData(cell));
-        Assert.False(key.IsReleased);
-
-        pin.Dispose();
-
-        Assert.True(key.IsReleased);
-        Assert.Throws<ObjectDisposedException>(() => key.DecryptData(cell));
+        Assert.False(DataEncryptionKeyLease.TryAcquire(key, out _));
     }
 
     [Fact]

@@ -7,6 +7,8 @@
 // Keyed state (cipher and HMAC contexts) is cached per instance in a bounded AeadContextPool and built through the
 // AeadKeySource only on a pool miss; with the OpenSSL backend that state lives in the native heap and is freed
 // (and cleansed by OpenSSL) when the instance is disposed.
+using System.Diagnostics;
+
 namespace Encryption.Custom.Crypto;
 
 /// <summary>
@@ -15,6 +17,7 @@ namespace Encryption.Custom.Crypto;
 /// </summary>
 internal sealed partial class AeadAes256CbcHmacSha256 : IDisposable
 {
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly AeadContextPool _pool;
 
     /// <summary>Creates an AEAD over <paramref name="keySource"/> with the default backend.</summary>

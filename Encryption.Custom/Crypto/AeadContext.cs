@@ -4,6 +4,8 @@
 //   SIV  = HMAC-SHA256(ivKey, plaintext)[0..16] for deterministic IVs.
 // Each part is keyed lazily, the first time it is needed, through AeadKeySource.UseSubKey: a decrypt-only
 // workload never builds an encryption key schedule and randomized encryption never builds the IV key.
+using System.Diagnostics;
+
 namespace Encryption.Custom.Crypto;
 
 /// <summary>
@@ -18,6 +20,7 @@ internal abstract class AeadContext : IDisposable
     }
 
     /// <summary>Where the sub-keys come from when a part is keyed for the first time.</summary>
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     protected AeadKeySource KeySource { get; }
 
     /// <summary>

@@ -5,13 +5,17 @@
 // use are freed when their operation returns them.
 // Ownership is exclusive: a context is taken out of a slot by compare-exchange, so only one thread ever uses or
 // frees it; that is what makes Dispose during concurrent operations free of use-after-free.
+using System.Diagnostics;
+
 namespace Encryption.Custom.Crypto;
 
 /// <summary>A lock-free, bounded set of idle keyed contexts with dispose-safe return.</summary>
 internal sealed class AeadContextPool : IDisposable
 {
     private readonly AeadBackend _backend;
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly AeadKeySource _keySource;
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly AeadContext?[] _slots;
     private int _disposed;
     private int _liveContexts;

@@ -214,10 +214,12 @@ internal sealed class OperationTelemetry : IDisposable
             return;
         }
 
+        // The id comes from the document: tag at most a few, each shortened.
+        string tagged = UntrustedText.Shorten(dataEncryptionKeyId);
         _keyIds ??= new List<string>(1);
-        if (_keyIds.Count < MaxKeyIdsTagged && !_keyIds.Contains(dataEncryptionKeyId))
+        if (_keyIds.Count < MaxKeyIdsTagged && !_keyIds.Contains(tagged))
         {
-            _keyIds.Add(dataEncryptionKeyId);
+            _keyIds.Add(tagged);
         }
     }
 

@@ -76,10 +76,9 @@ public abstract partial class EncryptionProcessor
             return;
         }
 
-        // Pinned here so that an eviction between the lookup and Encrypt's own pin is retried, not failed.
-        using PinnedKey pinned = await KeyResolver.ResolvePinnedAsync(encryptor, plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, cancellationToken).ConfigureAwait(false);
+        using DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, cancellationToken).ConfigureAwait(false);
         cancellationToken.ThrowIfCancellationRequested();
-        Encrypt(source.Memory.Span, output, pinned.Key, options);
+        EncryptLeased(source.Memory.Span, output, lease.Key, options);
     }
 
     /// <summary>

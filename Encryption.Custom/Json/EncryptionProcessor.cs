@@ -86,6 +86,14 @@ public abstract partial class EncryptionProcessor
     public abstract void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options);
 
     /// <summary>
+    /// <see cref="Encrypt"/> for a caller that already holds a <see cref="DataEncryptionKeyLease"/> on
+    /// <paramref name="key"/> (a key from an encryptor): the library's processors take no second reference, which
+    /// would fail once the key's owner has evicted it. Processors outside the library take their own path.
+    /// </summary>
+    internal virtual void EncryptLeased(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options) =>
+        Encrypt(document, output, key, options);
+
+    /// <summary>
     /// Decrypts the UTF-8 JSON <paramref name="document"/>: the values its metadata lists are decrypted and the
     /// metadata removed. A document without metadata is copied unchanged.
     /// </summary>

@@ -27,17 +27,12 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
     public override void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options)
     {
         EncryptionPlan plan = PrepareEncrypt(document.Length, output, key, options);
-        if (plan.PathCount == 0)
-        {
-            output.Write(document);
-            return;
-        }
-
-        JObject parsed = JObjectReader.ParseObject(document, MaxDepth);
-        using PinnedKey pinned = KeyResolver.Pin(key);
-        JDocumentCrypto.Encrypt(parsed, key, plan);
-        JObjectReader.Write(parsed, output, MaxDocumentLength);
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(key);
+        Encrypt(document, output, key, plan);
     }
+
+    internal override void EncryptLeased(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options) =>
+        Encrypt(document, output, key, PrepareEncrypt(document.Length, output, key, options));
 
     /// <inheritdoc/>
     public override DecryptionContext? Decrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, Encryptor encryptor, bool includeDecryptionContext = false)
@@ -58,8 +53,8 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
             return null;
         }
 
-        using PinnedKey pinned = KeyResolver.ResolvePinned(encryptor, envelope.KeyId, envelope.Algorithm);
-        return DecryptAndWrite(parsed, envelope, pinned.Key, output, includeDecryptionContext);
+        using DataEncryptionKeyLease lease = KeyResolver.Lease(encryptor, envelope.KeyId, envelope.Algorithm);
+        return DecryptAndWrite(parsed, envelope, lease.Key, output, includeDecryptionContext);
     }
 
     /// <inheritdoc/>
@@ -78,10 +73,10 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
                 continue;
             }
 
-            PinnedKey pinned;
+            DataEncryptionKeyLease lease;
             try
             {
-                pinned = KeyResolver.ResolvePinned(encryptor, envelope.KeyId, envelope.Algorithm);
+                lease = KeyResolver.Lease(encryptor, envelope.KeyId, envelope.Algorithm);
             }
             catch (EncryptionException exception)
             {
@@ -89,9 +84,9 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
                 continue;
             }
 
-            using (pinned)
+            using (lease)
             {
-                session.Decrypt(i, envelope, pinned.Key);
+                session.Decrypt(i, envelope, lease.Key);
             }
         }
 
@@ -121,9 +116,9 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
             return null;
         }
 
-        using PinnedKey pinned = await KeyResolver.ResolvePinnedAsync(encryptor, envelope.KeyId, envelope.Algorithm, cancellationToken).ConfigureAwait(false);
+        using DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, envelope.KeyId, envelope.Algorithm, cancellationToken).ConfigureAwait(false);
         cancellationToken.ThrowIfCancellationRequested();
-        return DecryptAndWrite(parsed, envelope, pinned.Key, output, includeDecryptionContext);
+        return DecryptAndWrite(parsed, envelope, lease.Key, output, includeDecryptionContext);
     }
 
     /// <inheritdoc/>
@@ -145,10 +140,10 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
                 continue;
             }
 
-            PinnedKey pinned;
+            DataEncryptionKeyLease lease;
             try
             {
-                pinned = await KeyResolver.ResolvePinnedAsync(encryptor, envelope.KeyId, envelope.Algorithm, cancellationToken).ConfigureAwait(false);
+                lease = await KeyResolver.LeaseAsync(encryptor, envelope.KeyId, envelope.Algorithm, cancellationToken).ConfigureAwait(false);
             }
             catch (EncryptionException exception)
             {
@@ -156,9 +151,9 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
                 continue;
             }
 
-            using (pinned)
+            using (lease)
             {
-                session.Decrypt(i, envelope, pinned.Key);
+                session.Decrypt(i, envelope, lease.Key);
             }
         }
 
@@ -171,5 +166,18 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         List<string> paths = JDocumentCrypto.Decrypt(parsed, envelope, key, MaxDepth);
         JObjectReader.Write(parsed, output);
         return includeDecryptionContext ? new DecryptionContext([new DecryptionInfo(paths, envelope.KeyId)]) : null;
+    }
+
+    private void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan)
+    {
+        if (plan.PathCount == 0)
+        {
+            output.Write(document);
+            return;
+        }
+
+        JObject parsed = JObjectReader.ParseObject(document, MaxDepth);
+        JDocumentCrypto.Encrypt(parsed, key, plan);
+        JObjectReader.Write(parsed, output, MaxDocumentLength);
     }
 }

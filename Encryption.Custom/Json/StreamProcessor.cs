@@ -27,9 +27,12 @@ public sealed class StreamProcessor : EncryptionProcessor
     public override void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options)
     {
         EncryptionPlan plan = PrepareEncrypt(document.Length, output, key, options);
-        using PinnedKey pinned = KeyResolver.Pin(key);
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(key);
         StreamEncryptor.Encrypt(document, output, key, plan, MaxDepth, MaxDocumentLength);
     }
+
+    internal override void EncryptLeased(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionOptions options) =>
+        StreamEncryptor.Encrypt(document, output, key, PrepareEncrypt(document.Length, output, key, options), MaxDepth, MaxDocumentLength);
 
     /// <inheritdoc/>
     public override DecryptionContext? Decrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, Encryptor encryptor, bool includeDecryptionContext = false)
@@ -47,8 +50,8 @@ public sealed class StreamProcessor : EncryptionProcessor
             }
 
             ref DocumentRecord record = ref scan.Documents[0];
-            using PinnedKey pinned = KeyResolver.ResolvePinned(encryptor, record.KeyId!, record.Algorithm!);
-            return WriteDecrypted(document, scan, pinned.Key, output, includeDecryptionContext);
+            using DataEncryptionKeyLease lease = KeyResolver.Lease(encryptor, record.KeyId!, record.Algorithm!);
+            return WriteDecrypted(document, scan, lease.Key, output, includeDecryptionContext);
         }
         finally
         {
@@ -77,10 +80,10 @@ public sealed class StreamProcessor : EncryptionProcessor
                 }
 
                 ref DocumentRecord record = ref scan.Documents[i];
-                PinnedKey pinned;
+                DataEncryptionKeyLease lease;
                 try
                 {
-                    pinned = KeyResolver.ResolvePinned(encryptor, record.KeyId!, record.Algorithm!);
+                    lease = KeyResolver.Lease(encryptor, record.KeyId!, record.Algorithm!);
                 }
                 catch (EncryptionException exception)
                 {
@@ -88,9 +91,9 @@ public sealed class StreamProcessor : EncryptionProcessor
                     continue;
                 }
 
-                using (pinned)
+                using (lease)
                 {
-                    session.WriteDocument(page, scan, i, pinned.Key, buffer, MaxDepth);
+                    session.WriteDocument(page, scan, i, lease.Key, buffer, MaxDepth);
                 }
             }
 
@@ -133,9 +136,9 @@ public sealed class StreamProcessor : EncryptionProcessor
             }
 
             DocumentRecord record = scan.Documents[0];
-            using PinnedKey pinned = await KeyResolver.ResolvePinnedAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
+            using DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
             cancellationToken.ThrowIfCancellationRequested();
-            return WriteDecrypted(document.Span, scan, pinned.Key, output, includeDecryptionContext);
+            return WriteDecrypted(document.Span, scan, lease.Key, output, includeDecryptionContext);
         }
         finally
         {
@@ -167,11 +170,11 @@ public sealed class StreamProcessor : EncryptionProcessor
                     continue;
                 }
 
-                PinnedKey pinned;
+                DataEncryptionKeyLease lease;
                 try
                 {
                     DocumentRecord record = scan.Documents[i];
-                    pinned = await KeyResolver.ResolvePinnedAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
+                    lease = await KeyResolver.LeaseAsync(encryptor, record.KeyId!, record.Algorithm!, cancellationToken).ConfigureAwait(false);
                 }
                 catch (EncryptionException exception)
                 {
@@ -179,9 +182,9 @@ public sealed class StreamProcessor : EncryptionProcessor
                     continue;
                 }
 
-                using (pinned)
+                using (lease)
                 {
-                    session.WriteDocument(page.Span, scan, i, pinned.Key, buffer, MaxDepth);
+                    session.WriteDocument(page.Span, scan, i, lease.Key, buffer, MaxDepth);
                 }
             }
 

@@ -35,4 +35,12 @@ public class CosmosEncryptor : Encryptor
         ArgumentException.ThrowIfNullOrEmpty(encryptionAlgorithm);
         return DataEncryptionKeyProvider.FetchDataEncryptionKeyAsync(dataEncryptionKeyId, encryptionAlgorithm, cancellationToken);
     }
+
+    /// <summary>Leases through the provider (inside its cache), not through <see cref="GetEncryptionKeyAsync"/>.</summary>
+    internal override ValueTask<DataEncryptionKeyLease> LeaseEncryptionKeyAsync(string dataEncryptionKeyId, string encryptionAlgorithm, CancellationToken cancellationToken)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(dataEncryptionKeyId);
+        ArgumentException.ThrowIfNullOrEmpty(encryptionAlgorithm);
+        return DataEncryptionKeyProvider.LeaseDataEncryptionKeyAsync(dataEncryptionKeyId, encryptionAlgorithm, cancellationToken);
+    }
 }

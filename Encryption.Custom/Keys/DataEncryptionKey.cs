@@ -6,9 +6,10 @@ namespace Encryption.Custom;
 /// </summary>
 /// <remarks>
 /// The library's own instances keep their key material in protected native memory and never expose it.
-/// Instances are safe for concurrent use.
+/// Instances are safe for concurrent use. Disposing a key while an operation uses it is safe: its resources are
+/// released when that operation ends (see <see cref="Dispose()"/>).
 /// </remarks>
-public abstract class DataEncryptionKey : IDisposable
+public abstract partial class DataEncryptionKey : IDisposable
 {
     /// <summary>For subclasses (and mocking).</summary>
     protected DataEncryptionKey()
@@ -47,9 +48,8 @@ public abstract class DataEncryptionKey : IDisposable
     public byte[] EncryptData(byte[] plainText)
     {
         ArgumentNullException.ThrowIfNull(plainText);
-        byte[] cipherText = new byte[GetEncryptByteCount(plainText.Length)];
-        int written = EncryptData(plainText, cipherText);
-        return written == cipherText.Length ? cipherText : cipherText.AsSpan(0, written).ToArray();
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(this);
+        return EncryptLeased(plainText);
     }
 
     /// <summary>Authenticates and decrypts <paramref name="cipherText"/> into a new array.</summary>
@@ -59,9 +59,8 @@ public abstract class DataEncryptionKey : IDisposable
     public byte[] DecryptData(byte[] cipherText)
     {
         ArgumentNullException.ThrowIfNull(cipherText);
-        byte[] buffer = new byte[GetDecryptByteCount(cipherText.Length)];
-        int written = DecryptData(cipherText, buffer);
-        return buffer.AsSpan(0, written).ToArray();
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(this);
+        return DecryptLeased(cipherText);
     }
 
     /// <summary>
@@ -100,15 +99,25 @@ public abstract class DataEncryptionKey : IDisposable
         return Create(rawKey, encryptionAlgorithm);
     }
 
+    /// <summary>Encrypts for a caller that holds a <see cref="DataEncryptionKeyLease"/> on this key.</summary>
+    /// <remarks>
+    /// The library's keys take a reference of their own in the public methods (as a <c>SafeHandle</c> does around a
+    /// native call), and a second reference fails once the owner has disposed; a lease holder calls these instead.
+    /// </remarks>
+    internal virtual int EncryptLeased(ReadOnlySpan<byte> plainText, Span<byte> destination) => EncryptData(plainText, destination);
+
+    /// <summary>Decrypts for a caller that holds a <see cref="DataEncryptionKeyLease"/> on this key.</summary>
+    internal virtual int DecryptLeased(ReadOnlySpan<byte> cipherText, Span<byte> destination) => DecryptData(cipherText, destination);
+
     /// <summary>
-    /// Decrypts without throwing on an inauthentic ciphertext, for callers that report failures per item.
+    /// Decrypts without throwing on an inauthentic ciphertext, for callers that hold a lease and report failures per item.
     /// </summary>
     /// <returns><see langword="false"/> when the ciphertext is not authentic for this key.</returns>
-    internal virtual bool TryDecryptData(ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten)
+    internal virtual bool TryDecryptLeased(ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten)
     {
         try
         {
-            bytesWritten = DecryptData(cipherText, destination);
+            bytesWritten = DecryptLeased(cipherText, destination);
             return true;
         }
         catch (EncryptionException)
@@ -118,22 +127,42 @@ public abstract class DataEncryptionKey : IDisposable
         }
     }
 
-    /// <summary>
-    /// Keeps this key usable for one whole operation even if its owner disposes it meanwhile (see
-    /// <see cref="DataEncryptionKeyPin"/>). Keys that are not the library's own need no pin.
-    /// </summary>
-    /// <exception cref="ObjectDisposedException">The owner has already disposed the key.</exception>
-    internal virtual DataEncryptionKeyPin Pin() => default;
-
-    /// <summary>Releases the key; protected key memory is zeroed and freed.</summary>
-    public void Dispose()
+    /// <summary>Encrypts into a new array, for a caller that holds a lease.</summary>
+    internal byte[] EncryptLeased(ReadOnlySpan<byte> plainText)
     {
-        Dispose(disposing: true);
-        GC.SuppressFinalize(this);
+        byte[] cipherText = new byte[GetEncryptByteCount(plainText.Length)];
+        int written = EncryptLeased(plainText, cipherText);
+        return written == cipherText.Length ? cipherText : cipherText.AsSpan(0, written).ToArray();
     }
 
-    /// <summary>Releases the key material.</summary>
-    /// <param name="disposing"><see langword="true"/> from <see cref="Dispose()"/>, <see langword="false"/> from a finalizer.</param>
+    /// <summary>Decrypts into a new array, for a caller that holds a lease; no other copy of the plaintext is left behind.</summary>
+    internal byte[] DecryptLeased(ReadOnlySpan<byte> cipherText)
+    {
+        byte[] buffer = new byte[GetDecryptByteCount(cipherText.Length)];
+        bool returned = false;
+        try
+        {
+            int written = DecryptLeased(cipherText, buffer);
+            if (written == buffer.Length)
+            {
+                returned = true;
+                return buffer;
+            }
+
+            return buffer.AsSpan(0, written).ToArray();
+        }
+        finally
+        {
+            // The buffer is longer than the plaintext (padding): wipe it rather than leave plaintext to the GC.
+            if (!returned)
+            {
+                System.Security.Cryptography.CryptographicOperations.ZeroMemory(buffer);
+            }
+        }
+    }
+
+    /// <summary>Releases the key's resources; called once, when the owner has disposed and the last lease has ended.</summary>
+    /// <param name="disposing"><see langword="true"/> when the last reference was released; <see langword="false"/> from a finalizer.</param>
     protected virtual void Dispose(bool disposing)
     {
     }

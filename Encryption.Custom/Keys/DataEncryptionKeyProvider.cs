@@ -42,4 +42,20 @@ public abstract class DataEncryptionKeyProvider
         string encryptionAlgorithm,
         CancellationToken cancellationToken = default) =>
         FetchDataEncryptionKeyAsync(id, encryptionAlgorithm, cancellationToken);
+
+    /// <summary>
+    /// Gets the key with a lease on it (see <see cref="Encryptor.LeaseEncryptionKeyAsync"/>). Providers with a cache
+    /// lease inside it; any other provider's answer is leased at once.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The provider handed out a key it had already disposed.</exception>
+    internal virtual ValueTask<DataEncryptionKeyLease> LeaseDataEncryptionKeyAsync(string id, string encryptionAlgorithm, CancellationToken cancellationToken)
+    {
+        ValueTask<DataEncryptionKey> pending = FetchDataEncryptionKeyAsync(id, encryptionAlgorithm, cancellationToken);
+        return pending.IsCompletedSuccessfully
+            ? new ValueTask<DataEncryptionKeyLease>(DataEncryptionKeyLease.Acquire(pending.Result))
+            : LeaseWhenAnsweredAsync(pending);
+
+        static async ValueTask<DataEncryptionKeyLease> LeaseWhenAnsweredAsync(ValueTask<DataEncryptionKey> pending) =>
+            DataEncryptionKeyLease.Acquire(await pending.ConfigureAwait(false));
+    }
 }

@@ -16,8 +16,9 @@ public abstract class Encryptor
     /// <param name="encryptionAlgorithm">The algorithm (see <see cref="CosmosEncryptionAlgorithm"/>).</param>
     /// <param name="cancellationToken">Cancels the lookup.</param>
     /// <returns>
-    /// The key. It stays owned by the encryptor: callers must not dispose it. It may be disposed when the
-    /// encryptor evicts it; an operation that spans several calls pins it first.
+    /// The key. It stays owned by the encryptor: callers must not dispose it. The encryptor may dispose it when it
+    /// evicts it; the library's operations hold a reference on it meanwhile, so the key is only released when they
+    /// end, but a caller of this method that uses the key later may find it disposed.
     /// </returns>
     /// <exception cref="EncryptionException">The key is unknown, cannot be unwrapped, or is for another algorithm (<see cref="EncryptionErrorKind.KeyUnavailable"/>).</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
@@ -37,8 +38,8 @@ public abstract class Encryptor
         CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(plainText);
-        DataEncryptionKey key = await GetEncryptionKeyAsync(dataEncryptionKeyId, encryptionAlgorithm, cancellationToken).ConfigureAwait(false);
-        return key.EncryptData(plainText);
+        using DataEncryptionKeyLease lease = await LeaseEncryptionKeyAsync(dataEncryptionKeyId, encryptionAlgorithm, cancellationToken).ConfigureAwait(false);
+        return RequireKey(lease, dataEncryptionKeyId).EncryptLeased(plainText);
     }
 
     /// <summary>Authenticates and decrypts <paramref name="cipherText"/> with the named key.</summary>
@@ -52,7 +53,32 @@ public abstract class Encryptor
         CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(cipherText);
-        DataEncryptionKey key = await GetEncryptionKeyAsync(dataEncryptionKeyId, encryptionAlgorithm, cancellationToken).ConfigureAwait(false);
-        return key.DecryptData(cipherText);
+        using DataEncryptionKeyLease lease = await LeaseEncryptionKeyAsync(dataEncryptionKeyId, encryptionAlgorithm, cancellationToken).ConfigureAwait(false);
+        return RequireKey(lease, dataEncryptionKeyId).DecryptLeased(cipherText);
     }
+
+    /// <summary>
+    /// Gets the key with a lease on it: the one way the library's operations get keys. The standard encryptor leases
+    /// inside its provider's cache, so an eviction at any moment cannot fail the operation; any other encryptor is
+    /// asked through <see cref="GetEncryptionKeyAsync"/> and its answer leased at once. Completes synchronously, without
+    /// allocating, when the key is cached.
+    /// </summary>
+    /// <returns>The lease (a default lease if the encryptor answered with no key); the caller disposes it.</returns>
+    /// <exception cref="ObjectDisposedException">The encryptor handed out a key it had already disposed.</exception>
+    internal virtual ValueTask<DataEncryptionKeyLease> LeaseEncryptionKeyAsync(string dataEncryptionKeyId, string encryptionAlgorithm, CancellationToken cancellationToken)
+    {
+        ValueTask<DataEncryptionKey> pending = GetEncryptionKeyAsync(dataEncryptionKeyId, encryptionAlgorithm, cancellationToken);
+        return pending.IsCompletedSuccessfully
+            ? new ValueTask<DataEncryptionKeyLease>(DataEncryptionKeyLease.Acquire(pending.Result))
+            : LeaseWhenAnsweredAsync(pending);
+
+        static async ValueTask<DataEncryptionKeyLease> LeaseWhenAnsweredAsync(ValueTask<DataEncryptionKey> pending) =>
+            DataEncryptionKeyLease.Acquire(await pending.ConfigureAwait(false));
+    }
+
+    private static DataEncryptionKey RequireKey(DataEncryptionKeyLease lease, string dataEncryptionKeyId) =>
+        lease.Key ?? throw new EncryptionException(
+            EncryptionErrorKind.KeyUnavailable,
+            $"The encryptor returned no data encryption key for '{UntrustedText.Shorten(dataEncryptionKeyId)}'.",
+            dataEncryptionKeyId);
 }

@@ -18,48 +18,48 @@ internal static class KeyErrors
     public static EncryptionException UnsupportedAlgorithm(string dataEncryptionKeyId, string encryptionAlgorithm) =>
         new(
             EncryptionErrorKind.InvalidOptions,
-            $"Data encryption key '{dataEncryptionKeyId}': the encryption algorithm '{encryptionAlgorithm}' is not supported " +
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}': the encryption algorithm '{UntrustedText.Shorten(encryptionAlgorithm)}' is not supported " +
             $"(use {CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized} or {CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized}).",
             dataEncryptionKeyId);
 
     public static EncryptionException NotFound(string dataEncryptionKeyId, Exception? innerException) =>
         new(
             EncryptionErrorKind.KeyUnavailable,
-            $"Data encryption key '{dataEncryptionKeyId}' was not found in the data encryption key container.",
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}' was not found in the data encryption key container.",
             dataEncryptionKeyId,
             innerException: innerException);
 
     public static EncryptionException UnwrapFailed(string dataEncryptionKeyId, Exception innerException) =>
         new(
             EncryptionErrorKind.KeyUnavailable,
-            $"Data encryption key '{dataEncryptionKeyId}' is unavailable: unwrapping it with the key-encryption key failed ({Describe(innerException)}).",
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}' is unavailable: unwrapping it with the key-encryption key failed ({Describe(innerException)}).",
             dataEncryptionKeyId,
             innerException: innerException);
 
     public static EncryptionException WrapFailed(string dataEncryptionKeyId, Exception innerException) =>
         new(
             EncryptionErrorKind.KeyUnavailable,
-            $"Data encryption key '{dataEncryptionKeyId}' could not be wrapped with the key-encryption key ({Describe(innerException)}).",
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}' could not be wrapped with the key-encryption key ({Describe(innerException)}).",
             dataEncryptionKeyId,
             innerException: innerException);
 
     public static EncryptionException ReadFailed(string dataEncryptionKeyId, Exception innerException) =>
         new(
             EncryptionErrorKind.KeyUnavailable,
-            $"Data encryption key '{dataEncryptionKeyId}' is unavailable: reading it from the data encryption key container failed ({Describe(innerException)}).",
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}' is unavailable: reading it from the data encryption key container failed ({Describe(innerException)}).",
             dataEncryptionKeyId,
             innerException: innerException);
 
     public static EncryptionException WrongLength(string dataEncryptionKeyId, int length) =>
         new(
             EncryptionErrorKind.KeyUnavailable,
-            $"Data encryption key '{dataEncryptionKeyId}' unwrapped to {length} bytes instead of {RawKeyLength}: the wrapped key or the key-encryption key is wrong.",
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}' unwrapped to {length} bytes instead of {RawKeyLength}: the wrapped key or the key-encryption key is wrong.",
             dataEncryptionKeyId);
 
     public static EncryptionException WrapNotVerified(string dataEncryptionKeyId) =>
         new(
             EncryptionErrorKind.KeyUnavailable,
-            $"Data encryption key '{dataEncryptionKeyId}': the wrapped key did not unwrap to the same key, so it was not stored. Check the key-encryption key and its provider.",
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}': the wrapped key did not unwrap to the same key, so it was not stored. Check the key-encryption key and its provider.",
             dataEncryptionKeyId);
 
     public static EncryptionException InvalidDocument(string? dataEncryptionKeyId, string problem, Exception? innerException = null) =>
@@ -67,14 +67,14 @@ internal static class KeyErrors
             EncryptionErrorKind.KeyUnavailable,
             dataEncryptionKeyId is null
                 ? $"A data encryption key document is invalid: {problem}."
-                : $"The document of data encryption key '{dataEncryptionKeyId}' is invalid: {problem}.",
+                : $"The document of data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}' is invalid: {problem}.",
             dataEncryptionKeyId,
             innerException: innerException);
 
     public static EncryptionException RewrapConflict(string dataEncryptionKeyId, int attempts, Exception innerException) =>
         new(
             EncryptionErrorKind.KeyUnavailable,
-            $"Data encryption key '{dataEncryptionKeyId}' could not be rewrapped: it was changed by another writer during each of {attempts} attempts (HTTP 412). Retry the rewrap later.",
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}' could not be rewrapped: it was changed by another writer during each of {attempts} attempts (HTTP 412). Retry the rewrap later.",
             dataEncryptionKeyId,
             innerException: innerException);
 

@@ -8,13 +8,18 @@ namespace Encryption.Custom.Keys;
 /// one AEAD instance whose keyed native contexts are built from that memory on demand.
 /// </summary>
 /// <remarks>
-/// Lifetime is the key material's: the owner's <see cref="DataEncryptionKey.Dispose()"/> plus any pins. When the last
-/// of them lets go, the memory is wiped and the AEAD's keyed contexts are freed in the same moment.
+/// Lifetime is the base class's reference count: the owner's <see cref="DataEncryptionKey.Dispose()"/> plus one per
+/// lease. When the last of them lets go, the AEAD's keyed contexts are freed and the memory is wiped, in that order.
+/// The public methods take a reference of their own for the call; the library's lease holders call the
+/// <c>*Leased</c> methods, which take none.
 /// </remarks>
 [DebuggerDisplay("{ToString(),nq}")]
 internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
 {
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly ProtectedKeyMaterial _material;
+
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly AeadAes256CbcHmacSha256 _aead;
 
     private ProtectedDataEncryptionKey(ProtectedKeyMaterial material, string encryptionAlgorithm)
@@ -22,7 +27,6 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
         _material = material;
         _aead = new AeadAes256CbcHmacSha256(material);
         EncryptionAlgorithm = encryptionAlgorithm;
-        material.Released = _aead.Dispose;
     }
 
     public override string EncryptionAlgorithm { get; }
@@ -30,12 +34,16 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     /// <summary>What protects the key bytes (for diagnostics and tests).</summary>
     internal KeyMemoryProtection Protection => _material.Protection;
 
-    /// <summary>Whether the key material has been wiped (owner disposed and no pin left).</summary>
-    internal bool IsReleased => _material.IsReleased;
-
     /// <summary>Copies <paramref name="rawKey"/> into protected memory with its derived keys, then wipes it.</summary>
     /// <exception cref="ArgumentException">The key is not 32 bytes or the algorithm is unknown.</exception>
-    public static ProtectedDataEncryptionKey CreateProtected(Span<byte> rawKey, string encryptionAlgorithm)
+    public static ProtectedDataEncryptionKey CreateProtected(Span<byte> rawKey, string encryptionAlgorithm) =>
+        CreateProtected(rawKey, encryptionAlgorithm, ProtectedMemoryPool.Shared);
+
+    /// <inheritdoc cref="CreateProtected(Span{byte}, string)"/>
+    /// <param name="rawKey">The 32-byte root key; zeroed on return.</param>
+    /// <param name="encryptionAlgorithm">The algorithm (see <see cref="CosmosEncryptionAlgorithm"/>).</param>
+    /// <param name="pool">Where the key lives (tests pass a private pool to count what is left after dispose).</param>
+    internal static ProtectedDataEncryptionKey CreateProtected(Span<byte> rawKey, string encryptionAlgorithm, ProtectedMemoryPool pool)
     {
         Span<byte> subKeys = stackalloc byte[ProtectedKeyMaterial.SubKeysLength];
         try
@@ -49,7 +57,7 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
             AeadKeyDerivation.DeriveSubKeys(rawKey, labels, subKeys);
 
             // Create wipes both spans, also when it throws.
-            return new ProtectedDataEncryptionKey(ProtectedKeyMaterial.Create(rawKey, subKeys), encryptionAlgorithm);
+            return new ProtectedDataEncryptionKey(ProtectedKeyMaterial.Create(rawKey, subKeys, pool), encryptionAlgorithm);
         }
         finally
         {
@@ -64,28 +72,30 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
 
     public override int EncryptData(ReadOnlySpan<byte> plainText, Span<byte> destination)
     {
-        ThrowIfReleased();
-        return _aead.Encrypt(plainText, destination, AeadIvMode.Randomized);
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(this);
+        return EncryptLeased(plainText, destination);
     }
 
     public override int DecryptData(ReadOnlySpan<byte> cipherText, Span<byte> destination)
     {
-        ThrowIfReleased();
-        return _aead.Decrypt(cipherText, destination);
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(this);
+        return DecryptLeased(cipherText, destination);
     }
 
-    internal override bool TryDecryptData(ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten)
-    {
-        ThrowIfReleased();
-        return _aead.TryDecrypt(cipherText, destination, out bytesWritten);
-    }
+    internal override int EncryptLeased(ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        _aead.Encrypt(plainText, destination, AeadIvMode.Randomized);
 
-    internal override DataEncryptionKeyPin Pin() => new(_material.Pin());
+    internal override int DecryptLeased(ReadOnlySpan<byte> cipherText, Span<byte> destination) =>
+        _aead.Decrypt(cipherText, destination);
+
+    internal override bool TryDecryptLeased(ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten) =>
+        _aead.TryDecrypt(cipherText, destination, out bytesWritten);
 
     /// <summary>Encrypts with the IV derived from the plaintext (equal plaintexts give equal cells).</summary>
+    /// <exception cref="ObjectDisposedException">The key was disposed.</exception>
     internal int EncryptDeterministic(ReadOnlySpan<byte> plainText, Span<byte> destination)
     {
-        ThrowIfReleased();
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(this);
         return _aead.Encrypt(plainText, destination, AeadIvMode.Deterministic);
     }
 
@@ -93,9 +103,11 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
 
     protected override void Dispose(bool disposing)
     {
+        // Called once, when the last reference is gone: no operation can still use the contexts or the memory.
         // The finalizer path is the key material's own; the AEAD's contexts finalize themselves.
         if (disposing)
         {
+            _aead.Dispose();
             _material.Dispose();
         }
 
@@ -108,9 +120,4 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
         CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized => AeadKeyLabels.Legacy,
         _ => throw new ArgumentException($"Unknown encryption algorithm '{encryptionAlgorithm}'.", nameof(encryptionAlgorithm)),
     };
-
-    private void ThrowIfReleased()
-    {
-        ObjectDisposedException.ThrowIf(_material.IsReleased, this);
-    }
 }

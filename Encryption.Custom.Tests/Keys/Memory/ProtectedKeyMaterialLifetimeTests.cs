@@ -4,6 +4,10 @@ using Encryption.Custom.Keys.Memory;
 
 namespace Encryption.Custom.Tests.Keys.Memory;
 
+/// <summary>
+/// The material alone: one owner disposes it (once) or the finalizer does. How long a key stays usable while
+/// operations run is the owning key's reference count: see <c>DataEncryptionKeyLeaseTests</c>.
+/// </summary>
 public sealed class ProtectedKeyMaterialLifetimeTests : IDisposable
 {
     private readonly ProtectedMemoryPool _pool = new();
@@ -20,7 +24,6 @@ public sealed class ProtectedKeyMaterialLifetimeTests : IDisposable
         Assert.True(material.IsReleased);
         Assert.Throws<ObjectDisposedException>(() => TestKeys.ReadSubKey(material, AeadSubKey.Encryption));
         Assert.Throws<ObjectDisposedException>(() => TestKeys.ReadRootKey(material));
-        Assert.Throws<ObjectDisposedException>(() => material.Pin());
         Assert.Equal(0, _pool.SlotsInUse);
     }
 
@@ -37,70 +40,6 @@ public sealed class ProtectedKeyMaterialLifetimeTests : IDisposable
 
         Assert.Equal(1, releases);
         Assert.Equal(1, _pool.SlotsInUse);
-    }
-
-    [Fact]
-    public void Pin_OwnerDisposesMeanwhile_KeyStaysUsableUntilThePinEnds()
-    {
-        byte[] allKeys = TestKeys.RandomKeyBytes();
-        ProtectedKeyMaterial material = TestKeys.Create(allKeys, _pool);
-        bool released = false;
-        material.ReleasedSlotObserver = _ => released = true;
-
-        ProtectedKeyMaterialPin pin = material.Pin();
-        material.Dispose();
-
-        Assert.False(released);
-        Assert.Equal(allKeys, TestKeys.ReadAll(material));
-
-        // Once the owner has disposed, running operations finish but no new one starts.
-        Assert.Throws<ObjectDisposedException>(() => material.Pin());
-
-        pin.Dispose();
-
-        Assert.True(released);
-        Assert.Throws<ObjectDisposedException>(() => TestKeys.ReadAll(material));
-    }
-
-    [Fact]
-    public void Pin_SeveralPins_ReleasedAfterTheLast()
-    {
-        ProtectedKeyMaterial material = TestKeys.Create(TestKeys.RandomKeyBytes(), _pool);
-        ProtectedKeyMaterialPin first = material.Pin();
-        ProtectedKeyMaterialPin second = material.Pin();
-
-        material.Dispose();
-        first.Dispose();
-        Assert.False(material.IsReleased);
-
-        second.Dispose();
-        Assert.True(material.IsReleased);
-        Assert.Equal(0, _pool.SlotsInUse);
-    }
-
-    [Fact]
-    public void Pin_DisposedWhileOwnerStillHoldsIt_KeyStaysUsable()
-    {
-        byte[] allKeys = TestKeys.RandomKeyBytes();
-        using ProtectedKeyMaterial material = TestKeys.Create(allKeys, _pool);
-
-        using (material.Pin())
-        {
-            Assert.Equal(allKeys, TestKeys.ReadAll(material));
-        }
-
-        Assert.False(material.IsReleased);
-        Assert.Equal(allKeys, TestKeys.ReadAll(material));
-    }
-
-    [Fact]
-    public void DefaultPin_Dispose_DoesNothing()
-    {
-        ProtectedKeyMaterialPin pin = default;
-
-        pin.Dispose();
-
-        Assert.Null(pin.Material);
     }
 
     [Fact]
@@ -143,71 +82,10 @@ public sealed class ProtectedKeyMaterialLifetimeTests : IDisposable
     }
 
     [Fact]
-    public async Task Dispose_WhileOtherThreadsUseTheKey_ReadsAreExactUntilTheyFailWithObjectDisposed()
-    {
-        byte[] allKeys = TestKeys.RandomKeyBytes();
-        for (int round = 0; round < 20; round++)
-        {
-            ProtectedKeyMaterial material = TestKeys.Create(allKeys, _pool);
-            int mismatches = 0;
-            int successes = 0;
-            using var started = new CountdownEvent(4);
-
-            Task[] readers = Enumerable.Range(0, 4).Select(_ => Task.Run(() =>
-            {
-                started.Signal();
-                while (true)
-                {
-                    try
-                    {
-                        using ProtectedKeyMaterialPin pin = material.Pin();
-                        if (!TestKeys.ReadAll(material).AsSpan().SequenceEqual(allKeys))
-                        {
-                            Interlocked.Increment(ref mismatches);
-                        }
-
-                        Interlocked.Increment(ref successes);
-                    }
-                    catch (ObjectDisposedException)
-                    {
-                        return;
-                    }
-                }
-            })).ToArray();
-
-            started.Wait(TestContext.Current.CancellationToken);
-            SpinWait.SpinUntil(() => Volatile.Read(ref successes) > 0);
-            material.Dispose();
-            await Task.WhenAll(readers);
-
-            Assert.Equal(0, mismatches);
-            Assert.True(material.IsReleased);
-        }
-
-        Assert.Equal(0, _pool.SlotsInUse);
-    }
-
-    [Fact]
     public void Finalizer_OwnerNeverDisposed_WipesAndReturnsTheSlot()
     {
         int wipedSlots = 0;
         CreateAndAbandon(_pool, () => Interlocked.Increment(ref wipedSlots));
-
-        for (int attempt = 0; attempt < 10 && Volatile.Read(ref wipedSlots) == 0; attempt++)
-        {
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-        }
-
-        Assert.Equal(1, wipedSlots);
-        Assert.Equal(0, _pool.SlotsInUse);
-    }
-
-    [Fact]
-    public void Finalizer_PinLeakedAfterOwnerDisposed_StillWipesAndReturnsTheSlot()
-    {
-        int wipedSlots = 0;
-        CreatePinAndAbandon(_pool, () => Interlocked.Increment(ref wipedSlots));
 
         for (int attempt = 0; attempt < 10 && Volatile.Read(ref wipedSlots) == 0; attempt++)
         {
@@ -230,20 +108,5 @@ public sealed class ProtectedKeyMaterialLifetimeTests : IDisposable
                 onWiped();
             }
         };
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void CreatePinAndAbandon(ProtectedMemoryPool pool, Action onWiped)
-    {
-        ProtectedKeyMaterial material = TestKeys.Create(TestKeys.RandomKeyBytes(), pool);
-        material.ReleasedSlotObserver = stored =>
-        {
-            if (!stored.ContainsAnyExcept((byte)0))
-            {
-                onWiped();
-            }
-        };
-        _ = material.Pin();
-        material.Dispose();
     }
 }

@@ -45,11 +45,11 @@ internal static class PatchValueEncryptor
             document.Write("{\"v\":"u8);
             document.Write(valueJson.Span);
             document.Write("}"u8);
-            using (PinnedKey pinned = await KeyResolver.ResolvePinnedAsync(encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false))
+            using (DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false))
             {
                 try
                 {
-                    processor.Encrypt(document.WrittenSpan, encrypted, pinned.Key, options);
+                    processor.EncryptLeased(document.WrittenSpan, encrypted, lease.Key, options);
                 }
                 catch (EncryptionException exception) when (exception.Path is not null)
                 {

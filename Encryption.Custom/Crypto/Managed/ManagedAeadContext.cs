@@ -2,6 +2,7 @@
 // libcrypto (Windows, macOS): reused AES-CBC transforms (see ManagedCbcCipher) and reused keyed IncrementalHash
 // HMACs, each built on first use. The BCL keeps their keys in native handles (no managed key arrays); Dispose
 // releases them.
+using System.Diagnostics;
 using System.Security.Cryptography;
 
 namespace Encryption.Custom.Crypto.Managed;
@@ -11,7 +12,9 @@ internal sealed class ManagedAeadContext : AeadContext
 {
     private ManagedCbcCipher? _encryptor;
     private ManagedCbcCipher? _decryptor;
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private IncrementalHash? _mac;
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private IncrementalHash? _ivMac;
 
     public ManagedAeadContext(AeadKeySource keySource)

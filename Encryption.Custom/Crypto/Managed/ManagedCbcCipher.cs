@@ -4,6 +4,7 @@
 // the first plaintext block by ⊕ (S ⊕ v) when decrypting; every later block chains normally. The result is
 // exactly AES-CBC with IV v. The transform takes arrays only, so data passes through one owned scratch array
 // in chunks (cleared after each chunk, since it holds plaintext).
+using System.Diagnostics;
 using System.Security.Cryptography;
 
 namespace Encryption.Custom.Crypto.Managed;
@@ -13,6 +14,7 @@ internal sealed class ManagedCbcCipher : IDisposable
 {
     private const int ChunkSize = 4096;
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly ICryptoTransform _transform;
     private readonly bool _encrypting;
 

@@ -2,11 +2,14 @@
 // The context is keyed once; each message only resets the IV (EVP_CipherInit_ex2 with cipher and key NULL, enc -1),
 // which keeps the expanded key schedule. Padding is off: the AEAD core pads and unpads by hand.
 // The key schedule lives in the native heap until Dispose, where EVP_CIPHER_CTX_free cleanses it.
+using System.Diagnostics;
+
 namespace Encryption.Custom.Crypto.OpenSsl;
 
 /// <summary>One keyed AES-256-CBC direction (encrypt or decrypt) whose IV is reset per message.</summary>
 internal sealed unsafe class OpenSslCbcCipher : IDisposable
 {
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly SafeEvpCipherCtxHandle _handle;
     private readonly nint _ctx;
 

@@ -4,6 +4,7 @@
 // and no provider dispatch per message (about 2.5× faster than cloning EVP_MD_CTX states on this machine).
 // Both pad states are key-equivalent; they live in our own native block (SafeSha256StatesHandle), which is zeroed
 // when freed on Dispose.
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
@@ -18,6 +19,7 @@ internal sealed unsafe class OpenSslHmacSha256 : IDisposable
     private const byte InnerPad = 0x36;
     private const byte OuterPad = 0x5c;
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly SafeSha256StatesHandle _states;
     private readonly byte* _inner;
     private readonly byte* _outer;

@@ -1,71 +1,41 @@
-using System.Runtime.CompilerServices;
-
 namespace Encryption.Custom.Json.Streaming;
 
-/// <summary>Asks an <see cref="Encryptor"/> for a document's key, checks what comes back, and pins it.</summary>
+/// <summary>Leases a document's key from an <see cref="Encryptor"/> and checks what comes back.</summary>
 /// <remarks>
-/// The encryptor owns its keys and may dispose one between handing it out and our pin; that race is retried once
-/// (the next lookup loads the key again). A key disposed before the lookup even answered fails as disposed.
+/// The lease is taken where the key is cached (see <see cref="Encryptor.LeaseEncryptionKeyAsync"/>), so an eviction
+/// at any moment cannot fail the operation: there is nothing to retry.
 /// </remarks>
 internal static class KeyResolver
 {
-    private const int Attempts = 2;
-
+    /// <summary>Leases the key; the caller disposes the lease.</summary>
     /// <exception cref="EncryptionException">The key is unavailable or for another algorithm.</exception>
-    /// <exception cref="ObjectDisposedException">The encryptor handed out disposed keys twice.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public static async ValueTask<PinnedKey> ResolvePinnedAsync(Encryptor encryptor, string keyId, string algorithm, CancellationToken cancellationToken)
+    public static ValueTask<DataEncryptionKeyLease> LeaseAsync(Encryptor encryptor, string keyId, string algorithm, CancellationToken cancellationToken)
     {
-        for (int attempt = 1; ; attempt++)
-        {
-            DataEncryptionKey key = await encryptor.GetEncryptionKeyAsync(keyId, algorithm, cancellationToken).ConfigureAwait(false);
-            if (TryPin(Check(key, keyId, algorithm), attempt, out PinnedKey pinned))
-            {
-                return pinned;
-            }
-        }
+        ValueTask<DataEncryptionKeyLease> pending = encryptor.LeaseEncryptionKeyAsync(keyId, algorithm, cancellationToken);
+        return pending.IsCompletedSuccessfully
+            ? new ValueTask<DataEncryptionKeyLease>(Check(pending.Result, keyId, algorithm))
+            : CheckWhenLeasedAsync(pending, keyId, algorithm);
+
+        static async ValueTask<DataEncryptionKeyLease> CheckWhenLeasedAsync(ValueTask<DataEncryptionKeyLease> pending, string keyId, string algorithm) =>
+            Check(await pending.ConfigureAwait(false), keyId, algorithm);
     }
 
     /// <summary>
-    /// Resolves synchronously: free when the encryptor answers from its cache (a completed <see cref="ValueTask{T}"/>),
+    /// Leases synchronously: free when the encryptor answers from its cache (a completed <see cref="ValueTask{T}"/>),
     /// otherwise this thread waits for the lookup.
     /// </summary>
     /// <exception cref="EncryptionException">The key is unavailable or for another algorithm.</exception>
-    /// <exception cref="ObjectDisposedException">The encryptor handed out disposed keys twice.</exception>
-    public static PinnedKey ResolvePinned(Encryptor encryptor, string keyId, string algorithm)
+    public static DataEncryptionKeyLease Lease(Encryptor encryptor, string keyId, string algorithm)
     {
-        for (int attempt = 1; ; attempt++)
-        {
-            ValueTask<DataEncryptionKey> pending = encryptor.GetEncryptionKeyAsync(keyId, algorithm, CancellationToken.None);
-            DataEncryptionKey key = pending.IsCompletedSuccessfully ? pending.Result : pending.AsTask().GetAwaiter().GetResult();
-            if (TryPin(Check(key, keyId, algorithm), attempt, out PinnedKey pinned))
-            {
-                return pinned;
-            }
-        }
+        ValueTask<DataEncryptionKeyLease> pending = encryptor.LeaseEncryptionKeyAsync(keyId, algorithm, CancellationToken.None);
+        DataEncryptionKeyLease lease = pending.IsCompletedSuccessfully ? pending.Result : pending.AsTask().GetAwaiter().GetResult();
+        return Check(lease, keyId, algorithm);
     }
 
-    /// <summary>Pins a key the caller supplied (no lookup to retry).</summary>
-    /// <exception cref="ObjectDisposedException">The key was disposed.</exception>
-    public static PinnedKey Pin(DataEncryptionKey key) => new(key, key.Pin());
-
-    private static bool TryPin(DataEncryptionKey key, int attempt, out PinnedKey pinned)
+    private static DataEncryptionKeyLease Check(DataEncryptionKeyLease lease, string keyId, string algorithm)
     {
-        try
-        {
-            pinned = new PinnedKey(key, key.Pin());
-            return true;
-        }
-        catch (ObjectDisposedException) when (attempt < Attempts)
-        {
-            pinned = default;
-            return false;
-        }
-    }
-
-    private static DataEncryptionKey Check(DataEncryptionKey? key, string keyId, string algorithm)
-    {
+        DataEncryptionKey? key = lease.Key;
         if (key is null)
         {
             JsonErrors.ThrowKeyMissing(keyId);
@@ -74,9 +44,10 @@ internal static class KeyResolver
         // Derived keys differ per algorithm (labels): a key for the other one would fail every tag check.
         if (!string.Equals(key.EncryptionAlgorithm, algorithm, StringComparison.Ordinal))
         {
+            lease.Dispose();
             JsonErrors.ThrowKeyAlgorithmMismatch(key.EncryptionAlgorithm, algorithm, keyId);
         }
 
-        return key;
+        return lease;
     }
 }

@@ -9,7 +9,10 @@ namespace Encryption.Custom.Json.WireFormat;
 /// padded base64 (<c>+/=</c>) of <c>typeMarker(1) ‖ cell</c>, where cell is the AEAD output of the plaintext.
 /// The legacy format 2 blob (<c>_ed</c>) is base64 of a bare cell.
 /// </summary>
-/// <remarks>The only place that frames values; both processors call it.</remarks>
+/// <remarks>
+/// The only place that frames values; both processors call it. Callers hold a <see cref="DataEncryptionKeyLease"/>
+/// on the key for the whole document, so the key is used through its <c>*Leased</c> methods.
+/// </remarks>
 internal static class EncryptedValueCodec
 {
     private const int StackLimit = 256;
@@ -39,7 +42,7 @@ internal static class EncryptedValueCodec
         try
         {
             blob[0] = (byte)marker;
-            int written = key.EncryptData(plainText, blob.Slice(1, blobLength - 1));
+            int written = key.EncryptLeased(plainText, blob.Slice(1, blobLength - 1));
             OperationStatus status = Base64.EncodeToUtf8(blob[..(1 + written)], destination, out _, out int encoded);
             Debug.Assert(status == OperationStatus.Done, "Base64 cannot fail with a large enough buffer.");
             return encoded;
@@ -110,7 +113,7 @@ internal static class EncryptedValueCodec
     public static EncryptedValueStatus TryDecryptCell(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> cell, Span<byte> plainText, out int plainTextLength)
     {
         // The Try form: a wrong key or a tampered value inside a feed page costs no exception here.
-        if (!key.TryDecryptData(cell, plainText, out plainTextLength))
+        if (!key.TryDecryptLeased(cell, plainText, out plainTextLength))
         {
             return EncryptedValueStatus.NotAuthentic;
         }
@@ -135,7 +138,7 @@ internal static class EncryptedValueCodec
             return EncryptedValueStatus.InvalidBase64;
         }
 
-        return key.TryDecryptData(blob[..blobLength], plainText, out plainTextLength)
+        return key.TryDecryptLeased(blob[..blobLength], plainText, out plainTextLength)
             ? EncryptedValueStatus.Valid
             : EncryptedValueStatus.NotAuthentic;
     }

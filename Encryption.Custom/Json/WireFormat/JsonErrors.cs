@@ -12,8 +12,6 @@ namespace Encryption.Custom.Json.WireFormat;
 /// </summary>
 internal static class JsonErrors
 {
-    private const int MaxEchoedLength = 64;
-
     [DoesNotReturn]
     public static void ThrowMalformed(JsonException exception) => throw CreateMalformed(exception);
 
@@ -126,7 +124,7 @@ internal static class JsonErrors
     public static void ThrowKeyMissing(string dataEncryptionKeyId) =>
         throw new EncryptionException(
             EncryptionErrorKind.KeyUnavailable,
-            $"The encryptor returned no data encryption key for '{dataEncryptionKeyId}'.",
+            $"The encryptor returned no data encryption key for '{Echo(dataEncryptionKeyId)}'.",
             dataEncryptionKeyId);
 
     [DoesNotReturn]
@@ -159,8 +157,8 @@ internal static class JsonErrors
             return new EncryptionException(
                 EncryptionErrorKind.InvalidCipherText,
                 path is null
-                    ? $"The encrypted data could not be decrypted with the data encryption key '{dataEncryptionKeyId}'."
-                    : $"The value at '{path}' could not be decrypted with the data encryption key '{dataEncryptionKeyId}'.",
+                    ? $"The encrypted data could not be decrypted with the data encryption key '{Echo(dataEncryptionKeyId)}'."
+                    : $"The value at '{path}' could not be decrypted with the data encryption key '{Echo(dataEncryptionKeyId)}'.",
                 dataEncryptionKeyId,
                 path);
         }
@@ -225,5 +223,5 @@ internal static class JsonErrors
     public static string ToPath(ReadOnlySpan<byte> utf8Name) => "/" + Encoding.UTF8.GetString(utf8Name);
 
     // Names and values echoed from a document are not secret, but keep messages short.
-    private static string Echo(string value) => value.Length <= MaxEchoedLength ? value : string.Concat(value.AsSpan(0, MaxEchoedLength), "…");
+    private static string Echo(string value) => UntrustedText.Shorten(value);
 }

@@ -9,19 +9,36 @@ internal sealed partial class DekCache
     /// <summary>Starts a refresh of a key that is still valid, unless one is already running. Allocation only when it starts.</summary>
     private void StartBackgroundRefresh(DekCacheEntry entry, int slot)
     {
-        if (entry.Keys[slot].Load is null)
+        if (entry.Keys[slot].Load is not null)
         {
-            Task<KeySnapshot>? load = GetOrStartKeyLoad(entry, slot, background: true);
-
-            // Nobody awaits a background refresh: observe its failure so it is not reported as unobserved.
-            load?.ContinueWith(static task => _ = task.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            return;
         }
+
+        KeyLoad? load;
+        lock (entry.Gate)
+        {
+            DekCacheEntry.KeySlot keySlot = entry.Keys[slot];
+            KeySnapshot? current = keySlot.Current;
+            if (entry.Removed || keySlot.Load is not null || (current is not null && Now() < current.RefreshAt))
+            {
+                // Removed, already loading, or another caller refreshed the key between our lookup and the lock.
+                return;
+            }
+
+            load = StartKeyLoad(entry, slot, background: true);
+        }
+
+        // Nobody awaits a background refresh: observe its failure so it is not reported as unobserved.
+        load.Task.ContinueWith(static task => _ = task.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
     }
 
-    /// <summary>The load in flight for the slot, a new one, or the key another caller just installed; null if the entry was removed.</summary>
-    private Task<KeySnapshot>? GetOrStartKeyLoad(DekCacheEntry entry, int slot, bool background)
+    /// <summary>
+    /// Under the entry's lock: a lease on the current key if it is still valid; otherwise the load in flight (or a
+    /// new one) with this caller counted as its waiter. Null with a default lease when the entry was removed.
+    /// </summary>
+    private KeyLoad? TryLeaseOrJoinLoad(DekCacheEntry entry, int slot, out DataEncryptionKeyLease lease)
     {
-        TaskCompletionSource<KeySnapshot> load;
+        lease = default;
         lock (entry.Gate)
         {
             if (entry.Removed)
@@ -29,23 +46,60 @@ internal sealed partial class DekCache
                 return null;
             }
 
+            // A key that is current under the lock was not retired, so its owner's reference holds and the lease succeeds.
             DekCacheEntry.KeySlot keySlot = entry.Keys[slot];
-            if (keySlot.Load is { } inFlight)
+            if (keySlot.Current is { } current && Now() < current.ExpiresAt && DataEncryptionKeyLease.TryAcquire(current.Key, out lease))
             {
-                return inFlight.Task;
+                return null;
             }
 
-            KeySnapshot? current = keySlot.Current;
-            long now = Now();
-            if (current is not null && now < (background ? current.RefreshAt : current.ExpiresAt))
-            {
-                // Another caller refreshed or loaded the key between our lookup and the lock.
-                return Task.FromResult(current);
-            }
-
-            load = new TaskCompletionSource<KeySnapshot>(TaskCreationOptions.RunContinuationsAsynchronously);
-            keySlot.Load = load;
+            KeyLoad load = keySlot.Load ?? StartKeyLoad(entry, slot, background: false);
+            load.Waiters++;
+            return load;
         }
+    }
+
+    /// <summary>Waits for a load this caller joined; the reference the load reserved for it becomes its lease.</summary>
+    private static async ValueTask<DataEncryptionKeyLease> WaitForLoadAsync(DekCacheEntry entry, KeyLoad load, CancellationToken cancellationToken)
+    {
+        try
+        {
+            KeySnapshot snapshot = await load.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+            return DataEncryptionKeyLease.Adopt(snapshot.Key);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            LeaveLoad(entry, load);
+            throw;
+        }
+    }
+
+    /// <summary>A waiter that gave up: uncount it while the load runs, or give back the reference the load reserved for it.</summary>
+    private static void LeaveLoad(DekCacheEntry entry, KeyLoad load)
+    {
+        DataEncryptionKey? reserved;
+        lock (entry.Gate)
+        {
+            if (!load.Completed)
+            {
+                load.Waiters--;
+                return;
+            }
+
+            reserved = load.GrantedKey;
+        }
+
+        reserved?.ReleaseReference();
+    }
+
+    /// <summary>Registers a new load for the slot and queues it. Call under the entry's lock.</summary>
+    /// <param name="entry">The DEK's entry.</param>
+    /// <param name="slot">The algorithm's slot.</param>
+    /// <param name="background">A refresh of a key that is still valid (nobody waits for it), not a miss.</param>
+    private KeyLoad StartKeyLoad(DekCacheEntry entry, int slot, bool background)
+    {
+        var load = new KeyLoad();
+        entry.Keys[slot].Load = load;
 
         // On the thread pool, without the caller's execution context: a hot-path caller returns at once, and
         // the provider call does not inherit the caller's ambient state, except the one thing that must follow
@@ -55,10 +109,10 @@ internal sealed partial class DekCache
             static state => _ = state.Cache.RunKeyLoadAsync(state.Entry, state.Slot, state.Load, state.Trigger, state.Background),
             (Cache: this, Entry: entry, Slot: slot, Load: load, Trigger: Activity.Current, Background: background),
             preferLocal: false);
-        return load.Task;
+        return load;
     }
 
-    private async Task RunKeyLoadAsync(DekCacheEntry entry, int slot, TaskCompletionSource<KeySnapshot> load, Activity? trigger, bool background)
+    private async Task RunKeyLoadAsync(DekCacheEntry entry, int slot, KeyLoad load, Activity? trigger, bool background)
     {
         KeySnapshot? loaded = null;
         Exception? failure = null;
@@ -167,13 +221,14 @@ internal sealed partial class DekCache
         return Math.Max(now, expiresAt - (long)(window.TotalSeconds * _ticksPerSecond));
     }
 
-    private void CompleteKeyLoad(DekCacheEntry entry, int slot, TaskCompletionSource<KeySnapshot> load, KeySnapshot? loaded, Exception? failure)
+    private void CompleteKeyLoad(DekCacheEntry entry, int slot, KeyLoad load, KeySnapshot? loaded, Exception? failure)
     {
         DataEncryptionKey? evicted = null;
         lock (entry.Gate)
         {
             DekCacheEntry.KeySlot keySlot = entry.Keys[slot];
             keySlot.Load = null;
+            load.Completed = true;
             KeySnapshot? current = keySlot.Current;
             if (_disposed.IsCancellationRequested)
             {
@@ -185,6 +240,14 @@ internal sealed partial class DekCache
             }
             else if (loaded is not null)
             {
+                // One reference per waiter, taken before the key becomes current (nothing can retire it before that).
+                for (int i = 0; i < load.Waiters; i++)
+                {
+                    bool added = loaded.Key.TryAddReference();
+                    Debug.Assert(added, "A key that was never handed out cannot have been disposed.");
+                }
+
+                load.GrantedKey = loaded.Key;
                 evicted = current?.Key;
                 keySlot.Current = loaded;
             }
@@ -207,6 +270,7 @@ internal sealed partial class DekCache
             }
         }
 
+        // The cache's reference goes; leases on the evicted key keep it until they end.
         evicted?.Dispose();
         if (loaded is not null)
         {

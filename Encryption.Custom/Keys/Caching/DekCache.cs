@@ -1,15 +1,19 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 
 namespace Encryption.Custom.Keys.Caching;
 
 /// <summary>
 /// Caches DEK documents (with a fixed time to live) and unwrapped keys (with the key-wrap provider's time to
-/// live), the latter only as protected <see cref="DataEncryptionKey"/>s that are disposed when evicted.
+/// live), the latter only as protected <see cref="DataEncryptionKey"/>s, handed out as <see cref="DataEncryptionKeyLease"/>s.
 /// </summary>
 /// <remarks>
 /// <list type="bullet">
-/// <item>Hit: one dictionary lookup, one timestamp, no allocation, no lock.</item>
+/// <item>Ownership: the cache holds the owner's reference of each key it caches and disposes it when the key is
+/// replaced, expires, is invalidated or the cache is disposed; every caller gets a lease of its own, so the key is
+/// released only when the last operation using it ends. Eviction never fails an operation.</item>
+/// <item>Hit: one dictionary lookup, one timestamp, one interlocked lease, no allocation, no lock.</item>
 /// <item>Near expiry (<see cref="DekCacheSettings.RefreshBeforeExpiry"/>): the cached key is returned and one
 /// background refresh starts, so callers do not wait while the provider is healthy.</item>
 /// <item>Miss or expired: one load per DEK and algorithm at a time (single flight); callers wait on it with their
@@ -22,6 +26,7 @@ internal sealed partial class DekCache : IDisposable
 {
     private static readonly Func<string, DekCacheEntry> s_createEntry = static id => new DekCacheEntry(id);
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly ConcurrentDictionary<string, DekCacheEntry> _entries = new(StringComparer.Ordinal);
     private readonly DekCacheSource _source;
     private readonly DekCacheSettings _settings;
@@ -46,11 +51,11 @@ internal sealed partial class DekCache : IDisposable
         _sweepTimer = _time.CreateTimer(static state => ((DekCache)state!).Sweep(), this, settings.SweepInterval, settings.SweepInterval);
     }
 
-    /// <summary>Gets the unwrapped key for <paramref name="id"/> and <paramref name="encryptionAlgorithm"/>.</summary>
+    /// <summary>Leases the unwrapped key for <paramref name="id"/> and <paramref name="encryptionAlgorithm"/>; the caller disposes the lease.</summary>
     /// <exception cref="EncryptionException">Unknown algorithm, unknown DEK, unwrap failure (see <see cref="KeyErrors"/>).</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled while waiting.</exception>
     /// <exception cref="ObjectDisposedException">The cache was disposed.</exception>
-    public ValueTask<DataEncryptionKey> GetKeyAsync(string id, string encryptionAlgorithm, CancellationToken cancellationToken)
+    public ValueTask<DataEncryptionKeyLease> LeaseKeyAsync(string id, string encryptionAlgorithm, CancellationToken cancellationToken)
     {
         int slot = GetSlot(encryptionAlgorithm);
         if (slot < 0)
@@ -61,22 +66,23 @@ internal sealed partial class DekCache : IDisposable
         if (_entries.TryGetValue(id, out DekCacheEntry? entry) && entry.Keys[slot].Current is { } snapshot)
         {
             long now = Now();
-            if (now < snapshot.RefreshAt)
-            {
-                EncryptionTelemetry.RecordKeyCacheHit();
-                return new ValueTask<DataEncryptionKey>(snapshot.Key);
-            }
 
-            if (now < snapshot.ExpiresAt)
+            // The lease fails only if the snapshot was retired (and its key disposed) since it was read: then it is
+            // no longer current, and the slow path looks again under the entry's lock.
+            if (now < snapshot.ExpiresAt && DataEncryptionKeyLease.TryAcquire(snapshot.Key, out DataEncryptionKeyLease lease))
             {
                 EncryptionTelemetry.RecordKeyCacheHit();
-                StartBackgroundRefresh(entry, slot);
-                return new ValueTask<DataEncryptionKey>(snapshot.Key);
+                if (now >= snapshot.RefreshAt)
+                {
+                    StartBackgroundRefresh(entry, slot);
+                }
+
+                return new ValueTask<DataEncryptionKeyLease>(lease);
             }
         }
 
         EncryptionTelemetry.RecordKeyCacheMiss();
-        return GetKeySlowAsync(id, slot, cancellationToken);
+        return LeaseKeySlowAsync(id, slot, cancellationToken);
     }
 
     /// <summary>Gets the DEK document through the cache levels (memory, distributed cache, then the source).</summary>
@@ -114,18 +120,21 @@ internal sealed partial class DekCache : IDisposable
     private static string GetAlgorithm(int slot) =>
         slot == 0 ? CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized : CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized;
 
-    private async ValueTask<DataEncryptionKey> GetKeySlowAsync(string id, int slot, CancellationToken cancellationToken)
+    private async ValueTask<DataEncryptionKeyLease> LeaseKeySlowAsync(string id, int slot, CancellationToken cancellationToken)
     {
         // Named after the public object the caller disposed, not this internal cache.
         ObjectDisposedException.ThrowIf(_disposed.IsCancellationRequested, typeof(CosmosDataEncryptionKeyProvider));
         while (true)
         {
             DekCacheEntry entry = _entries.GetOrAdd(id, s_createEntry);
-            Task<KeySnapshot>? load = GetOrStartKeyLoad(entry, slot, background: false);
-            if (load is not null)
+            if (TryLeaseOrJoinLoad(entry, slot, out DataEncryptionKeyLease lease) is { } load)
             {
-                KeySnapshot snapshot = await load.WaitAsync(cancellationToken).ConfigureAwait(false);
-                return snapshot.Key;
+                return await WaitForLoadAsync(entry, load, cancellationToken).ConfigureAwait(false);
+            }
+
+            if (lease.Key is not null)
+            {
+                return lease;
             }
 
             // The entry was swept away between the lookup and the lock: look it up again.

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 
 namespace Encryption.Custom.Keys.Caching;
 
@@ -24,6 +25,7 @@ internal sealed class DekCacheEntry(string id)
 
     public TaskCompletionSource<DataEncryptionKeyProperties>? PropertiesLoad { get; set; }
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     public KeySlot[] Keys { get; } = [new KeySlot(), new KeySlot()];
 
     /// <summary>True when nothing is cached or loading (checked under <see cref="Gate"/>).</summary>
@@ -51,8 +53,10 @@ internal sealed class DekCacheEntry(string id)
     /// <summary>The key cached for one algorithm, and the load in flight for it.</summary>
     internal sealed class KeySlot
     {
+        [DebuggerBrowsable(DebuggerBrowsableState.Never)]
         public volatile KeySnapshot? Current;
 
-        public TaskCompletionSource<KeySnapshot>? Load { get; set; }
+        [DebuggerBrowsable(DebuggerBrowsableState.Never)]
+        public KeyLoad? Load { get; set; }
     }
 }

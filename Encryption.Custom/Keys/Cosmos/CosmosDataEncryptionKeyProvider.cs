@@ -11,8 +11,9 @@ namespace Encryption.Custom;
 /// </summary>
 /// <remarks>
 /// Call <see cref="InitializeAsync"/> (or <see cref="Initialize"/>) once before use. Unwrapped keys live only as
-/// protected <see cref="DataEncryptionKey"/>s and are disposed (zeroed) when they expire, are invalidated, or the
-/// provider is disposed. Safe for concurrent use.
+/// protected <see cref="DataEncryptionKey"/>s and are disposed when they expire, are invalidated, or the provider is
+/// disposed; an operation that is using a key at that moment finishes with it, and the key is zeroed when the last
+/// one ends. Safe for concurrent use.
 /// </remarks>
 public class CosmosDataEncryptionKeyProvider : DataEncryptionKeyProvider, IDisposable, IAsyncDisposable
 {
@@ -125,12 +126,36 @@ public class CosmosDataEncryptionKeyProvider : DataEncryptionKeyProvider, IDispo
     }
 
     /// <inheritdoc/>
+    /// <remarks>
+    /// The key may be evicted and disposed at any time after it is returned; the library's own operations lease it
+    /// inside the cache instead, so that an eviction never fails them.
+    /// </remarks>
     /// <exception cref="InvalidOperationException">The provider is not initialized.</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public override ValueTask<DataEncryptionKey> FetchDataEncryptionKeyAsync(
         string id,
         string encryptionAlgorithm,
         CancellationToken cancellationToken = default)
+    {
+        ValueTask<DataEncryptionKeyLease> pending = LeaseDataEncryptionKeyAsync(id, encryptionAlgorithm, cancellationToken);
+        if (pending.IsCompletedSuccessfully)
+        {
+            using DataEncryptionKeyLease lease = pending.Result;
+            return new ValueTask<DataEncryptionKey>(lease.Key);
+        }
+
+        return ReturnWhenLeasedAsync(pending);
+
+        static async ValueTask<DataEncryptionKey> ReturnWhenLeasedAsync(ValueTask<DataEncryptionKeyLease> pending)
+        {
+            using DataEncryptionKeyLease lease = await pending.ConfigureAwait(false);
+            return lease.Key;
+        }
+    }
+
+    /// <exception cref="InvalidOperationException">The provider is not initialized.</exception>
+    /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
+    internal override ValueTask<DataEncryptionKeyLease> LeaseDataEncryptionKeyAsync(string id, string encryptionAlgorithm, CancellationToken cancellationToken)
     {
         ArgumentException.ThrowIfNullOrEmpty(id);
         ArgumentException.ThrowIfNullOrEmpty(encryptionAlgorithm);
@@ -139,7 +164,7 @@ public class CosmosDataEncryptionKeyProvider : DataEncryptionKeyProvider, IDispo
             ThrowNotInitialized();
         }
 
-        return _cache!.GetKeyAsync(id, encryptionAlgorithm, cancellationToken);
+        return _cache!.LeaseKeyAsync(id, encryptionAlgorithm, cancellationToken);
     }
 
     /// <summary>Disposes every cached key (zeroing it) and stops the cache's timer.</summary>

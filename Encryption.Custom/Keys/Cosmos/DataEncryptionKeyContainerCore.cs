@@ -105,13 +105,13 @@ internal sealed class DataEncryptionKeyContainerCore(CosmosDataEncryptionKeyProv
             {
                 if (response.StatusCode == HttpStatusCode.PreconditionFailed && callerETag is null)
                 {
-                    lastConflict = CosmosResponses.ToException(response, $"Data encryption key '{id}' changed while it was being rewrapped.");
+                    lastConflict = CosmosResponses.ToException(response, $"Data encryption key '{UntrustedText.Shorten(id)}' changed while it was being rewrapped.");
                     continue;
                 }
 
                 if (response.StatusCode == HttpStatusCode.NotFound)
                 {
-                    throw KeyErrors.NotFound(id, CosmosResponses.ToException(response, $"Data encryption key '{id}' was not found."));
+                    throw KeyErrors.NotFound(id, CosmosResponses.ToException(response, $"Data encryption key '{UntrustedText.Shorten(id)}' was not found."));
                 }
 
                 response.EnsureSuccessStatusCode();
@@ -155,7 +155,7 @@ internal sealed class DataEncryptionKeyContainerCore(CosmosDataEncryptionKeyProv
         {
             if (response.StatusCode == HttpStatusCode.NotFound)
             {
-                throw KeyErrors.NotFound(id, CosmosResponses.ToException(response, $"Data encryption key '{id}' was not found."));
+                throw KeyErrors.NotFound(id, CosmosResponses.ToException(response, $"Data encryption key '{UntrustedText.Shorten(id)}' was not found."));
             }
 
             response.EnsureSuccessStatusCode();

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Security.Cryptography;
 
 namespace Encryption.Custom.Keys.Local;
@@ -5,6 +6,7 @@ namespace Encryption.Custom.Keys.Local;
 /// <summary>A local AES key-encryption key (128, 192 or 256 bits) for RFC 3394 and RFC 5649 key wrap.</summary>
 internal sealed class LocalAesKeyEncryptionKey : LocalKeyEncryptionKey
 {
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly byte[] _key;
     private int _disposed;
 

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Security.Cryptography;
 using System.Text;
 
@@ -18,6 +19,7 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>The metadata <see cref="EncryptionKeyWrapMetadata.Type"/> of local keys.</summary>
     public const string MetadataType = "local";
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly ConcurrentDictionary<string, LocalKeyEncryptionKey> _keys = new(StringComparer.Ordinal);
     private readonly TimeSpan _cacheTimeToLive;
     private readonly HashSet<string> _allowedKeyNames;

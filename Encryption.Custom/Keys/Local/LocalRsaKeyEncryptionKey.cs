@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Security.Cryptography;
 
 namespace Encryption.Custom.Keys.Local;
@@ -5,6 +6,7 @@ namespace Encryption.Custom.Keys.Local;
 /// <summary>A local RSA key-encryption key for RSA-OAEP (SHA-1) and RSA-OAEP-256 key wrap.</summary>
 internal sealed class LocalRsaKeyEncryptionKey : LocalKeyEncryptionKey
 {
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly RSA _rsa;
     private readonly bool _hasPrivateKey;
 

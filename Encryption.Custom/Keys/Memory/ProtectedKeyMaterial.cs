@@ -8,7 +8,7 @@ namespace Encryption.Custom.Keys.Memory;
 /// <summary>
 /// A DEK's 32-byte root key and its three 32-byte derived keys in protected memory (see <c>docs/key-memory.md</c>).
 /// Key bytes leave it only through a callback that receives a stack copy, wiped as soon as the callback returns.
-/// Thread-safe; reference counted through <see cref="Pin"/> so that an owner may dispose it while operations run.
+/// Thread-safe for concurrent uses; it is disposed by its one owner only when no use can still run.
 /// </summary>
 /// <remarks>
 /// Slot layout (128 bytes, stored XOR-masked): root key, then the encryption, MAC and IV keys in
@@ -27,6 +27,7 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
     private const int SubKeysOffset = KeyLength;
     private const int StoredLength = KeyLength + SubKeysLength;
 
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly ProtectedMemoryPool _pool;
 
     [DebuggerBrowsable(DebuggerBrowsableState.Never)]
@@ -121,15 +122,8 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
     /// <exception cref="ObjectDisposedException">The key material was released.</exception>
     internal void CopyStoredForm(Span<byte> destination)
     {
-        AddReference();
-        try
-        {
-            _slot.StoredBytes.CopyTo(destination);
-        }
-        finally
-        {
-            ReleaseReference();
-        }
+        ThrowIfReleased();
+        _slot.StoredBytes.CopyTo(destination);
     }
 
     [SkipLocalsInit]
@@ -137,25 +131,19 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
         where TState : allows ref struct
     {
         ArgumentNullException.ThrowIfNull(action);
-        AddReference();
+        ThrowIfReleased();
+
+        // A span over a pointer is not scope-limited, so a ref-struct state cannot trip the escape rules.
+        byte* buffer = stackalloc byte[KeyLength];
+        var key = new Span<byte>(buffer, KeyLength);
         try
         {
-            // A span over a pointer is not scope-limited, so a ref-struct state cannot trip the escape rules.
-            byte* buffer = stackalloc byte[KeyLength];
-            var key = new Span<byte>(buffer, KeyLength);
-            try
-            {
-                _slot.Reveal(offset, key);
-                action(key, ref state);
-            }
-            finally
-            {
-                CryptographicOperations.ZeroMemory(key);
-            }
+            _slot.Reveal(offset, key);
+            action(key, ref state);
         }
         finally
         {
-            ReleaseReference();
+            CryptographicOperations.ZeroMemory(key);
         }
     }
 

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Security.Cryptography;
 
 namespace Encryption.Custom;
@@ -12,6 +13,7 @@ namespace Encryption.Custom;
 /// </remarks>
 public sealed class EncryptionKeyUnwrapResult : IDisposable
 {
+    [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private byte[]? _dataEncryptionKey;
 
     /// <summary>Creates an unwrap result that takes ownership of <paramref name="dataEncryptionKey"/>.</summary>
