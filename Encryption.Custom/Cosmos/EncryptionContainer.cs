@@ -31,7 +31,7 @@ internal sealed partial class EncryptionContainer : Container
         Serializer = ItemSerializers.For(clientOptions);
         _clientHasAvailabilityStrategy = clientOptions.AvailabilityStrategy is not null;
         Crypto = new BodyCrypto(encryptor, options.JsonProcessor, options.ProcessorOptions, options.Policy);
-        WriteOptions = new WriteOptionsResolver(options.Policy, options.JsonProcessor);
+        WriteOptions = new WriteOptionsResolver(options.Policy);
         Policy = options.Policy;
         QueryGuard = new QueryGuard(options.Policy);
         _partitionKeyGuard = new PartitionKeyGuard(inner);

@@ -12,7 +12,7 @@ public sealed class WriteOptionsResolverTests
     [Fact]
     public void NoPolicy_RequestDecides_ButAnEmptyRequestIsRefused()
     {
-        var resolver = new WriteOptionsResolver(null, JsonProcessor.Stream);
+        var resolver = new WriteOptionsResolver(null);
         EncryptionOptions requested = Options("dek1", "/ssn");
 
         Assert.Null(resolver.Resolve(null));
@@ -23,23 +23,22 @@ public sealed class WriteOptionsResolverTests
     }
 
     [Theory]
-    [InlineData(PlaintextPolicy.WriteEncryptedForbidPlaintext, JsonProcessor.Stream)]
-    [InlineData(PlaintextPolicy.WriteEncryptedReadBoth, JsonProcessor.Newtonsoft)]
-    public void EncryptingModes_WithoutRequest_UseThePolicy(PlaintextPolicy mode, JsonProcessor processor)
+    [InlineData(PlaintextPolicy.WriteEncryptedForbidPlaintext)]
+    [InlineData(PlaintextPolicy.WriteEncryptedReadBoth)]
+    public void EncryptingModes_WithoutRequest_UseThePolicy(PlaintextPolicy mode)
     {
         var policy = new ContainerEncryptionPolicy("dek1", ["/ssn", "/salary"]) { PlaintextPolicy = mode };
-        EncryptionOptions resolved = new WriteOptionsResolver(policy, processor).Resolve(null)!;
+        EncryptionOptions resolved = new WriteOptionsResolver(policy).Resolve(null)!;
 
         Assert.Equal("dek1", resolved.DataEncryptionKeyId);
         Assert.Equal(["/ssn", "/salary"], resolved.PathsToEncrypt!);
-        Assert.Equal(processor, resolved.JsonProcessor);
     }
 
     [Fact]
     public void WritePlaintextMode_LeavesWritesAsRequested()
     {
         var policy = new ContainerEncryptionPolicy("dek1", ["/ssn"]) { PlaintextPolicy = PlaintextPolicy.WritePlaintextReadBoth };
-        var resolver = new WriteOptionsResolver(policy, JsonProcessor.Stream);
+        var resolver = new WriteOptionsResolver(policy);
         EncryptionOptions fewer = Options("dek2", "/other");
 
         Assert.Null(resolver.Resolve(null));
@@ -49,7 +48,7 @@ public sealed class WriteOptionsResolverTests
     [Fact]
     public void Request_MayAddPaths_ButNotLeaveOneOut_OrChangeTheKey()
     {
-        var resolver = new WriteOptionsResolver(s_policy, JsonProcessor.Stream);
+        var resolver = new WriteOptionsResolver(s_policy);
         EncryptionOptions more = Options("dek1", "/notes", "/salary", "/ssn");
 
         Assert.Same(more, resolver.Resolve(more));

@@ -11,7 +11,7 @@ internal sealed class WriteOptionsResolver
     private readonly ContainerEncryptionPolicy? _policy;
     private readonly EncryptionOptions? _policyOptions;
 
-    public WriteOptionsResolver(ContainerEncryptionPolicy? policy, JsonProcessor processor)
+    public WriteOptionsResolver(ContainerEncryptionPolicy? policy)
     {
         _policy = policy;
         if (policy is not null && policy.EncryptsWrites)
@@ -21,7 +21,6 @@ internal sealed class WriteOptionsResolver
                 DataEncryptionKeyId = policy.DataEncryptionKeyId,
                 EncryptionAlgorithm = policy.EncryptionAlgorithm,
                 PathsToEncrypt = policy.Paths,
-                JsonProcessor = processor,
             };
         }
     }
