@@ -5,9 +5,11 @@
 #                                             stop, and exit with the command's exit code
 #   eval "$(Emulator/emulator.sh start)"       start in the background and print the variables to export
 #   Emulator/emulator.sh stop                  stop the server that `start` started
+#   Emulator/emulator.sh install               only install the server's dependencies (for its unit tests)
 #
 # Exported for the tests: COSMOS_ENDPOINT (https://127.0.0.1:<free port>/), COSMOS_KEY (the well-known
-# emulator key) and COSMOS_ENDPOINT_KIND=bundled, which tells the tests to skip what this server cannot do.
+# emulator key) and COSMOS_ENDPOINT_KIND=bundled, which tells the tests where a few answers differ (constant
+# request charges, content returned on writes).
 #
 # When COSMOS_ENDPOINT is already set (Microsoft's emulator or an account, with COSMOS_KEY), nothing is
 # started: `run` runs the command against that endpoint and `start`/`stop` do nothing.
@@ -28,7 +30,7 @@ say() { printf 'emulator: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
 usage() {
-  sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -185,6 +187,7 @@ cmd_run() {
 case "${1:-}" in
   start) shift; (($# == 0)) || usage; cmd_start ;;
   stop) shift; (($# == 0)) || usage; cmd_stop ;;
+  install) shift; (($# == 0)) || usage; ensure_installed ;;
   run)
     shift
     [[ ${1:-} == -- ]] && shift

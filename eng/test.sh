@@ -32,10 +32,20 @@ run_tests() {
   fi
 }
 
+# Unit tests of the bundled endpoint's compatibility layer (batch codec, query clauses), with Node's own test
+# runner, which prints its summary (tests, pass, fail) at the end.
+run_node_tests() {
+  local name="Emulator/server (node --test)"
+  step "test $name"
+  if ! { Emulator/emulator.sh install && node --test Emulator/server/test/*.test.mjs; }; then
+    failures+=("$name")
+  fi
+}
+
 # The integration tests drive the real Cosmos SDK against an endpoint: the bundled server, which
 # Emulator/emulator.sh installs, starts and always stops (its log tail is printed when they fail), or the
-# endpoint in COSMOS_ENDPOINT/COSMOS_KEY when set. Normal verbosity shows why endpoint-only tests were
-# skipped; the hang timeout keeps a stuck request from stalling the whole script.
+# endpoint in COSMOS_ENDPOINT/COSMOS_KEY when set. Normal verbosity lists every test (none is skipped on
+# either endpoint); the hang timeout keeps a stuck request from stalling the whole script.
 run_emulator_tests() {
   local name=Encryption.Custom.Emulator.Tests
   step "test $name (endpoint: ${COSMOS_ENDPOINT:-bundled server})"
@@ -57,6 +67,7 @@ fi
 
 run_tests Encryption.Custom.Tests/Encryption.Custom.Tests.csproj
 run_tests Encryption.Custom.Tool.Tests/Encryption.Custom.Tool.Tests.csproj
+run_node_tests
 run_emulator_tests
 
 step "summary"

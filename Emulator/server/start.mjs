@@ -12,6 +12,7 @@ import { captureAccount } from "./compat/account.mjs";
 import { createLoopbackCertificate } from "./compat/certificate.mjs";
 import { installCompatibility } from "./compat/install.mjs";
 import { createHttpsServer } from "./compat/internals.mjs";
+import { installQueryExtensions } from "./compat/query-extensions.mjs";
 import { installWriteSequence } from "./compat/write-sequence.mjs";
 
 const { values: args } = parseArgs({
@@ -22,9 +23,10 @@ const { values: args } = parseArgs({
   },
 });
 
-// Both hooks must be in place before the server builds its account and stores any document.
+// The hooks must be in place before the server builds its account and stores any document.
 captureAccount();
 installWriteSequence();
+installQueryExtensions();
 
 // keepAlive: the server otherwise sends `connection: close`, and the SDK would pay a TLS handshake per request.
 const server = createHttpsServer({ ...createLoopbackCertificate(), keepAlive: true });

@@ -4,11 +4,9 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
 /// <summary>
-/// Transactional batch and bulk execution through an encryption container. The bundled server cannot parse the
-/// binary bodies of either, so these run against Microsoft's emulator or an account; the batch logic is also
-/// covered by unit tests at the container seam.
+/// Transactional batch and bulk execution through an encryption container, end to end (the batch logic is also
+/// covered by unit tests at the container seam).
 /// </summary>
-[Trait(TestCategories.Name, TestCategories.RealEndpointOnly)]
 public sealed class BatchAndBulkTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
@@ -21,7 +19,6 @@ public sealed class BatchAndBulkTests(EncryptionFixture fixture) : IClassFixture
     [Fact]
     public async Task Batch_CreateReplaceUpsertRead_EncryptsBodiesAndDecryptsResults()
     {
-        fixture.Endpoint.SkipIfBundled("transactional batch (binary HybridRow bodies)");
         (Container raw, Container container) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         SecretDocument first = SecretDocument.Create("p0");
         SecretDocument second = SecretDocument.Create("p0");
@@ -52,7 +49,6 @@ public sealed class BatchAndBulkTests(EncryptionFixture fixture) : IClassFixture
     [Fact]
     public async Task Batch_PatchOnEncryptedPathAndAfterCreateInTheSameBatch_StoresCiphertext()
     {
-        fixture.Endpoint.SkipIfBundled("transactional batch (binary HybridRow bodies)");
         (Container raw, Container container) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         SecretDocument existing = SecretDocument.Create("p0");
         await container.CreateItemAsync(existing, existing.PartitionKey, EncryptionFixture.Encrypt(EncryptionFixture.Dek2, SecretDocument.SecretPaths), Ct);
@@ -77,7 +73,6 @@ public sealed class BatchAndBulkTests(EncryptionFixture fixture) : IClassFixture
     [Fact]
     public async Task Batch_OneOperationFails_CommitsNothing()
     {
-        fixture.Endpoint.SkipIfBundled("transactional batch (binary HybridRow bodies)");
         (Container raw, Container container) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         SecretDocument existing = SecretDocument.Create("p0");
         await container.CreateItemAsync(existing, existing.PartitionKey, EncryptionFixture.Encrypt(EncryptionFixture.Dek1, "/ssn"), Ct);
@@ -97,7 +92,6 @@ public sealed class BatchAndBulkTests(EncryptionFixture fixture) : IClassFixture
     [Fact]
     public async Task Bulk_ManyConcurrentEncryptedWritesAndReads_AllRoundTrip()
     {
-        fixture.Endpoint.SkipIfBundled("bulk execution (binary HybridRow bodies)");
         (Container raw, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         using CosmosClient bulkClient = fixture.Endpoint.CreateClient(options => options.AllowBulkExecution = true);
         Container container = bulkClient.GetContainer(fixture.Database.Id, raw.Id).WithEncryptor(fixture.Encryptor);

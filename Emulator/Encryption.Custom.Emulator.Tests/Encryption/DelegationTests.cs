@@ -39,10 +39,8 @@ public sealed class DelegationTests(EncryptionFixture fixture) : IClassFixture<E
     }
 
     [Fact]
-    [Trait(TestCategories.Name, TestCategories.RealEndpointOnly)]
     public async Task Throughput_DelegatesToTheWrappedContainer()
     {
-        fixture.Endpoint.SkipIfBundled("throughput (offers)");
         Container raw = (await fixture.Database.CreateContainerAsync(
             new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), "/pk"), throughput: 400, cancellationToken: Ct)).Container;
         Container container = raw.WithEncryptor(fixture.Encryptor);

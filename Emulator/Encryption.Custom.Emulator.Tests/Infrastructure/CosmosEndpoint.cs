@@ -32,7 +32,7 @@ public sealed class CosmosEndpoint
     /// <summary>The account key (never printed).</summary>
     public string Key { get; }
 
-    /// <summary>True for the bundled server: tests of what it cannot do are skipped.</summary>
+    /// <summary>True for the bundled server (where a few answers differ, e.g. request charges are constant).</summary>
     public bool IsBundled { get; }
 
     /// <summary>Reads the endpoint from the environment.</summary>
@@ -85,20 +85,6 @@ public sealed class CosmosEndpoint
         CosmosClientOptions options = CreateClientOptions();
         configure?.Invoke(options);
         return new CosmosClient(Uri.ToString(), Key, options);
-    }
-
-    /// <summary>
-    /// Skips the calling test (with the reason shown by the runner) when the endpoint is the bundled server;
-    /// such tests carry <c>[Trait(TestCategories.Name, TestCategories.RealEndpointOnly)]</c>.
-    /// </summary>
-    public void SkipIfBundled(string missingCapability)
-    {
-        if (IsBundled)
-        {
-            Assert.Skip(
-                $"The bundled server cannot do {missingCapability}; this test runs against Microsoft's emulator " +
-                $"or an account ({EndpointVariable}/{KeyVariable}).");
-        }
     }
 
     /// <inheritdoc/>

@@ -11,6 +11,10 @@ public sealed class DataEncryptionKeyContainerTests(CosmosDatabaseFixture fixtur
 {
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
 
+    // The same two KEKs in every local provider of a test run, as two processes of one application would have them.
+    private static readonly byte[] s_kek1 = RandomNumberGenerator.GetBytes(32);
+    private static readonly byte[] s_kek2 = RandomNumberGenerator.GetBytes(32);
+
     private readonly LocalKeyWrapProvider _local = CreateLocalProvider();
     private readonly List<IDisposable> _disposables = [];
 
@@ -233,11 +237,49 @@ public sealed class DataEncryptionKeyContainerTests(CosmosDatabaseFixture fixtur
         Assert.Equal(plainText, decrypted);
     }
 
-    private static LocalKeyWrapProvider CreateLocalProvider()
+    [Fact]
+    public async Task FetchDataEncryptionKeyAsync_DocumentRewrittenToAnotherKek_IsRefusedByTheAllowList()
     {
-        var provider = new LocalKeyWrapProvider();
-        provider.AddAesKey("kek1", RandomNumberGenerator.GetBytes(32));
-        provider.AddAesKey("kek2", RandomNumberGenerator.GetBytes(32));
+        // Someone with write access to the DEK container (and none to the KEKs) swaps dek1's document for a DEK they
+        // know, wrapped under another key the application can use. Without an allow-list a fresh process accepts it.
+        CosmosDataEncryptionKeyProvider provider = await CreateInitializedProviderAsync();
+        await provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Kek1, cancellationToken: Ct);
+        byte[] known = RandomNumberGenerator.GetBytes(32);
+        EncryptionKeyWrapResult swapped = await _local.WrapKeyAsync(known, Kek2, Ct);
+        using (ResponseMessage read = await provider.Container.ReadItemStreamAsync("dek1", new PartitionKey("dek1"), cancellationToken: Ct))
+        {
+            var document = System.Text.Json.Nodes.JsonNode.Parse(read.Content)!.AsObject();
+            document["wrappedDataEncryptionKey"] = Convert.ToBase64String(swapped.WrappedDataEncryptionKey.Span);
+            document["keyWrapMetadata"] = new System.Text.Json.Nodes.JsonObject { ["type"] = "local", ["name"] = "kek2", ["value"] = "kek2", ["algorithm"] = KeyWrapAlgorithm.AesKeyWrapPadded };
+            using var body = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(document.ToJsonString()));
+            using ResponseMessage replaced = await provider.Container.ReplaceItemStreamAsync(body, "dek1", new PartitionKey("dek1"), cancellationToken: Ct);
+            replaced.EnsureSuccessStatusCode();
+        }
+
+        CosmosDataEncryptionKeyProvider unrestricted = Track(new CosmosDataEncryptionKeyProvider(_local));
+        unrestricted.Initialize(provider.Container);
+        await unrestricted.FetchDataEncryptionKeyAsync("dek1", Mde, Ct);
+
+        using LocalKeyWrapProvider allowList = CreateLocalProvider(allowed: "kek1");
+        CosmosDataEncryptionKeyProvider restricted = Track(new CosmosDataEncryptionKeyProvider(allowList));
+        restricted.Initialize(provider.Container);
+        var error = await Assert.ThrowsAsync<EncryptionException>(async () => await restricted.FetchDataEncryptionKeyAsync("dek1", Mde, Ct));
+        Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
+        Assert.Contains("'kek2'", error.ToString(), StringComparison.Ordinal);
+        Assert.DoesNotContain(Convert.ToBase64String(known), error.ToString(), StringComparison.Ordinal);
+    }
+
+    private static LocalKeyWrapProvider CreateLocalProvider(string? allowed = null)
+    {
+        var options = new LocalKeyWrapProviderOptions();
+        if (allowed is not null)
+        {
+            options.AllowedKeyNames.Add(allowed);
+        }
+
+        var provider = new LocalKeyWrapProvider(options);
+        provider.AddAesKey("kek1", s_kek1);
+        provider.AddAesKey("kek2", s_kek2);
         return provider;
     }
 

@@ -15,10 +15,15 @@ export function captureAccount() {
   };
 }
 
-/** The collection (container) item for ids or RIDs; `.read()` is undefined when it does not exist. */
-export function collectionOf(dbId, collId) {
+/** The server's account (databases, their collections and documents). */
+export function currentAccount() {
   if (!current) {
     throw new Error("the server has not created its account yet (not listening?)");
   }
-  return current.database(dbId).collection(collId);
+  return current;
+}
+
+/** The collection (container) item for ids or RIDs; `.read()` is undefined when it does not exist. */
+export function collectionOf(dbId, collId) {
+  return currentAccount().database(dbId).collection(collId);
 }

@@ -3,7 +3,7 @@
 // container's write sequence (LSN): the SDK keeps the etag of the last page as its continuation and sends
 // it back in `If-None-Match`; no `If-None-Match` means from the beginning (or from `If-Modified-Since`),
 // `*` means from now. Deletes are not reported, as in Cosmos DB's latest-version mode.
-import { lastLsn, lsnOf } from "./write-sequence.mjs";
+import { lastLsn, lsnOf, sessionToken } from "./write-sequence.mjs";
 import { partitionFilter } from "./partition.mjs";
 import { badRequest, header, notFound, send } from "./respond.mjs";
 
@@ -12,8 +12,12 @@ export const isChangeFeedRequest = (req) =>
 
 const quote = (lsn) => `"${lsn}"`;
 
-// The SDK parses x-ms-item-count on every change feed answer, 304 included.
-const notModified = (res, lsn) => send(res, 304, undefined, { etag: quote(lsn), "x-ms-item-count": "0" });
+// The SDK parses x-ms-item-count on every change feed answer, 304 included. The session token carries the
+// container's latest LSN, from which the change feed estimator computes the remaining lag (that LSN minus the
+// LSN before the first change it reads, or nothing when there is no change).
+const headers = (documents, lsn, count) =>
+  ({ etag: quote(lsn), "x-ms-item-count": String(count), "x-ms-session-token": sessionToken(documents) });
+const notModified = (res, documents, lsn) => send(res, 304, undefined, headers(documents, lsn, 0));
 
 function parseMaxItemCount(req) {
   const value = Number.parseInt(header(req, "x-ms-max-item-count") ?? "", 10);
@@ -31,7 +35,7 @@ export function changeFeed(req, res, collection) {
   const ifNoneMatch = header(req, "if-none-match");
   if (ifNoneMatch === "*") {
     // From now: nothing to return; the etag marks where the next read starts.
-    return notModified(res, current);
+    return notModified(res, documents, current);
   }
 
   let since = 0;
@@ -67,7 +71,7 @@ export function changeFeed(req, res, collection) {
   const page = changes.slice(0, maxItemCount);
   if (page.length === 0) {
     // Nothing new in scope up to `current`, so the next read may start there.
-    return notModified(res, Math.max(since, current));
+    return notModified(res, documents, Math.max(since, current));
   }
   // A cut page resumes after its last change; a complete one after everything written so far.
   const next = page.length < changes.length ? page[page.length - 1].lsn : Math.max(since, current);
@@ -76,5 +80,5 @@ export function changeFeed(req, res, collection) {
     Documents: page.map(({ doc, lsn }) => ({ ...doc, _lsn: lsn })),
     _count: page.length,
   };
-  return send(res, 200, body, { etag: quote(next), "x-ms-item-count": String(page.length) });
+  return send(res, 200, body, headers(documents, next, page.length));
 }

@@ -13,9 +13,13 @@ export const { createHttpsServer } = require("@vercel/cosmosdb-server");
 export const accountModule = lib("account");
 
 // Per-container document store (an `Items` subclass): `_data` (Map rid -> item, in write order),
-// `_set(doc)` (every create/replace/upsert/patch ends here), `_getPartition(doc)`, `_getQuery(sql)`,
-// `_userDefinedFunctions()`.
+// `_index` (Map unique key -> rid), `_ridCount`, `_set(doc)` (every create/replace/upsert/patch ends here),
+// `_getPartition(doc)`, `_getQuery(sql)`, `_userDefinedFunctions()`.
 export const Documents = lib("account/documents").default;
+
+// The server's SQL engine (its dependency @zeit/cosmosdb-query, resolved from the server as it loads it):
+// queryEngine(sql) -> { exec(documents, { parameters, udf, maxItemCount, continuation }) -> { result, continuation } }.
+export const queryEngine = createRequire(require.resolve("@vercel/cosmosdb-server"))("@zeit/cosmosdb-query").default;
 
 // The server's router: req -> [params, handler] | undefined. Used to tell unknown routes apart.
 export const route = lib("routes").default;
@@ -26,8 +30,10 @@ export const readItems = lib("handler/_read-items").default;
 // Reads and parses a JSON request body.
 export const readJson = lib("json").default;
 
-// Point read and patch operations on a collection, shared with the server's own handlers.
-export const { readOperation } = lib("handler/_document-operations");
+// Document operations on a collection, shared with the server's own handlers (and its JSON batch):
+// (collection, { partitionKey, id, resourceBody, ifMatch }) -> { statusCode, body }.
+export const { createOperation, deleteOperation, readOperation, replaceOperation, upsertOperation } =
+  lib("handler/_document-operations");
 export const { patchOperation } = lib("handler/_patch-operations");
 
 // Partition key header parsing as the server does it ("[\"a\"]" -> "a"; "[{}]" -> the id).

@@ -17,16 +17,21 @@ function canonical(value) {
 }
 
 /**
+ * A predicate over stored documents: in the partition that `raw` (the partition key header's JSON, e.g.
+ * `["p0"]`) names. Throws on unparsable JSON (the caller answers 400).
+ */
+export function partitionMatcher(raw, documents) {
+  const parsed = JSON.parse(raw);
+  // Hierarchical keys are not modelled by the server (it uses the first path only), so neither are they here.
+  const wanted = canonical(Array.isArray(parsed) ? parsed[0] : parsed);
+  return (doc) => canonical(documents._getPartition(doc)) === wanted;
+}
+
+/**
  * Returns undefined when the request names no partition, else a predicate over stored documents.
  * Throws on an unparsable header (the caller answers 400).
  */
 export function partitionFilter(req, documents) {
   const raw = header(req, "x-ms-documentdb-partitionkey");
-  if (raw === undefined || raw === "") {
-    return undefined;
-  }
-  const parsed = JSON.parse(raw);
-  // Hierarchical keys are not modelled by the server (it uses the first path only), so neither are they here.
-  const wanted = canonical(Array.isArray(parsed) ? parsed[0] : parsed);
-  return (doc) => canonical(documents._getPartition(doc)) === wanted;
+  return raw === undefined || raw === "" ? undefined : partitionMatcher(raw, documents);
 }

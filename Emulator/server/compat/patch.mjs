@@ -5,7 +5,7 @@
 // then applied by the server's own patch operation (without the condition). User properties whose names
 // start with "_" can be patched, as in Cosmos DB (see patchWithUnderscoreProperties).
 import { getPartitionKeyHeader, parsePartitionKey, patchOperation, readJson } from "./internals.mjs";
-import { badRequest, header, notFound, preconditionFailed, send } from "./respond.mjs";
+import { header, send } from "./respond.mjs";
 
 const CONDITION = /^\s*from\s+([A-Za-z_][A-Za-z0-9_]*)\s+where\s+([\s\S]+)$/i;
 
@@ -68,35 +68,43 @@ function patchWithUnderscoreProperties(collection, doc, docId, partitionKey, ifM
   }
 }
 
-export async function patch(req, res, collection, docId) {
-  const request = await readJson(req);
-  const operations = Array.isArray(request) ? request : request.operations;
+const failure = (statusCode, code, message) => ({ statusCode, body: { code, message } });
+const PRECONDITION_FAILED = failure(
+  412, "PreconditionFailed", "Operation cannot be performed because one of the specified precondition is not met.");
+
+/**
+ * Applies one patch request to one document, as the patch endpoint and batch patch operations do.
+ * @param {object} request the parsed body: an array of operations or { operations, condition }
+ * @param {string} partitionKey the partition key as the header carries it (JSON)
+ * @param {string} [ifMatch]
+ * @returns {{ statusCode: number, body: object }}
+ */
+export function applyPatch(collection, docId, partitionKey, request, ifMatch) {
+  const operations = Array.isArray(request) ? request : request?.operations;
   if (!Array.isArray(operations)) {
-    return badRequest(res, "Invalid patch request: check syntax of patch specification.");
+    return failure(400, "BadRequest", "Invalid patch request: check syntax of patch specification.");
   }
   if (!collection.read()) {
-    return notFound(res);
+    return failure(404, "NotFound", "Entity with the specified id does not exist in the system.");
   }
-  const partitionKey = getPartitionKeyHeader(req);
   let doc;
   try {
     doc = collection.document(docId, parsePartitionKey(partitionKey, docId)).read();
   } catch {
-    return badRequest(res, "invalid x-ms-documentdb-partitionkey header");
+    return failure(400, "BadRequest", "invalid x-ms-documentdb-partitionkey header");
   }
   if (!doc) {
-    return notFound(res);
+    return failure(404, "NotFound", "Entity with the specified id does not exist in the system.");
   }
-  const ifMatch = header(req, "if-match");
   if (ifMatch && ifMatch !== doc._etag) {
-    return preconditionFailed(res);
+    return PRECONDITION_FAILED;
   }
 
   const condition = Array.isArray(request) ? undefined : request.condition;
   if (condition) {
     const match = CONDITION.exec(condition);
     if (!match) {
-      return badRequest(res, `patch condition must read "FROM <alias> WHERE <predicate>": ${condition}`);
+      return failure(400, "BadRequest", `patch condition must read "FROM <alias> WHERE <predicate>": ${condition}`);
     }
     const [, alias, predicate] = match;
     const { documents } = collection;
@@ -105,13 +113,18 @@ export async function patch(req, res, collection, docId) {
       const query = documents._getQuery(`SELECT VALUE 1 FROM ${alias} WHERE ${predicate}`);
       satisfied = query.exec([doc], { udf: documents._userDefinedFunctions() }).result.length > 0;
     } catch (err) {
-      return badRequest(res, `invalid patch condition: ${err.message}`);
+      return failure(400, "BadRequest", `invalid patch condition: ${err.message}`);
     }
     if (!satisfied) {
-      return preconditionFailed(res);
+      return PRECONDITION_FAILED;
     }
   }
 
-  const result = patchWithUnderscoreProperties(collection, doc, docId, partitionKey, ifMatch, operations);
+  return patchWithUnderscoreProperties(collection, doc, docId, partitionKey, ifMatch, operations);
+}
+
+export async function patch(req, res, collection, docId) {
+  const request = await readJson(req);
+  const result = applyPatch(collection, docId, getPartitionKeyHeader(req), request, header(req, "if-match"));
   return send(res, result.statusCode, result.body);
 }

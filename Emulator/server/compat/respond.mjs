@@ -29,12 +29,6 @@ export const notFound = (res) =>
 
 export const badRequest = (res, message) => send(res, 400, { code: "BadRequest", message });
 
-export const preconditionFailed = (res) =>
-  send(res, 412, {
-    code: "PreconditionFailed",
-    message: "Operation cannot be performed because one of the specified precondition is not met.",
-  });
-
 /** A request header as one string (Node gives arrays for repeated headers). */
 export function header(req, name) {
   const value = req.headers[name];

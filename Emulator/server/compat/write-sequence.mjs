@@ -24,3 +24,12 @@ export const lastLsn = (documents) => lastLsnByContainer.get(documents) ?? 0;
 
 /** The LSN of the write that stored this document object. */
 export const lsnOf = (doc) => lsnByDocument.get(doc) ?? 0;
+
+/** Sets the last LSN back, when the writes after it were undone (a failed transactional batch). */
+export const resetLastLsn = (documents, lsn) => lastLsnByContainer.set(documents, lsn);
+
+/**
+ * The session token of a container's current state, `<partition key range>:<version>#<global LSN>`. The change
+ * feed estimator takes the global LSN from it as the latest write, to subtract the LSN it has read up to.
+ */
+export const sessionToken = (documents) => `0:-1#${lastLsn(documents)}`;

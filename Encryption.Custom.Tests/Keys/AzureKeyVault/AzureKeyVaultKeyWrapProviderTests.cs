@@ -46,7 +46,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         Assert.All(requests, request => Assert.Equal($"{KeyId.AbsolutePath}/wrapkey", request.Path));
         TokenRequestContext token = Assert.Single(Credential.Requests);
         Assert.Equal([$"{Vault.VaultUri.GetLeftPart(UriPartial.Authority)}/.default"], token.Scopes);
-        Assert.Equal(FakeKeyVault.TenantId, token.TenantId);
+        Assert.Equal(FakeKeyVault.DefaultTenantId, token.TenantId);
     }
 
     [Fact]

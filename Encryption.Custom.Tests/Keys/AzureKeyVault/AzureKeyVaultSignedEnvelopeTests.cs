@@ -112,58 +112,8 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : FakeKeyVaultTestBase
         await Assert.ThrowsAsync<ArgumentException>(() => provider.UnwrapKeyAsync(new byte[600], new EncryptionKeyWrapMetadata("AZURE_KEY_VAULT", "myKek", KeyId.AbsoluteUri, "RSA-OAEP-256"), Ct));
     }
 
-    [Fact]
-    public async Task FetchDataEncryptionKeyAsync_DekDocumentWrittenByMicrosoftsPackage_Unwraps()
-    {
-        byte[] dek = RandomNumberGenerator.GetBytes(32);
-        byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri, dek);
-        var container = new FakeContainer("keys");
-        container.Seed(
-            "{\"id\":\"theirs\",\"createTime\":1700000000,\"encryptionAlgorithm\":\"MdeAeadAes256CbcHmac256Randomized\"," +
-            $"\"keyWrapMetadata\":{{\"type\":\"AZURE_KEY_VAULT\",\"algorithm\":\"RSA_OAEP\",\"name\":\"myKek\",\"value\":\"{KeyId.AbsoluteUri}\"}}," +
-            $"\"wrappedDataEncryptionKey\":\"{Convert.ToBase64String(envelope)}\"}}");
-        var keys = new TestKeyFactory();
-        using var provider = new CosmosDataEncryptionKeyProvider(CreateProvider(), new CosmosDataEncryptionKeyProviderOptions(), keys);
-        provider.Initialize(container);
-
-        DataEncryptionKey key = await provider.FetchDataEncryptionKeyAsync("theirs", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, Ct);
-
-        Assert.Equal(dek, ((TestDataEncryptionKey)key).RawKey);
-    }
-
-    [Fact]
-    public async Task CreateDataEncryptionKeyAsync_SignedEnvelopeMetadata_StoresADocumentMicrosoftsPackageCanRead()
-    {
-        var container = new FakeContainer("keys");
-        using var provider = new CosmosDataEncryptionKeyProvider(CreateProvider(), new CosmosDataEncryptionKeyProviderOptions(), new TestKeyFactory());
-        provider.Initialize(container);
-
-        DataEncryptionKeyProperties created = (await provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
-            "ours", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), cancellationToken: Ct)).Resource;
-
-        // What Microsoft's provider checks and does: the signature over the signed part, then RSA-OAEP (SHA-1).
-        byte[] envelope = created.WrappedDataEncryptionKey.ToArray();
-        int pathLength = BinaryPrimitives.ReadUInt16LittleEndian(envelope.AsSpan(1));
-        int signatureStart = 5 + pathLength + 256;
-        Assert.True(Rsa.VerifyData(envelope.AsSpan(0, signatureStart), envelope.AsSpan(signatureStart), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1));
-        Assert.Equal(32, Rsa.Decrypt(envelope.AsSpan(5 + pathLength, 256).ToArray(), RSAEncryptionPadding.OaepSHA1).Length);
-        Assert.Equal("AZURE_KEY_VAULT", created.EncryptionKeyWrapMetadata.Type);
-        Assert.Equal("RSA_OAEP", created.EncryptionKeyWrapMetadata.Algorithm);
-    }
-
     private AzureKeyVaultKeyWrapProvider CreateProvider() => AzureKeyVaultKeyWrapProviderTests.CreateProvider(Vault, Credential);
 
-    /// <summary>The envelope built straight from the published layout, with the local copy of the KEK.</summary>
-    private byte[] BuildEnvelopeIndependently(string keyPath, byte[] dek, RSA? signer = null)
-    {
-        byte[] path = Encoding.Unicode.GetBytes(keyPath.ToLowerInvariant());
-        byte[] cipherText = Rsa.Encrypt(dek, RSAEncryptionPadding.OaepSHA1);
-        var signedPart = new List<byte> { 1 };
-        signedPart.AddRange(BitConverter.GetBytes((ushort)path.Length));
-        signedPart.AddRange(BitConverter.GetBytes((ushort)cipherText.Length));
-        signedPart.AddRange(path);
-        signedPart.AddRange(cipherText);
-        byte[] signature = (signer ?? Rsa).SignData(signedPart.ToArray(), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
-        return [.. signedPart, .. signature];
-    }
+    private byte[] BuildEnvelopeIndependently(string keyPath, byte[] dek, RSA? signer = null) =>
+        SignedEnvelopeBuilder.Build(Rsa, keyPath, dek, signer);
 }

@@ -18,12 +18,13 @@ namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
 /// <summary>
 /// An in-process, Key Vault-compatible HTTPS endpoint on loopback (Kestrel, self-signed certificate made in
 /// memory): the bearer challenge, <c>POST /keys/{name}[/{version}]/wrapkey|unwrapkey|sign</c> and
-/// <c>GET /keys/{name}[/{version}]</c> with real RSA keys (RSA-OAEP, RSA-OAEP-256, RS256), and faults a test
-/// queues: status codes, Retry-After, hangs, wrong answers.
+/// <c>GET /keys/{name}[/{version}]</c> with real RSA keys (RSA-OAEP, RSA-OAEP-256, RS256), key rotation (new
+/// versions), its own tenant, a configurable challenge header and answering host (private endpoints), and faults
+/// a test queues: status codes, Retry-After, hangs, wrong answers, actions run just before an operation.
 /// </summary>
 internal sealed class FakeKeyVault : IAsyncDisposable
 {
-    public const string TenantId = "72f988bf-0000-0000-0000-000000000001";
+    public const string DefaultTenantId = "72f988bf-0000-0000-0000-000000000001";
 
     private readonly WebApplication _app;
     private readonly ConcurrentDictionary<string, List<(string Version, RSA Key)>> _keys = new(StringComparer.OrdinalIgnoreCase);
@@ -44,6 +45,21 @@ internal sealed class FakeKeyVault : IAsyncDisposable
 
     /// <summary>The resource the challenge names; by default the vault's own origin.</summary>
     public string? ChallengeResource { get; set; }
+
+    /// <summary>The tenant the challenge names and whose tokens the vault accepts.</summary>
+    public string TenantId { get; set; } = DefaultTenantId;
+
+    /// <summary>
+    /// The whole WWW-Authenticate value, given the default Bearer challenge (several challenges in one header,
+    /// other schemes first); null sends the default challenge alone.
+    /// </summary>
+    public Func<string, string>? ChallengeHeader { get; set; }
+
+    /// <summary>
+    /// The vault URI the answers' <c>kid</c> names; by default <see cref="VaultUri"/>. Another host models a request
+    /// through a private endpoint or alias host, which Key Vault answers with the vault's own name.
+    /// </summary>
+    public Uri? KidVaultUri { get; set; }
 
     /// <summary>When true, every token is refused with a fresh challenge (a revoked identity).</summary>
     public bool RejectAllTokens { get; set; }
@@ -67,12 +83,20 @@ internal sealed class FakeKeyVault : IAsyncDisposable
         return vault;
     }
 
-    /// <summary>Adds a version of an RSA key; the newest version answers versionless requests.</summary>
+    /// <summary>Adds a version of an RSA key (a rotation, when the name exists); the newest version answers versionless requests.</summary>
     public Uri AddKey(string name, RSA key, string? version = null)
     {
         version ??= Guid.NewGuid().ToString("N");
         _keys.AddOrUpdate(name, _ => [(version, key)], (_, versions) => [.. versions, (version, key)]);
         return new Uri(VaultUri, $"keys/{name}/{version}");
+    }
+
+    /// <summary>The key Key Vault would use for <paramref name="keyId"/> (a versionless identifier: the newest version).</summary>
+    public RSA KeyFor(string keyId)
+    {
+        string[] segments = new Uri(keyId).AbsolutePath.Trim('/').Split('/');
+        List<(string Version, RSA Key)> versions = _keys[segments[1]];
+        return segments.Length == 3 ? versions.Single(v => v.Version == segments[2]).Key : versions[^1].Key;
     }
 
     /// <summary>When true, every authorized key operation answers 503 (a Key Vault outage).</summary>
@@ -132,7 +156,8 @@ internal sealed class FakeKeyVault : IAsyncDisposable
         if (!authorized || RejectAllTokens)
         {
             string resource = ChallengeResource ?? VaultUri.GetLeftPart(UriPartial.Authority);
-            context.Response.Headers.WWWAuthenticate = $"Bearer authorization=\"https://login.test/{TenantId}\", resource=\"{resource}\"";
+            string bearer = $"Bearer authorization=\"https://login.test/{TenantId}\", resource=\"{resource}\"";
+            context.Response.Headers.WWWAuthenticate = ChallengeHeader is null ? bearer : ChallengeHeader(bearer);
             await WriteErrorAsync(context, 401, "Unauthorized", "AKV10000: Request is missing a Bearer or PoP token.");
             return;
         }
@@ -167,7 +192,7 @@ internal sealed class FakeKeyVault : IAsyncDisposable
             return;
         }
 
-        string kid = new Uri(VaultUri, $"keys/{name}/{entry.Version}").AbsoluteUri;
+        string kid = new Uri(KidVaultUri ?? VaultUri, $"keys/{name}/{entry.Version}").AbsoluteUri;
         if (isGet)
         {
             RSAParameters publicPart = entry.Key.ExportParameters(includePrivateParameters: false);
@@ -275,6 +300,9 @@ internal sealed class FakeKeyVault : IAsyncDisposable
 
         public static Fault Hang() => new HangFault();
 
+        /// <summary>Runs <paramref name="action"/> just before the operation (for example a key rotation racing it), then lets it run.</summary>
+        public static Fault Before(Action action) => new BeforeFault(action);
+
         /// <summary>Answers with another key of <paramref name="length"/> bytes (unwrap) or another blob (wrap).</summary>
         public static Fault WrongValue(int length = 32) => new TamperFault((kid, _, _) => (kid, RandomNumberGenerator.GetBytes(length)));
 
@@ -314,6 +342,15 @@ internal sealed class FakeKeyVault : IAsyncDisposable
                 }
 
                 return true;
+            }
+        }
+
+        private sealed class BeforeFault(Action action) : Fault
+        {
+            public override Task<bool> ApplyAsync(HttpContext context)
+            {
+                action();
+                return Task.FromResult(false);
             }
         }
 

@@ -29,6 +29,9 @@ public class KeyVaultKeyOperationResultTests
     [InlineData("{\"value\":\"!!\"}")]
     [InlineData("[]")]
     [InlineData("{\"value\":")]
+    [InlineData("{\"kid\":\"x\",\"value\":\"AQID\",\"value\":\"BAUG\"}")] // a second raw key would overwrite the first unwiped
+    [InlineData("{\"value\":\"AQID\",\"kid\":\"x\",\"value\":\"AQID\"}")]
+    [InlineData("{\"kid\":\"x\",\"value\":\"AQID\",\"kid\":\"y\"}")]
     public void Parse_NotAKeyOperationResult_ThrowsFormatException(string json)
     {
         Assert.Throws<FormatException>(() => KeyVaultKeyOperationResult.Parse(Encoding.UTF8.GetBytes(json)));

@@ -6,11 +6,14 @@ namespace Encryption.Custom.Tests.Keys.Cosmos;
 
 public class DataEncryptionKeyPropertiesSerializerTests
 {
-    /// <summary>A DEK document as Microsoft's package stores it (Newtonsoft member order, system properties, nulls omitted).</summary>
+    /// <summary>
+    /// A DEK document as Microsoft's package stores it: its public metadata constructors give type <c>custom</c> and
+    /// no algorithm; Newtonsoft writes the members in declaration order and omits nulls; Cosmos adds system properties.
+    /// </summary>
     private const string MicrosoftDocument =
-        "{\"id\":\"dek1\",\"createTime\":1700000000,\"encryptionAlgorithm\":\"MdeAeadAes256CbcHmac256Randomized\"," +
-        "\"keyWrapMetadata\":{\"type\":\"AZURE_KEY_VAULT\",\"algorithm\":\"RSA_OAEP\",\"name\":\"kek\",\"value\":\"https://v.vault.azure.net/keys/kek/0123\"}," +
-        "\"wrappedDataEncryptionKey\":\"AQIDBAU=\",\"_rid\":\"AAAAAA==\",\"_self\":\"dbs/a/colls/b/docs/c/\",\"_etag\":\"\\\"0700-0000\\\"\",\"_attachments\":\"attachments/\",\"_ts\":1700000001}";
+        "{\"id\":\"dek1\",\"encryptionAlgorithm\":\"MdeAeadAes256CbcHmac256Randomized\",\"wrappedDataEncryptionKey\":\"AQIDBAU=\"," +
+        "\"keyWrapMetadata\":{\"type\":\"custom\",\"name\":\"kek\",\"value\":\"https://v.vault.azure.net/keys/kek\"},\"createTime\":1700000000," +
+        "\"_rid\":\"AAAAAA==\",\"_self\":\"dbs/a/colls/b/docs/c/\",\"_etag\":\"\\\"0700-0000\\\"\",\"_attachments\":\"attachments/\",\"_ts\":1700000001}";
 
     [Fact]
     public void Read_MicrosoftDocument_ReadsEveryMember()
@@ -20,7 +23,7 @@ public class DataEncryptionKeyPropertiesSerializerTests
         Assert.Equal("dek1", properties.Id);
         Assert.Equal("MdeAeadAes256CbcHmac256Randomized", properties.EncryptionAlgorithm);
         Assert.Equal(new byte[] { 1, 2, 3, 4, 5 }, properties.WrappedDataEncryptionKey.ToArray());
-        Assert.Equal(new EncryptionKeyWrapMetadata("AZURE_KEY_VAULT", "kek", "https://v.vault.azure.net/keys/kek/0123", "RSA_OAEP"), properties.EncryptionKeyWrapMetadata);
+        Assert.Equal(new EncryptionKeyWrapMetadata("kek", "https://v.vault.azure.net/keys/kek"), properties.EncryptionKeyWrapMetadata);
         Assert.Equal(DateTimeOffset.FromUnixTimeSeconds(1700000000), properties.CreatedTime);
         Assert.Equal(DateTimeOffset.FromUnixTimeSeconds(1700000001), properties.LastModified);
         Assert.Equal("\"0700-0000\"", properties.ETag);

@@ -234,6 +234,49 @@ public sealed class LocalKeyWrapProviderTests : IDisposable
     }
 
     [Fact]
+    public void AddJsonWebKey_RepeatedSecretMember_IsRefused()
+    {
+        // A second "k" or "d" would overwrite the first decoded copy of the secret, which then stayed in memory unwiped.
+        using RSA rsa = TestRsaKeys.First();
+        string rsaJwk = ToJwk(rsa.ExportParameters(includePrivateParameters: true));
+        string repeatedD = rsaJwk.Insert(rsaJwk.IndexOf("\"d\"", StringComparison.Ordinal), "\"d\":\"AQAB\",");
+
+        Assert.Throws<FormatException>(() => _provider.AddJsonWebKey("oct", "{\"kty\":\"oct\",\"k\":\"AAECAwQFBgcICQoLDA0ODw\",\"k\":\"AAECAwQFBgcICQoLDA0ODw\"}"u8));
+        Assert.Throws<FormatException>(() => _provider.AddJsonWebKey("rsa", Encoding.UTF8.GetBytes(repeatedD)));
+        Assert.Throws<FormatException>(() => _provider.AddJsonWebKey("kty", "{\"kty\":\"oct\",\"kty\":\"RSA\",\"k\":\"AAECAwQFBgcICQoLDA0ODw\"}"u8));
+    }
+
+    [Theory]
+    [InlineData(" ")]
+    [InlineData("\t\n")]
+    public void KeyName_WhiteSpaceOnly_IsRefused(string name)
+    {
+        Assert.Throws<ArgumentException>(() => LocalKeyWrapProvider.CreateMetadata(name, KeyWrapAlgorithm.AesKeyWrap));
+        Assert.Throws<ArgumentException>(() => _provider.AddAesKey(name, new byte[32]));
+        Assert.Throws<ArgumentException>(() => new LocalKeyWrapProvider(new LocalKeyWrapProviderOptions { AllowedKeyNames = { name } }));
+    }
+
+    [Fact]
+    public async Task WrapAndUnwrap_KeyNotInAllowedKeyNames_ThrowsKeyUnavailableNamingTheKey()
+    {
+        using var provider = new LocalKeyWrapProvider(new LocalKeyWrapProviderOptions { AllowedKeyNames = { "kek" } });
+        provider.AddAesKey("kek", RandomNumberGenerator.GetBytes(32));
+        provider.AddAesKey("other", RandomNumberGenerator.GetBytes(32));
+        using var reference = new LocalKeyWrapProvider();
+        reference.AddAesKey("other", new byte[32]);
+        EncryptionKeyWrapResult wrappedByOther = await reference.WrapKeyAsync(new byte[32], LocalKeyWrapProvider.CreateMetadata("other", KeyWrapAlgorithm.AesKeyWrap), Ct);
+
+        EncryptionKeyWrapResult allowed = await provider.WrapKeyAsync(new byte[32], LocalKeyWrapProvider.CreateMetadata("kek", KeyWrapAlgorithm.AesKeyWrap), Ct);
+        var wrapError = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(new byte[32], LocalKeyWrapProvider.CreateMetadata("other", KeyWrapAlgorithm.AesKeyWrap), Ct));
+        var unwrapError = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrappedByOther.WrappedDataEncryptionKey, wrappedByOther.EncryptionKeyWrapMetadata, Ct));
+
+        Assert.Equal(40, allowed.WrappedDataEncryptionKey.Length);
+        Assert.Equal(EncryptionErrorKind.KeyUnavailable, wrapError.Kind);
+        Assert.Equal(EncryptionErrorKind.KeyUnavailable, unwrapError.Kind);
+        Assert.Contains("'other'", unwrapError.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task UnwrapKeyAsync_CustomTimeToLive_IsReported()
     {
         using var provider = new LocalKeyWrapProvider(new LocalKeyWrapProviderOptions { DataEncryptionKeyCacheTimeToLive = TimeSpan.FromMinutes(7) });

@@ -4,14 +4,17 @@ using System.Security.Cryptography;
 namespace Encryption.Custom.AzureKeyVault;
 
 /// <summary>
-/// Microsoft's signed envelope (<see cref="SignedEnvelopeMetadataType"/>): RSA-OAEP through <c>wrapkey</c> /
-/// <c>unwrapkey</c>, a signature through <c>sign</c>, checked locally against the key's public part (<c>get</c>).
+/// Microsoft's signed envelope (<see cref="SignedEnvelopeMetadataType"/>, or <c>custom</c> as Microsoft's package
+/// stores it): RSA-OAEP through <c>wrapkey</c> / <c>unwrapkey</c>, a signature through <c>sign</c>, checked
+/// locally against the key's public part (<c>get</c>). Each operation pins the key version the first call
+/// answered with, so a rotation between the calls cannot mix two versions.
 /// </summary>
 public partial class AzureKeyVaultKeyWrapProvider
 {
     private const string SignatureAlgorithm = "RS256";
 
-    // Public parts of versioned keys never change, so they are read once; versionless identifiers are read each time.
+    // Public parts of key versions never change, so each version is read once (versionless identifiers resolve
+    // to a version with one read, which is then cached under that version).
     private readonly ConcurrentDictionary<string, KeyVaultPublicKey> _publicKeys = new(StringComparer.OrdinalIgnoreCase);
 
     private async Task<EncryptionKeyWrapResult> WrapSignedEnvelopeAsync(
@@ -26,40 +29,45 @@ public partial class AzureKeyVaultKeyWrapProvider
             wrapped = await SendAsync(keyId, "wrapkey", body, bufferResponse: true, cancellationToken).ConfigureAwait(false);
         }
 
-        CheckAnsweringKey(keyId, wrapped);
-        byte[] signedPart = KeyVaultSignedEnvelope.BuildSignedPart(metadata.Value, wrapped.Value);
+        // From here on, only the version that wrapped: it signs, its public key verifies, and the metadata names it
+        // (Microsoft's reader verifies with the key the metadata names, so a versionless name breaks at the next rotation).
+        KeyVaultKeyIdentifier version = CheckAnsweringKey(keyId, wrapped.KeyId);
+        byte[] signedPart = KeyVaultSignedEnvelope.BuildSignedPart(version.KeyUri.AbsoluteUri, wrapped.Value);
         KeyVaultKeyOperationResult signature;
         using (KeyVaultKeyOperationBody body = KeyVaultKeyOperationBody.Create(SignatureAlgorithm, SHA256.HashData(signedPart)))
         {
-            signature = await SendAsync(keyId, "sign", body, bufferResponse: true, cancellationToken).ConfigureAwait(false);
+            signature = await SendAsync(version, "sign", body, bufferResponse: true, cancellationToken).ConfigureAwait(false);
         }
 
-        CheckAnsweringKey(keyId, signature);
+        CheckAnsweringKey(version, signature.KeyId);
 
         // Check the signature before anything is stored, as Microsoft's provider does.
-        KeyVaultPublicKey publicKey = await GetPublicKeyAsync(keyId, cancellationToken).ConfigureAwait(false);
+        (_, KeyVaultPublicKey publicKey) = await GetPublicKeyAsync(version, cancellationToken).ConfigureAwait(false);
         if (wrapped.Value.Length != publicKey.SizeInBytes
             || !publicKey.Rsa.VerifyData(signedPart, signature.Value, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1))
         {
             throw new EncryptionException(
                 EncryptionErrorKind.KeyUnavailable,
-                $"Key Vault's signature over the wrapped key does not verify with the key '{keyId}'.");
+                $"Key Vault's signature over the wrapped key does not verify with the key '{version}'.");
         }
 
         byte[] envelope = new byte[signedPart.Length + signature.Value.Length];
         signedPart.CopyTo(envelope, 0);
         signature.Value.CopyTo(envelope, signedPart.Length);
-        return new EncryptionKeyWrapResult(envelope, metadata);
+        var stored = new EncryptionKeyWrapMetadata(metadata.Type, metadata.Name, version.KeyUri.AbsoluteUri, metadata.Algorithm);
+        return new EncryptionKeyWrapResult(envelope, stored);
     }
 
     private async Task<byte[]> UnwrapSignedEnvelopeAsync(KeyVaultKeyIdentifier keyId, ReadOnlyMemory<byte> envelope, CancellationToken cancellationToken)
     {
-        KeyVaultPublicKey publicKey = await GetPublicKeyAsync(keyId, cancellationToken).ConfigureAwait(false);
+        // A versionless identifier (as Microsoft's package stores what it was given) resolves to one version here,
+        // and unwrapkey goes to that same version.
+        (KeyVaultKeyIdentifier version, KeyVaultPublicKey publicKey) = await GetPublicKeyAsync(keyId, cancellationToken).ConfigureAwait(false);
         if (!KeyVaultSignedEnvelope.TrySplit(envelope.Span, publicKey.SizeInBytes, out Range signedPart, out Range cipherText, out Range signature, out string problem))
         {
             throw new EncryptionException(
                 EncryptionErrorKind.KeyUnavailable,
-                $"The wrapped key is not a valid signed envelope for the key '{keyId}': {problem}.");
+                $"The wrapped key is not a valid signed envelope for the key '{version}': {problem}.");
         }
 
         // The signature covers the key path and the ciphertext: a swapped or altered envelope stops here.
@@ -67,39 +75,38 @@ public partial class AzureKeyVaultKeyWrapProvider
         {
             throw new EncryptionException(
                 EncryptionErrorKind.KeyUnavailable,
-                $"The signature of the wrapped key does not verify with the key '{keyId}': the envelope was altered or made with another key.");
+                $"The signature of the wrapped key does not verify with the key '{version}': the envelope was altered or made with another key (or another version of it).");
         }
 
-        return await UnwrapRawAsync(keyId, KeyWrapAlgorithm.RsaOaep, envelope[cipherText], cancellationToken).ConfigureAwait(false);
+        return await UnwrapRawAsync(version, KeyWrapAlgorithm.RsaOaep, envelope[cipherText], cancellationToken).ConfigureAwait(false);
     }
 
-    private async Task<KeyVaultPublicKey> GetPublicKeyAsync(KeyVaultKeyIdentifier keyId, CancellationToken cancellationToken)
+    /// <summary>The public part of <paramref name="keyId"/> and the versioned identifier it belongs to.</summary>
+    private async Task<(KeyVaultKeyIdentifier Version, KeyVaultPublicKey PublicKey)> GetPublicKeyAsync(KeyVaultKeyIdentifier keyId, CancellationToken cancellationToken)
     {
-        string cacheKey = keyId.KeyUri.AbsoluteUri;
-        if (keyId.Version is not null && _publicKeys.TryGetValue(cacheKey, out KeyVaultPublicKey? cached))
+        if (keyId.Version is not null && _publicKeys.TryGetValue(keyId.KeyUri.AbsoluteUri, out KeyVaultPublicKey? cached))
         {
-            return cached;
+            return (keyId, cached);
         }
 
         KeyVaultPublicKey publicKey = await GetPublicKeyCoreAsync(keyId, cancellationToken).ConfigureAwait(false);
-        KeyVaultKeyIdentifier? answered = KeyVaultKeyIdentifier.TryParse(publicKey.KeyId);
-        if (answered is null || !keyId.IsSameKey(answered))
+        KeyVaultKeyIdentifier version;
+        try
+        {
+            version = CheckAnsweringKey(keyId, publicKey.KeyId);
+        }
+        catch
         {
             publicKey.Dispose();
-            throw new EncryptionException(EncryptionErrorKind.KeyUnavailable, $"Key Vault answered with the key '{publicKey.KeyId}' instead of '{keyId}'.");
+            throw;
         }
 
-        if (keyId.Version is null)
-        {
-            return publicKey;
-        }
-
-        KeyVaultPublicKey kept = _publicKeys.GetOrAdd(cacheKey, publicKey);
+        KeyVaultPublicKey kept = _publicKeys.GetOrAdd(version.KeyUri.AbsoluteUri, publicKey);
         if (!ReferenceEquals(kept, publicKey))
         {
             publicKey.Dispose();
         }
 
-        return kept;
+        return (version, kept);
     }
 }

@@ -10,12 +10,15 @@ namespace Encryption.Custom.AzureKeyVault;
 /// algorithms <c>RSA-OAEP</c> and <c>RSA-OAEP-256</c>), authenticating with the caller's
 /// <see cref="TokenCredential"/>. The key never leaves Key Vault; the identity needs the key permissions
 /// <c>wrapKey</c> and <c>unwrapKey</c> (role "Key Vault Crypto User"). It also reads and writes the signed
-/// envelope of Microsoft's packages (<see cref="SignedEnvelopeMetadataType"/>), which needs <c>get</c> and <c>sign</c> too.
+/// envelope of Microsoft's packages (<see cref="SignedEnvelopeMetadataType"/>, and the <c>custom</c> metadata
+/// Microsoft.Azure.Cosmos.Encryption.Custom stores), which needs <c>get</c> and <c>sign</c> too.
 /// </summary>
 /// <remarks>
 /// Built directly on Azure.Core's <see cref="HttpPipeline"/> (retries, timeouts and transport from the
 /// <see cref="AzureKeyVaultKeyWrapProviderOptions"/>). Request and response bodies that carry a raw key are built
-/// and parsed in pinned buffers that are zeroed after use and are never logged.
+/// and parsed in pinned buffers that are zeroed after use and are never logged. Every operation runs against one
+/// key version: the versioned identifier Key Vault returns for the first call is used for the later calls and
+/// is what the returned metadata records, so a key rotation in between changes nothing.
 /// </remarks>
 public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
 {
@@ -23,15 +26,19 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
     public const string MetadataType = "akv";
 
     /// <summary>
-    /// The metadata <see cref="EncryptionKeyWrapMetadata.Type"/> of keys in the signed envelope that Microsoft's
-    /// packages (Microsoft Data Encryption, Always Encrypted) write, with <see cref="SignedEnvelopeAlgorithm"/>.
+    /// The metadata <see cref="EncryptionKeyWrapMetadata.Type"/> this provider writes for keys in the signed
+    /// envelope of Microsoft's packages, with <see cref="SignedEnvelopeAlgorithm"/>. Microsoft's package ignores
+    /// type and algorithm when it unwraps, so it reads these; it writes <see cref="EncryptionKeyWrapMetadata.CustomType"/>
+    /// itself, which this provider reads as the same envelope.
     /// </summary>
     public const string SignedEnvelopeMetadataType = "AZURE_KEY_VAULT";
 
-    /// <summary>The metadata <see cref="EncryptionKeyWrapMetadata.Algorithm"/> of the signed envelope.</summary>
+    /// <summary>The metadata <see cref="EncryptionKeyWrapMetadata.Algorithm"/> this provider writes for the signed envelope.</summary>
     public const string SignedEnvelopeAlgorithm = "RSA_OAEP";
 
     private readonly HttpPipeline _pipeline;
+    private readonly KeyVaultChallengeAuthenticationPolicy _authentication;
+    private readonly KeyVaultKeyAllowList _allowList;
     private readonly string _apiVersion;
     private readonly TimeSpan _cacheTimeToLive;
 
@@ -39,7 +46,7 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
     /// <param name="credential">The identity (for example <c>DefaultAzureCredential</c> from Azure.Identity).</param>
     /// <param name="options">Options; null for the defaults.</param>
     /// <exception cref="ArgumentNullException"><paramref name="credential"/> is null.</exception>
-    /// <exception cref="ArgumentException">Content logging is enabled in <c>options.Diagnostics</c> (it would log key material), or the cache time to live is negative.</exception>
+    /// <exception cref="ArgumentException">Content logging is enabled in <c>options.Diagnostics</c> (it would log key material), the cache time to live is negative, or an allow-list entry is not a vault URI or key identifier.</exception>
     public AzureKeyVaultKeyWrapProvider(TokenCredential credential, AzureKeyVaultKeyWrapProviderOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(credential);
@@ -54,12 +61,14 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
             throw new ArgumentException("DataEncryptionKeyCacheTimeToLive must be non-negative or infinite.", nameof(options));
         }
 
+        _allowList = KeyVaultKeyAllowList.Create(options.AllowedVaults, options.AllowedKeys, nameof(options));
         _apiVersion = options.Version;
         _cacheTimeToLive = options.DataEncryptionKeyCacheTimeToLive;
+        _authentication = new KeyVaultChallengeAuthenticationPolicy(credential, !options.DisableChallengeResourceVerification);
         _pipeline = HttpPipelineBuilder.Build(
             options,
             perCallPolicies: [],
-            perRetryPolicies: [new KeyVaultChallengeAuthenticationPolicy(credential, !options.DisableChallengeResourceVerification)],
+            perRetryPolicies: [_authentication],
             responseClassifier: new ResponseClassifier());
     }
 
@@ -67,6 +76,8 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
     protected AzureKeyVaultKeyWrapProvider()
     {
         _pipeline = null!;
+        _authentication = null!;
+        _allowList = null!;
         _apiVersion = string.Empty;
     }
 
@@ -86,16 +97,16 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
 
     /// <summary>
     /// Metadata for the signed envelope of Microsoft's packages (<c>AZURE_KEY_VAULT</c>, <c>RSA_OAEP</c>): DEKs
-    /// wrapped this way are readable by Microsoft.Azure.Cosmos.Encryption.Custom's Key Vault provider and the
-    /// other way round. Needs the key permissions wrapKey, unwrapKey, sign and get.
+    /// wrapped this way are readable by Microsoft.Azure.Cosmos.Encryption.Custom (which ignores type and algorithm
+    /// when it unwraps) and the other way round. Needs the key permissions wrapKey, unwrapKey, sign and get.
     /// </summary>
-    /// <param name="keyEncryptionKeyName">The name recorded for the key-encryption key (any name you choose).</param>
-    /// <param name="keyId">The key identifier, preferably with its version.</param>
-    /// <exception cref="ArgumentException">The name is null or empty, or <paramref name="keyId"/> is not a Key Vault key identifier.</exception>
+    /// <param name="keyEncryptionKeyName">The name recorded for the key-encryption key (any name you choose; Microsoft's package needs one).</param>
+    /// <param name="keyId">The key identifier. Without a version, the wrap uses the current version and the stored metadata records it.</param>
+    /// <exception cref="ArgumentException">The name is null, empty or white space, or <paramref name="keyId"/> is not a Key Vault key identifier.</exception>
     /// <exception cref="ArgumentNullException"><paramref name="keyId"/> is null.</exception>
     public static EncryptionKeyWrapMetadata CreateSignedEnvelopeMetadata(string keyEncryptionKeyName, Uri keyId)
     {
-        ArgumentException.ThrowIfNullOrEmpty(keyEncryptionKeyName);
+        ArgumentException.ThrowIfNullOrWhiteSpace(keyEncryptionKeyName);
         ArgumentNullException.ThrowIfNull(keyId);
         KeyVaultKeyIdentifier identifier = KeyVaultKeyIdentifier.TryParse(keyId.OriginalString)
             ?? throw new ArgumentException("Not a Key Vault key identifier (https://{vault}/keys/{name}[/{version}]).", nameof(keyId));
@@ -112,6 +123,12 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         (KeyVaultKeyIdentifier keyId, string algorithm, bool signedEnvelope) = Resolve(metadata);
         if (signedEnvelope)
         {
+            // Microsoft's package cannot unwrap without a key-encryption key name.
+            if (string.IsNullOrWhiteSpace(metadata.Name))
+            {
+                throw new ArgumentException("Metadata for the signed envelope needs a key-encryption key name that is not empty or white space.", nameof(metadata));
+            }
+
             return await WrapSignedEnvelopeAsync(keyId, key, metadata, cancellationToken).ConfigureAwait(false);
         }
 
@@ -121,8 +138,8 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
             result = await SendAsync(keyId, "wrapkey", body, bufferResponse: true, cancellationToken).ConfigureAwait(false);
         }
 
-        KeyVaultKeyIdentifier answeredBy = CheckAnsweringKey(keyId, result);
-        var stored = new EncryptionKeyWrapMetadata(MetadataType, answeredBy.Name, answeredBy.KeyUri.AbsoluteUri, algorithm);
+        KeyVaultKeyIdentifier wrappedBy = CheckAnsweringKey(keyId, result.KeyId);
+        var stored = new EncryptionKeyWrapMetadata(MetadataType, wrappedBy.Name, wrappedBy.KeyUri.AbsoluteUri, algorithm);
         return new EncryptionKeyWrapResult(result.Value, stored);
     }
 
@@ -151,7 +168,7 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
 
         try
         {
-            CheckAnsweringKey(keyId, result);
+            CheckAnsweringKey(keyId, result.KeyId);
         }
         catch
         {
@@ -162,30 +179,49 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         return result.Value;
     }
 
-    private static (KeyVaultKeyIdentifier KeyId, string Algorithm, bool SignedEnvelope) Resolve(EncryptionKeyWrapMetadata metadata)
+    /// <summary>
+    /// The key, algorithm and envelope kind the metadata names. <c>akv</c>: a raw RSA-OAEP(-256) wrap.
+    /// <c>AZURE_KEY_VAULT</c> (ours) and <c>custom</c> (what Microsoft's package stores, with no algorithm):
+    /// the signed envelope, whose algorithm is RSA-OAEP however it is spelled.
+    /// </summary>
+    private (KeyVaultKeyIdentifier KeyId, string Algorithm, bool SignedEnvelope) Resolve(EncryptionKeyWrapMetadata metadata)
     {
         ArgumentNullException.ThrowIfNull(metadata);
-        bool signedEnvelope = string.Equals(metadata.Type, SignedEnvelopeMetadataType, StringComparison.Ordinal);
+        bool signedEnvelope = metadata.Type is SignedEnvelopeMetadataType or EncryptionKeyWrapMetadata.CustomType;
         if (!signedEnvelope && !string.Equals(metadata.Type, MetadataType, StringComparison.Ordinal))
         {
-            throw new ArgumentException($"The metadata type '{metadata.Type}' is neither '{MetadataType}' nor '{SignedEnvelopeMetadataType}'.", nameof(metadata));
+            throw new ArgumentException($"The metadata type '{metadata.Type}' is not one of '{MetadataType}', '{SignedEnvelopeMetadataType}' or '{EncryptionKeyWrapMetadata.CustomType}'.", nameof(metadata));
         }
 
         KeyVaultKeyIdentifier keyId = KeyVaultKeyIdentifier.TryParse(metadata.Value)
             ?? throw new ArgumentException($"The metadata value '{metadata.Value}' is not a Key Vault key identifier (https://{{vault}}/keys/{{name}}[/{{version}}]).", nameof(metadata));
+        string algorithm;
         if (signedEnvelope)
         {
-            if (metadata.Algorithm is not (null or SignedEnvelopeAlgorithm))
+            // SqlClient and Microsoft Data Encryption spell it RSA_OAEP; Azure's key-wrap algorithm names spell it RSA-OAEP.
+            if (metadata.Algorithm is not null
+                && !string.Equals(metadata.Algorithm, SignedEnvelopeAlgorithm, StringComparison.OrdinalIgnoreCase)
+                && !string.Equals(metadata.Algorithm, KeyWrapAlgorithm.RsaOaep, StringComparison.OrdinalIgnoreCase))
             {
-                throw new ArgumentException($"The signed envelope uses the algorithm '{SignedEnvelopeAlgorithm}', not '{metadata.Algorithm}'.", nameof(metadata));
+                throw new ArgumentException($"The signed envelope uses the algorithm '{SignedEnvelopeAlgorithm}' ('{KeyWrapAlgorithm.RsaOaep}'), not '{metadata.Algorithm}'.", nameof(metadata));
             }
 
-            return (keyId, KeyWrapAlgorithm.RsaOaep, true);
+            algorithm = KeyWrapAlgorithm.RsaOaep;
+        }
+        else
+        {
+            algorithm = metadata.Algorithm ?? KeyWrapAlgorithm.RsaOaep;
+            CheckAlgorithm(algorithm, nameof(metadata));
         }
 
-        string algorithm = metadata.Algorithm ?? KeyWrapAlgorithm.RsaOaep;
-        CheckAlgorithm(algorithm, nameof(metadata));
-        return (keyId, algorithm, false);
+        if (!_allowList.Allows(keyId))
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.KeyUnavailable,
+                $"The key-encryption key '{keyId}' is not allowed by this provider (options AllowedVaults and AllowedKeys).");
+        }
+
+        return (keyId, algorithm, signedEnvelope);
     }
 
     private static void CheckAlgorithm(string algorithm, string parameterName)
@@ -196,17 +232,21 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         }
     }
 
-    private static KeyVaultKeyIdentifier CheckAnsweringKey(KeyVaultKeyIdentifier requested, KeyVaultKeyOperationResult result)
+    /// <summary>
+    /// Checks that Key Vault answered with the requested key (<see cref="KeyVaultKeyIdentifier.IsAnsweredBy"/>) and
+    /// returns the requested identifier with the version that answered: later calls and the stored metadata use
+    /// it, on the host the caller named (which may be a private endpoint's alias of the host in the answer).
+    /// </summary>
+    private KeyVaultKeyIdentifier CheckAnsweringKey(KeyVaultKeyIdentifier requested, string? answeredKeyId)
     {
-        // Key Vault names the exact version that answered; anything but the requested key is not trustworthy.
-        KeyVaultKeyIdentifier? answered = KeyVaultKeyIdentifier.TryParse(result.KeyId);
-        if (answered is null || !requested.IsSameKey(answered) || (requested.Version is not null && !string.Equals(requested.Version, answered.Version, StringComparison.OrdinalIgnoreCase)))
+        KeyVaultKeyIdentifier? answered = KeyVaultKeyIdentifier.TryParse(answeredKeyId);
+        if (answered is null || !requested.IsAnsweredBy(answered, _authentication.ResourceHostOf(requested.VaultUri)))
         {
             throw new EncryptionException(
                 EncryptionErrorKind.KeyUnavailable,
-                $"Key Vault answered for the key '{result.KeyId}' instead of '{requested}'.");
+                $"Key Vault answered for the key '{answeredKeyId}' instead of '{requested}'.");
         }
 
-        return answered;
+        return requested.Version is null ? requested.WithVersion(answered.Version!) : requested;
     }
 }

@@ -54,4 +54,22 @@ public sealed class AzureKeyVaultKeyWrapProviderOptions : ClientOptions
     /// cannot obtain a token for another resource. Set true only for a private endpoint whose host differs.
     /// </summary>
     public bool DisableChallengeResourceVerification { get; set; }
+
+    /// <summary>
+    /// Vaults whose keys the provider may wrap and unwrap with, as vault URIs (<c>https://my-vault.vault.azure.net/</c>):
+    /// every key and version in them is allowed. Together with <see cref="AllowedKeys"/> this is the provider's
+    /// allow-list of key-encryption keys; a DEK document naming any other key fails with
+    /// <see cref="EncryptionErrorKind.KeyUnavailable"/> before a request is sent. Default: empty. When both lists
+    /// are empty, every key the credential can use is allowed (the behaviour of Microsoft's package); set at least
+    /// one entry so that whoever can write the DEK container cannot choose the key-encryption key (see
+    /// docs/security.md). Read when the provider is created.
+    /// </summary>
+    public IList<Uri> AllowedVaults { get; } = new List<Uri>();
+
+    /// <summary>
+    /// Key identifiers the provider may wrap and unwrap with: <c>https://{vault}/keys/{name}</c> allows every
+    /// version of the key (so that key rotation needs no change here), <c>…/{name}/{version}</c> only that version.
+    /// See <see cref="AllowedVaults"/>. Default: empty. Read when the provider is created.
+    /// </summary>
+    public IList<Uri> AllowedKeys { get; } = new List<Uri>();
 }

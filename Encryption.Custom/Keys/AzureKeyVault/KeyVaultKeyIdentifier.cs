@@ -43,10 +43,21 @@ internal sealed class KeyVaultKeyIdentifier
         return new KeyVaultKeyIdentifier(vault, segments[1], segments.Length == 3 ? segments[2] : null);
     }
 
-    /// <summary>True when <paramref name="other"/> names the same vault and key (any version).</summary>
-    public bool IsSameKey(KeyVaultKeyIdentifier other) =>
-        string.Equals(VaultUri.Authority, other.VaultUri.Authority, StringComparison.OrdinalIgnoreCase)
-        && string.Equals(Name, other.Name, StringComparison.OrdinalIgnoreCase);
+    /// <summary>This key at <paramref name="version"/>, on the same vault host.</summary>
+    public KeyVaultKeyIdentifier WithVersion(string version) => new(VaultUri, Name, version);
+
+    /// <summary>
+    /// True when <paramref name="answered"/>, the versioned identifier Key Vault put in its answer, is this key: the
+    /// same name, this version (when this identifier has one), and either this vault host or, for a request through
+    /// a private endpoint or another alias host, a host under <paramref name="resourceHost"/>, the resource domain
+    /// the vault's authentication challenge named.
+    /// </summary>
+    public bool IsAnsweredBy(KeyVaultKeyIdentifier answered, string? resourceHost) =>
+        answered.Version is not null
+        && string.Equals(Name, answered.Name, StringComparison.OrdinalIgnoreCase)
+        && (Version is null || string.Equals(Version, answered.Version, StringComparison.OrdinalIgnoreCase))
+        && (string.Equals(VaultUri.Authority, answered.VaultUri.Authority, StringComparison.OrdinalIgnoreCase)
+            || (resourceHost is not null && KeyVaultChallenge.IsResourceOfHost(resourceHost, answered.VaultUri.Host)));
 
     public override string ToString() => KeyUri.AbsoluteUri;
 }

@@ -74,6 +74,12 @@ internal readonly struct KeyVaultKeyOperationResult(string? keyId, byte[] value)
                 bool isValue = reader.ValueTextEquals("value"u8);
                 bool isKeyId = reader.ValueTextEquals("kid"u8);
                 reader.Read();
+                // A repeated "value" or "kid" is not Key Vault's answer; refusing it also means a decoded key is never overwritten unwiped.
+                if ((isValue && value is not null) || (isKeyId && keyId is not null))
+                {
+                    throw new FormatException("The Key Vault response repeats a member.");
+                }
+
                 if (isValue && reader.TokenType == JsonTokenType.String)
                 {
                     value = DecodeValue(ref reader);
@@ -92,6 +98,11 @@ internal readonly struct KeyVaultKeyOperationResult(string? keyId, byte[] value)
         {
             CryptographicOperations.ZeroMemory(value);
             throw new FormatException("The Key Vault response is not well-formed JSON.", exception);
+        }
+        catch (FormatException)
+        {
+            CryptographicOperations.ZeroMemory(value);
+            throw;
         }
 
         return value is null

@@ -40,6 +40,7 @@ internal static class JsonWebKeyReader
     private static void ReadMembers(ReadOnlySpan<byte> utf8Json, ref JwkMembers members)
     {
         var reader = new Utf8JsonReader(utf8Json, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Skip });
+        var seen = new HashSet<string>(StringComparer.Ordinal);
         try
         {
             if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
@@ -50,6 +51,13 @@ internal static class JsonWebKeyReader
             while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
             {
                 string name = reader.GetString()!;
+
+                // A repeated member would overwrite (and lose, unwiped) the first decoded copy of a secret; no valid JWK repeats one.
+                if (!seen.Add(name))
+                {
+                    throw new FormatException($"The JSON Web Key repeats the member \"{TruncatedName(name)}\".");
+                }
+
                 reader.Read();
                 if (reader.TokenType != JsonTokenType.String)
                 {
@@ -79,6 +87,8 @@ internal static class JsonWebKeyReader
             throw new FormatException("The JSON Web Key is not valid JSON.", exception);
         }
     }
+
+    private static string TruncatedName(string name) => name.Length <= 32 ? name : name[..32] + "…";
 
     private static byte[] DecodeMember(ref Utf8JsonReader reader, string name, bool secret)
     {

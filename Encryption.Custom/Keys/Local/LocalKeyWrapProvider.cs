@@ -20,27 +20,37 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
 
     private readonly ConcurrentDictionary<string, LocalKeyEncryptionKey> _keys = new(StringComparer.Ordinal);
     private readonly TimeSpan _cacheTimeToLive;
+    private readonly HashSet<string> _allowedKeyNames;
     private int _disposed;
 
     /// <summary>Creates a provider with no keys; add them with the <c>Add*</c> methods.</summary>
     /// <param name="options">Options; null for the defaults.</param>
     /// <exception cref="ArgumentOutOfRangeException">The cache time to live is negative and not infinite.</exception>
+    /// <exception cref="ArgumentException">An allowed key name is null, empty or white space.</exception>
     public LocalKeyWrapProvider(LocalKeyWrapProviderOptions? options = null)
     {
-        _cacheTimeToLive = (options ?? new LocalKeyWrapProviderOptions()).DataEncryptionKeyCacheTimeToLive;
+        options ??= new LocalKeyWrapProviderOptions();
+        _cacheTimeToLive = options.DataEncryptionKeyCacheTimeToLive;
         if (_cacheTimeToLive < TimeSpan.Zero && _cacheTimeToLive != Timeout.InfiniteTimeSpan)
         {
             throw new ArgumentOutOfRangeException(nameof(options), "The cache time to live must be non-negative or infinite.");
         }
+
+        if (options.AllowedKeyNames.Any(string.IsNullOrWhiteSpace))
+        {
+            throw new ArgumentException("AllowedKeyNames holds a name that is null, empty or white space.", nameof(options));
+        }
+
+        _allowedKeyNames = new HashSet<string>(options.AllowedKeyNames, StringComparer.Ordinal);
     }
 
     /// <summary>Metadata naming a local key and a wrap algorithm.</summary>
     /// <param name="keyName">The name the key was added under.</param>
     /// <param name="algorithm">One of <see cref="KeyWrapAlgorithm"/>'s values that fits the key.</param>
-    /// <exception cref="ArgumentException">An argument is null or empty.</exception>
+    /// <exception cref="ArgumentException">An argument is null or empty, or the key name is white space.</exception>
     public static EncryptionKeyWrapMetadata CreateMetadata(string keyName, string algorithm)
     {
-        ArgumentException.ThrowIfNullOrEmpty(keyName);
+        ArgumentException.ThrowIfNullOrWhiteSpace(keyName);
         ArgumentException.ThrowIfNullOrEmpty(algorithm);
         return new EncryptionKeyWrapMetadata(MetadataType, keyName, keyName, algorithm);
     }
@@ -48,7 +58,7 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>Adds an RSA key. The provider keeps its own copy; the caller still owns <paramref name="key"/>.</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="key">The RSA key; with its private part to unwrap, or public only to wrap.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used.</exception>
     /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddRsaKey(string name, RSA key)
@@ -83,14 +93,14 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>Adds an AES key (16, 24 or 32 bytes), copied into a pinned buffer that is zeroed on dispose.</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="key">The key bytes; the caller zeroes its own copy.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used, or the key length is wrong.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used, or the key length is wrong.</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddAesKey(string name, ReadOnlySpan<byte> key) => Add(name, new LocalAesKeyEncryptionKey(key));
 
     /// <summary>Adds a key from a JSON Web Key (<c>"kty":"RSA"</c> or <c>"kty":"oct"</c>) in UTF-8 JSON.</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="utf8Json">The JWK; the caller zeroes its buffer afterwards if it holds a private key.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used.</exception>
     /// <exception cref="FormatException">The JSON is not a supported JWK.</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddJsonWebKey(string name, ReadOnlySpan<byte> utf8Json) => Add(name, JsonWebKeyReader.Read(utf8Json));
@@ -98,7 +108,7 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>Adds a key from a JWK file. The file's bytes are zeroed in memory once read.</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="path">The file path.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used.</exception>
     /// <exception cref="FormatException">The file is not a supported JWK.</exception>
     /// <exception cref="IOException">The file cannot be read.</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
@@ -119,7 +129,7 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>Adds an RSA key from PEM text (<c>PRIVATE KEY</c>, <c>RSA PRIVATE KEY</c>, <c>PUBLIC KEY</c> or <c>RSA PUBLIC KEY</c>).</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="pem">The PEM text; the caller zeroes its buffer afterwards if it holds a private key.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used, or the PEM holds no RSA key.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used, or the PEM holds no RSA key.</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddRsaPem(string name, ReadOnlySpan<char> pem)
     {
@@ -141,7 +151,7 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     /// <summary>Adds an RSA key from a PEM file. The file's bytes and characters are zeroed in memory once read.</summary>
     /// <param name="name">The key name used in metadata.</param>
     /// <param name="path">The file path.</param>
-    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty or already used, or the file holds no RSA key.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is null, empty, white space or already used, or the file holds no RSA key.</exception>
     /// <exception cref="IOException">The file cannot be read.</exception>
     /// <exception cref="ObjectDisposedException">The provider was disposed.</exception>
     public virtual void AddRsaPemFile(string name, string path)
@@ -232,7 +242,7 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
     {
         try
         {
-            ArgumentException.ThrowIfNullOrEmpty(name);
+            ArgumentException.ThrowIfNullOrWhiteSpace(name);
             ObjectDisposedException.ThrowIf(_disposed != 0, this);
             if (!_keys.TryAdd(name, key))
             {
@@ -261,6 +271,11 @@ public class LocalKeyWrapProvider : EncryptionKeyWrapProvider, IDisposable
         }
 
         string name = KeyName(metadata);
+        if (_allowedKeyNames.Count > 0 && !_allowedKeyNames.Contains(name))
+        {
+            throw new EncryptionException(EncryptionErrorKind.KeyUnavailable, $"The local key '{name}' is not allowed by this provider (option AllowedKeyNames).");
+        }
+
         if (!_keys.TryGetValue(name, out LocalKeyEncryptionKey? key))
         {
             throw new EncryptionException(EncryptionErrorKind.KeyUnavailable, $"No local key named '{name}' was added to the provider.");
