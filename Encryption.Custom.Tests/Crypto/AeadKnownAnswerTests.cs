@@ -15,13 +15,13 @@ public class AeadKnownAnswerTests
             false,
             "a95fcb709ee9984771c647c765f5351c3bc77fbf91d0e13c699289d143a4d4d7",
             "5e63796429de42ebd1a886f948ff46d898a153262c54ee4ac52c338062c05bda",
-            "cc7f08850c91bd6515d404140272116039cfdac80c19cb10def7f25d40661548"
+            "70d2d04a1c986bbd690d8acaa0731f49533288742cda792c76cf6dd78b49cc34"
         },
         {
             true,
             "5c99597047429c36c17bf3a5ef3b2f53630adf1487030827ce61a279940933fd",
             "b7490a4b7fc3456ed1a7aae26cf51794167d1538b68c4fb4c37e9b1eef9488e1",
-            "64d8759a408143f0eb15c8a3fda04e9c179b345472155a1c832540e7a032f5e8"
+            "70d2d04a1c986bbd690d8acaa0731f49533288742cda792c76cf6dd78b49cc34"
         },
     };
 
@@ -98,14 +98,16 @@ public class AeadKnownAnswerTests
 
     [Theory]
     [MemberData(nameof(Backends))]
-    public void Encrypt_DeterministicHello_UsesPublishedIv(AeadBackendKind backend)
+    public void EncryptDeterministic_SsnVector_UsesPublishedIvAndCell(AeadBackendKind backend)
     {
+        // wire-format.md "Deterministic values": context LE32(4) ‖ "/ssn" ‖ marker 2.
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.FromRootKey(s_rootKey));
 
-        byte[] cell = aead.Encrypt("hello"u8.ToArray(), AeadIvMode.Deterministic);
+        byte[] cell = aead.EncryptDeterministic([4, 0, 0, 0, .. "/ssn"u8, 2], "078-05-1120"u8.ToArray());
 
-        Assert.Equal("aaed66c05500cd7f7f0a04b4c73aa22c", Convert.ToHexStringLower(cell, 33, 16));
-        Assert.Equal("hello"u8.ToArray(), aead.Decrypt(cell));
+        Assert.Equal("703f7d66c54d2f0748f063346ea0f364", Convert.ToHexStringLower(cell, 33, 16));
+        Assert.Equal("AgEGWEj7E0qZ0pF8+aVUvV3D24fYBN+GVIGpbSFhhLHz8XA/fWbFTS8HSPBjNG6g82TsWU3ggPo6Fd62hb8k51DF", Convert.ToBase64String([2, .. cell]));
+        Assert.Equal("078-05-1120"u8.ToArray(), aead.Decrypt(cell));
     }
 
     private static byte[] PlainTextOf(string value) => value switch

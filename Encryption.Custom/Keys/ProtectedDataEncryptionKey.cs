@@ -65,7 +65,7 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     public override int EncryptData(ReadOnlySpan<byte> plainText, Span<byte> destination)
     {
         ThrowIfReleased();
-        return _aead.Encrypt(plainText, destination, AeadIvMode.Randomized);
+        return _aead.Encrypt(plainText, destination);
     }
 
     public override int DecryptData(ReadOnlySpan<byte> cipherText, Span<byte> destination)
@@ -82,11 +82,10 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
 
     internal override DataEncryptionKeyPin Pin() => new(_material.Pin());
 
-    /// <summary>Encrypts with the IV derived from the plaintext (equal plaintexts give equal cells).</summary>
-    internal int EncryptDeterministic(ReadOnlySpan<byte> plainText, Span<byte> destination)
+    internal override int EncryptDeterministicData(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination)
     {
         ThrowIfReleased();
-        return _aead.Encrypt(plainText, destination, AeadIvMode.Deterministic);
+        return _aead.EncryptDeterministic(ivContext, plainText, destination);
     }
 
     public override string ToString() => $"DataEncryptionKey({EncryptionAlgorithm}, {_material.Protection})";

@@ -164,33 +164,40 @@ internal static class StreamEncryptor
         int pathIndex,
         int maxDepth)
     {
+        // Empty for randomized paths; else the IV context prefix that binds the path.
+        ReadOnlySpan<byte> deterministic = plan.GetDeterministicPrefix(pathIndex);
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
                 if (!reader.ValueIsEscaped)
                 {
-                    WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan);
+                    WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, deterministic);
                 }
                 else
                 {
-                    EncryptEscapedString(ref reader, output, key);
+                    EncryptEscapedString(ref reader, output, key, deterministic);
                 }
 
                 break;
 
             case JsonTokenType.Number:
-                EncryptNumber(ref reader, output, key, plan, pathIndex);
+                EncryptNumber(ref reader, output, key, plan, pathIndex, deterministic);
                 break;
 
             case JsonTokenType.True:
             case JsonTokenType.False:
                 Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
                 ScalarEncoding.WriteBoolean(reader.TokenType == JsonTokenType.True, boolean);
-                WriteEncrypted(output, key, TypeMarker.Boolean, boolean);
+                WriteEncrypted(output, key, TypeMarker.Boolean, boolean, deterministic);
                 break;
 
             case JsonTokenType.StartObject:
             case JsonTokenType.StartArray:
+                if (!deterministic.IsEmpty)
+                {
+                    JsonErrors.ThrowDeterministicContainer(plan.GetPath(pathIndex), plan.DataEncryptionKeyId);
+                }
+
                 TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
                 int start = (int)reader.TokenStartIndex;
                 JsonDepth.SkipContainer(ref reader, maxDepth, 0);
@@ -203,13 +210,13 @@ internal static class StreamEncryptor
         }
     }
 
-    private static void EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int pathIndex)
+    private static void EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int pathIndex, ReadOnlySpan<byte> deterministic)
     {
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         if (reader.TryGetInt64(out long integer))
         {
             ScalarEncoding.WriteInt64(integer, scalar);
-            WriteEncrypted(output, key, TypeMarker.Long, scalar);
+            WriteEncrypted(output, key, TypeMarker.Long, scalar, deterministic);
             return;
         }
 
@@ -228,11 +235,11 @@ internal static class StreamEncryptor
         }
 
         ScalarEncoding.WriteDouble(value, scalar);
-        WriteEncrypted(output, key, TypeMarker.Double, scalar);
+        WriteEncrypted(output, key, TypeMarker.Double, scalar, deterministic);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key)
+    private static void EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, ReadOnlySpan<byte> deterministic)
     {
         var scratch = default(ScratchBuffer);
         int maxLength = reader.ValueSpan.Length;
@@ -241,7 +248,7 @@ internal static class StreamEncryptor
         try
         {
             length = JsonStringUnescaper.CopyString(ref reader, plainText);
-            WriteEncrypted(output, key, TypeMarker.String, plainText[..length]);
+            WriteEncrypted(output, key, TypeMarker.String, plainText[..length], deterministic);
         }
         finally
         {
@@ -255,7 +262,7 @@ internal static class StreamEncryptor
         if (!JsonWhitespace.ContainsWhitespace(json))
         {
             // Already compact (the usual serializer output): encrypt the document's bytes directly.
-            WriteEncrypted(output, key, marker, json);
+            WriteEncrypted(output, key, marker, json, default);
             return;
         }
 
@@ -271,7 +278,7 @@ internal static class StreamEncryptor
         try
         {
             length = JsonWhitespace.Compact(json, compact);
-            WriteEncrypted(output, key, marker, compact[..length]);
+            WriteEncrypted(output, key, marker, compact[..length], default);
         }
         finally
         {
@@ -280,12 +287,12 @@ internal static class StreamEncryptor
         }
     }
 
-    private static void WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText)
+    private static void WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> deterministic)
     {
         int encodedLength = EncryptedValueCodec.GetEncodedLength(key, plainText.Length);
         Span<byte> span = output.GetSpan(encodedLength + 2);
         span[0] = (byte)'"';
-        int written = EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength));
+        int written = EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength), deterministic);
         span[written + 1] = (byte)'"';
         output.Advance(written + 2);
     }
