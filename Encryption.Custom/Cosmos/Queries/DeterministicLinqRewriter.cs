@@ -80,6 +80,7 @@ internal sealed class DeterministicLinqRewriter : ExpressionVisitor
             (Expression? list, Expression? item) = node.Object is not null && node.Arguments.Count == 1
                 ? (node.Object, node.Arguments[0])
                 : node.Object is null && node.Arguments.Count == 2 ? (node.Arguments[0], node.Arguments[1]) : (null, null);
+            list = list is null ? null : UnwrapSpan(list);
             if (list is not null && item is not null && !HasParameter(list) && DeterministicPathOf(item) is string path)
             {
                 var cipherTexts = new List<object>();
@@ -182,6 +183,19 @@ internal sealed class DeterministicLinqRewriter : ExpressionVisitor
         }
 
         return text[start..stop];
+    }
+
+    // C# 14 binds array.Contains(x) to MemoryExtensions.Contains over an implicit span conversion: the array is the list.
+    private static Expression UnwrapSpan(Expression expression)
+    {
+        bool isSpan = expression.Type.IsGenericType
+            && (expression.Type.GetGenericTypeDefinition() == typeof(ReadOnlySpan<>) || expression.Type.GetGenericTypeDefinition() == typeof(Span<>));
+        return isSpan switch
+        {
+            true when expression is MethodCallExpression { Method.Name: "op_Implicit", Arguments.Count: 1 } call => call.Arguments[0],
+            true when expression is UnaryExpression { NodeType: ExpressionType.Convert } convert => convert.Operand,
+            _ => expression,
+        };
     }
 
     private static Expression RootOf(Expression expression)
