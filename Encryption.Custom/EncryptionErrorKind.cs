@@ -29,4 +29,18 @@ public enum EncryptionErrorKind
 
     /// <summary>A data encryption key could not be found, unwrapped or used.</summary>
     KeyUnavailable,
+
+    /// <summary>
+    /// A document read through a container whose <see cref="ContainerEncryptionPolicy"/> forbids plaintext holds a
+    /// non-null plaintext value in one of the policy's paths (or lacks <c>_ei</c> while such a path is present).
+    /// The message names the document id and the path, never the value.
+    /// </summary>
+    PlaintextForbidden,
+
+    /// <summary>
+    /// A document read through a container with a <see cref="ContainerEncryptionPolicy"/> is encrypted with a data
+    /// encryption key the policy neither uses nor lists in <see cref="ContainerEncryptionPolicy.AcceptedDataEncryptionKeyIds"/>
+    /// (the key is not loaded).
+    /// </summary>
+    KeyNotAccepted,
 }

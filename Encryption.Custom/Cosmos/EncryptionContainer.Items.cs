@@ -8,29 +8,29 @@ internal sealed partial class EncryptionContainer
     public override Task<ItemResponse<T>> CreateItemAsync<T>(T item, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(item);
-        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
         return encryption is null
             ? _inner.CreateItemAsync(item, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Create, OperationNames.CreateItem, item, null, partitionKey, requestOptions, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Create, OperationNames.CreateItem, item, null, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ItemResponse<T>> ReplaceItemAsync<T>(T item, string id, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(item);
         ArgumentNullException.ThrowIfNull(id);
-        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
         return encryption is null
             ? _inner.ReplaceItemAsync(item, id, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Replace, OperationNames.ReplaceItem, item, id, partitionKey, requestOptions, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Replace, OperationNames.ReplaceItem, item, id, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ItemResponse<T>> UpsertItemAsync<T>(T item, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(item);
-        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
+        EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
         return encryption is null
             ? _inner.UpsertItemAsync(item, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Upsert, OperationNames.UpsertItem, item, null, partitionKey, requestOptions, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Upsert, OperationNames.UpsertItem, item, null, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ResponseMessage> CreateItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
@@ -126,6 +126,7 @@ internal sealed partial class EncryptionContainer
         string? id,
         PartitionKey? partitionKey,
         ItemRequestOptions? requestOptions,
+        EncryptionOptions encryption,
         CancellationToken cancellationToken)
     {
         // Encryption needs the partition key up front: the item is ciphertext by the time the SDK could extract it.
@@ -141,7 +142,7 @@ internal sealed partial class EncryptionContainer
             Stream body = Serializer.ToStream(item);
             await using (body.ConfigureAwait(false))
             {
-                response = await WriteStreamCoreAsync(kind, body, id, key, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+                response = await WriteStreamCoreAsync(kind, body, id, key, requestOptions, encryption, telemetry, cancellationToken).ConfigureAwait(false);
             }
 
             return _responseFactory.CreateItemResponse<T>(response);
@@ -164,7 +165,8 @@ internal sealed partial class EncryptionContainer
         using OperationTelemetry? telemetry = OperationTelemetry.Start(operation, Id);
         try
         {
-            return await WriteStreamCoreAsync(kind, body, id, partitionKey, requestOptions, telemetry, cancellationToken).ConfigureAwait(false);
+            EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
+            return await WriteStreamCoreAsync(kind, body, id, partitionKey, requestOptions, encryption, telemetry, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
         {
@@ -178,10 +180,10 @@ internal sealed partial class EncryptionContainer
         string? id,
         PartitionKey partitionKey,
         ItemRequestOptions? requestOptions,
+        EncryptionOptions? encryption,
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
-        EncryptionOptions? encryption = GetEncryptionOptions(requestOptions);
         if (encryption is null)
         {
             ResponseMessage plain = await SendWriteAsync(kind, body, id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);

@@ -59,7 +59,7 @@ internal sealed partial class EncryptionContainer
         CancellationToken cancellationToken)
     {
         // Everything that can be refused without the document is refused before anything is sent.
-        EncryptionOptions? requested = EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(requestOptions);
+        EncryptionOptions? requested = WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(requestOptions));
         PatchTransformer.ValidateRequest(patchOperations, requested);
         if (requested is not null)
         {

@@ -6,22 +6,22 @@ namespace Encryption.Custom.Cosmos;
 internal sealed partial class EncryptionContainer
 {
     public override FeedIterator<T> GetItemQueryIterator<T>(QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(queryDefinition, continuationToken, requestOptions), FeedKind.Query));
+        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query));
 
     public override FeedIterator<T> GetItemQueryIterator<T>(string? queryText = null, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(queryText, continuationToken, requestOptions), FeedKind.Query));
+        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(Checked(queryText), continuationToken, requestOptions), FeedKind.Query));
 
     public override FeedIterator<T> GetItemQueryIterator<T>(FeedRange feedRange, QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(feedRange, queryDefinition, continuationToken, requestOptions), FeedKind.Query));
+        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(feedRange, Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query));
 
     public override FeedIterator GetItemQueryStreamIterator(QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Wrap(_inner.GetItemQueryStreamIterator(queryDefinition, continuationToken, requestOptions), FeedKind.Query);
+        Wrap(_inner.GetItemQueryStreamIterator(Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query);
 
     public override FeedIterator GetItemQueryStreamIterator(string? queryText = null, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Wrap(_inner.GetItemQueryStreamIterator(queryText, continuationToken, requestOptions), FeedKind.Query);
+        Wrap(_inner.GetItemQueryStreamIterator(Checked(queryText), continuationToken, requestOptions), FeedKind.Query);
 
     public override FeedIterator GetItemQueryStreamIterator(FeedRange feedRange, QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Wrap(_inner.GetItemQueryStreamIterator(feedRange, queryDefinition, continuationToken, requestOptions), FeedKind.Query);
+        Wrap(_inner.GetItemQueryStreamIterator(feedRange, Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query);
 
     public override async Task<ResponseMessage> ReadManyItemsStreamAsync(IReadOnlyList<(string id, PartitionKey partitionKey)> items, ReadManyRequestOptions? readManyRequestOptions = null, CancellationToken cancellationToken = default)
     {
@@ -57,8 +57,23 @@ internal sealed partial class EncryptionContainer
         }
     }
 
+    /// <summary>Refuses queries that filter or order on randomized-encrypted policy paths (see <see cref="QueryGuard"/>).</summary>
+    internal QueryGuard QueryGuard { get; }
+
     /// <summary>Wraps a stream iterator of the inner container so that its pages are decrypted.</summary>
     internal EncryptionFeedIterator Wrap(FeedIterator inner, FeedKind kind) => new(inner, this, kind);
+
+    private QueryDefinition Checked(QueryDefinition queryDefinition)
+    {
+        QueryGuard.Check(queryDefinition?.QueryText);
+        return queryDefinition!;
+    }
+
+    private string? Checked(string? queryText)
+    {
+        QueryGuard.Check(queryText);
+        return queryText;
+    }
 
     private async Task<ResponseMessage> ReadManyCoreAsync(IReadOnlyList<(string id, PartitionKey partitionKey)> items, ReadManyRequestOptions? options, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {

@@ -30,7 +30,10 @@ internal sealed partial class EncryptionContainer : Container
         _responseFactory = client.ResponseFactory;
         Serializer = ItemSerializers.For(clientOptions);
         _clientHasAvailabilityStrategy = clientOptions.AvailabilityStrategy is not null;
-        Crypto = new BodyCrypto(encryptor, options.JsonProcessor, options.ProcessorOptions);
+        Crypto = new BodyCrypto(encryptor, options.JsonProcessor, options.ProcessorOptions, options.Policy);
+        WriteOptions = new WriteOptionsResolver(options.Policy, options.JsonProcessor);
+        Policy = options.Policy;
+        QueryGuard = new QueryGuard(options.Policy);
         _partitionKeyGuard = new PartitionKeyGuard(inner);
         _patchMaxAttempts = options.PatchMaxAttempts;
     }
@@ -40,6 +43,12 @@ internal sealed partial class EncryptionContainer : Container
 
     /// <summary>Encryption and decryption of bodies for this container.</summary>
     internal BodyCrypto Crypto { get; }
+
+    /// <summary>Decides what each write encrypts (the request's options or the policy).</summary>
+    internal WriteOptionsResolver WriteOptions { get; }
+
+    /// <summary>The container's encryption policy, or <see langword="null"/>.</summary>
+    internal ContainerEncryptionPolicy? Policy { get; }
 
     /// <summary>The client's item serializer.</summary>
     internal CosmosSerializer Serializer { get; }
@@ -61,6 +70,11 @@ internal sealed partial class EncryptionContainer : Container
     /// <summary>The encryption options a request carries, if any.</summary>
     internal static EncryptionOptions? GetEncryptionOptions(RequestOptions? requestOptions) =>
         (requestOptions as EncryptionItemRequestOptions)?.EncryptionOptions;
+
+    /// <summary>What a point write encrypts: the request's options (checked against the policy) or the policy's.</summary>
+    /// <exception cref="EncryptionException">The request's options are refused (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    internal EncryptionOptions? ResolveWriteOptions(RequestOptions? requestOptions) =>
+        WriteOptions.Resolve(GetEncryptionOptions(requestOptions));
 
     /// <summary>
     /// Whether an encrypted request body may go back to the pool when the operation ends: not when an

@@ -7,9 +7,11 @@ namespace Encryption.Custom;
 public static class EncryptionContainerExtensions
 {
     /// <summary>
-    /// Returns a <see cref="Container"/> that encrypts item bodies when a request's
-    /// <see cref="EncryptionItemRequestOptions.EncryptionOptions"/> ask for it and decrypts whatever is encrypted in
-    /// every response, query and change feed page. Create it once per container and reuse it.
+    /// Returns a <see cref="Container"/> that encrypts item bodies by the container's
+    /// <see cref="EncryptionContainerOptions.Policy"/> and when a request's
+    /// <see cref="EncryptionItemRequestOptions.EncryptionOptions"/> ask for it, and decrypts whatever is encrypted in
+    /// every response, query and change feed page (refusing plaintext where the policy forbids it). Create it once
+    /// per container and reuse it.
     /// </summary>
     /// <param name="container">The container to wrap.</param>
     /// <param name="encryptor">Supplies the data encryption keys (usually a <see cref="CosmosEncryptor"/>).</param>
@@ -44,6 +46,7 @@ public static class EncryptionContainerExtensions
     /// <returns>The iterator.</returns>
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="container"/> is not an encryption container, or <paramref name="query"/> is not a Cosmos LINQ query.</exception>
+    /// <exception cref="NotSupportedException">The container's policy encrypts a property the query filters or orders on (randomized encryption cannot match).</exception>
     public static FeedIterator<T> ToEncryptionFeedIterator<T>(this Container container, IQueryable<T> query) =>
         new EncryptionFeedIterator<T>(ToEncryptionStreamIteratorCore(container, query));
 
@@ -57,6 +60,7 @@ public static class EncryptionContainerExtensions
     /// <returns>The iterator.</returns>
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="container"/> is not an encryption container, or <paramref name="query"/> is not a Cosmos LINQ query.</exception>
+    /// <exception cref="NotSupportedException">The container's policy encrypts a property the query filters or orders on (randomized encryption cannot match).</exception>
     public static FeedIterator ToEncryptionStreamIterator<T>(this Container container, IQueryable<T> query) =>
         ToEncryptionStreamIteratorCore(container, query);
 
@@ -72,6 +76,8 @@ public static class EncryptionContainerExtensions
         FeedIterator inner;
         try
         {
+            // The SDK's translation gives the serialized property names, as the service will see them.
+            encryptionContainer.QueryGuard.Check(query.ToQueryDefinition().QueryText);
             inner = query.ToStreamIterator();
         }
         catch (ArgumentOutOfRangeException exception)

@@ -17,6 +17,15 @@ public sealed class EncryptionContainerOptions
     public JsonProcessor JsonProcessor { get; set; } = JsonProcessor.Stream;
 
     /// <summary>
+    /// What the container encrypts without being asked, and the plaintext it refuses to read. Default
+    /// <see langword="null"/>: writes encrypt only what their <see cref="EncryptionItemRequestOptions.EncryptionOptions"/>
+    /// ask for, and reads accept any document. With a policy, every write (typed and stream create, replace and
+    /// upsert, patch, transactional batch, bulk) encrypts the policy's paths; a request's own options may add paths
+    /// but not leave any out. See docs/policy.md.
+    /// </summary>
+    public ContainerEncryptionPolicy? Policy { get; set; }
+
+    /// <summary>
     /// The limits both processors enforce on every document and feed page (size, depth). Default
     /// <see langword="null"/>: <see cref="EncryptionProcessorOptions"/>' defaults (16 MiB, depth 64).
     /// </summary>

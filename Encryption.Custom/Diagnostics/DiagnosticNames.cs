@@ -45,6 +45,15 @@ public static class DiagnosticNames
     /// <summary>Counter: calls to a key-encryption-key provider to unwrap a data encryption key, tagged with <see cref="OutcomeTag"/>.</summary>
     public const string KeyUnwraps = "encryption.custom.key_unwraps";
 
+    /// <summary>Counter: encrypted documents read through a container with an encryption policy, tagged with <see cref="DataEncryptionKeyIdTag"/> (shows when a rotation's previous key is no longer read).</summary>
+    public const string PolicyReads = "encryption.custom.policy.reads";
+
+    /// <summary>Counter: documents read through a container with an encryption policy that held plaintext in a policy path (refused or, in the read-both modes, accepted).</summary>
+    public const string PlaintextDocuments = "encryption.custom.policy.plaintext_documents";
+
+    /// <summary>Counter: paths a write was asked to encrypt that the document did not hold (absent or null), so were not encrypted.</summary>
+    public const string AbsentPaths = "encryption.custom.encrypt.absent_paths";
+
     /// <summary>Tag: the container operation (<c>CreateItem</c>, <c>Query.ReadNext</c>, ...).</summary>
     public const string OperationTag = "encryption.operation";
 

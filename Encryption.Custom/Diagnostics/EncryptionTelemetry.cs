@@ -39,6 +39,12 @@ internal static class EncryptionTelemetry
 
     public static readonly Counter<long> KeyUnwraps = Meter.CreateCounter<long>(DiagnosticNames.KeyUnwraps, "{call}", "Unwrap calls to key-encryption-key providers.");
 
+    public static readonly Counter<long> PolicyReads = Meter.CreateCounter<long>(DiagnosticNames.PolicyReads, "{document}", "Encrypted documents read under an encryption policy, per data encryption key.");
+
+    public static readonly Counter<long> PlaintextDocuments = Meter.CreateCounter<long>(DiagnosticNames.PlaintextDocuments, "{document}", "Documents read under an encryption policy that held plaintext in a policy path.");
+
+    public static readonly Counter<long> AbsentPaths = Meter.CreateCounter<long>(DiagnosticNames.AbsentPaths, "{path}", "Paths to encrypt that a written document did not hold.");
+
     private static readonly KeyValuePair<string, object?> s_success = new(DiagnosticNames.OutcomeTag, "success");
     private static readonly KeyValuePair<string, object?> s_failure = new(DiagnosticNames.OutcomeTag, "failure");
 
@@ -69,6 +75,30 @@ internal static class EncryptionTelemetry
         if (KeyUnwraps.Enabled)
         {
             KeyUnwraps.Add(1, succeeded ? s_success : s_failure);
+        }
+    }
+
+    public static void RecordPolicyRead(string dataEncryptionKeyId)
+    {
+        if (PolicyReads.Enabled)
+        {
+            PolicyReads.Add(1, new KeyValuePair<string, object?>(DiagnosticNames.DataEncryptionKeyIdTag, dataEncryptionKeyId));
+        }
+    }
+
+    public static void RecordPlaintextDocument()
+    {
+        if (PlaintextDocuments.Enabled)
+        {
+            PlaintextDocuments.Add(1);
+        }
+    }
+
+    public static void RecordAbsentPaths(int count)
+    {
+        if (count > 0 && AbsentPaths.Enabled)
+        {
+            AbsentPaths.Add(count);
         }
     }
 

@@ -44,6 +44,12 @@ public abstract partial class EncryptionProcessor
     /// <summary>The deepest nesting accepted (see <see cref="EncryptionProcessorOptions.MaxDepth"/>).</summary>
     public int MaxDepth { get; }
 
+    /// <summary>
+    /// The read side of an encryption container's policy, checked while decrypting (documents and feed pages):
+    /// set only on the processors a container creates for itself; <see langword="null"/> for every other instance.
+    /// </summary>
+    internal ContainerEncryptionPolicy? Policy { get; init; }
+
     /// <summary>Creates the processor of the given kind.</summary>
     /// <param name="processor">Which implementation.</param>
     /// <param name="options">The limits; <see langword="null"/> for the defaults.</param>

@@ -45,6 +45,11 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(document.Length);
         JObject parsed = JObjectReader.ParseObject(document, MaxDepth);
         JEnvelope? envelope = JEnvelope.Read(parsed);
+        if (Policy is { } policy)
+        {
+            JPolicyCheck.Check(parsed, envelope, policy, nameDocument: true);
+        }
+
         if (envelope is null)
         {
             output.Write(document);
@@ -63,7 +68,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(page.Length);
         options ??= DefaultFeedOptions;
         JObject parsed = JObjectReader.ParseObject(page, MaxDepth + 2);
-        var session = new JFeedPageSession(parsed, options, MaxDepth);
+        var session = new JFeedPageSession(parsed, options, MaxDepth, Policy);
         for (int i = 0; i < session.Count; i++)
         {
             if (session.TryPrepare(i) is not JEnvelope envelope)
@@ -103,6 +108,11 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(document.Length);
         JObject parsed = JObjectReader.ParseObject(document.Span, MaxDepth);
         JEnvelope? envelope = JEnvelope.Read(parsed);
+        if (Policy is { } policy)
+        {
+            JPolicyCheck.Check(parsed, envelope, policy, nameDocument: true);
+        }
+
         if (envelope is null)
         {
             output.Write(document.Span);
@@ -124,7 +134,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
     {
         CheckLength(page.Length);
         JObject parsed = JObjectReader.ParseObject(page.Span, MaxDepth + 2);
-        var session = new JFeedPageSession(parsed, options, MaxDepth);
+        var session = new JFeedPageSession(parsed, options, MaxDepth, Policy);
         for (int i = 0; i < session.Count; i++)
         {
             cancellationToken.ThrowIfCancellationRequested();

@@ -68,7 +68,7 @@ public sealed class StreamProcessor : EncryptionProcessor
         try
         {
             DocumentScanner.ScanFeedPage(page, scan, MaxDepth);
-            var session = new FeedPageSession(options);
+            var session = new FeedPageSession(options, Policy);
             for (int i = 0; i < scan.DocumentCount; i++)
             {
                 if (!session.TryPrepare(page, scan, i))
@@ -158,7 +158,7 @@ public sealed class StreamProcessor : EncryptionProcessor
         try
         {
             DocumentScanner.ScanFeedPage(page.Span, scan, MaxDepth);
-            var session = new FeedPageSession(options);
+            var session = new FeedPageSession(options, Policy);
             for (int i = 0; i < scan.DocumentCount; i++)
             {
                 cancellationToken.ThrowIfCancellationRequested();
@@ -204,11 +204,17 @@ public sealed class StreamProcessor : EncryptionProcessor
         }
     }
 
-    // Scan, then read _ei; false when the document is not encrypted.
+    // Scan, read _ei, check the container's policy; false when the document is not encrypted.
     private bool ScanAndPrepare(ReadOnlySpan<byte> document, DecryptionScan scan)
     {
         DocumentScanner.ScanDocument(document, scan, MaxDepth);
-        return EnvelopeReader.Prepare(document, scan, ref scan.Documents[0]);
+        bool encrypted = EnvelopeReader.Prepare(document, scan, ref scan.Documents[0]);
+        if (Policy is { } policy)
+        {
+            PolicyScan.Check(document, scan, scan.Documents[0], encrypted, policy, nameDocument: true);
+        }
+
+        return encrypted;
     }
 
     private DecryptionContext? WriteDecrypted(ReadOnlySpan<byte> document, DecryptionScan scan, DataEncryptionKey key, IBufferWriter<byte> output, bool includeDecryptionContext)

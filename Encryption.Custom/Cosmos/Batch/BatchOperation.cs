@@ -45,6 +45,9 @@ internal sealed class BatchOperation
 
     public bool HasBody => Kind is BatchOperationKind.Create or BatchOperationKind.Replace or BatchOperationKind.Upsert;
 
-    /// <summary>The encryption options of a write, if any.</summary>
-    public EncryptionOptions? EncryptionOptions => (Options as EncryptionTransactionalBatchItemRequestOptions)?.EncryptionOptions;
+    /// <summary>The encryption options the caller attached to a write, if any.</summary>
+    public EncryptionOptions? RequestedEncryptionOptions => (Options as EncryptionTransactionalBatchItemRequestOptions)?.EncryptionOptions;
+
+    /// <summary>What a write encrypts (the requested options or the container's policy), resolved before anything is sent.</summary>
+    public EncryptionOptions? EncryptionOptions { get; set; }
 }

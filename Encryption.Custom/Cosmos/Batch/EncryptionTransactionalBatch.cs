@@ -119,16 +119,20 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
         {
             if (operation.Kind == BatchOperationKind.Patch)
             {
-                EncryptionOptions? requested = EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(operation.Options);
+                EncryptionOptions? requested = _container.WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(operation.Options));
                 PatchTransformer.ValidateRequest(operation.PatchOperations!, requested);
                 if (requested is not null)
                 {
                     await _container.PartitionKeyGuard.CheckAsync(requested, cancellationToken).ConfigureAwait(false);
                 }
             }
-            else if (operation.EncryptionOptions is { } options && operation.HasBody)
+            else if (operation.HasBody)
             {
-                await _container.PartitionKeyGuard.CheckAsync(options, cancellationToken).ConfigureAwait(false);
+                operation.EncryptionOptions = _container.WriteOptions.Resolve(operation.RequestedEncryptionOptions);
+                if (operation.EncryptionOptions is { } options)
+                {
+                    await _container.PartitionKeyGuard.CheckAsync(options, cancellationToken).ConfigureAwait(false);
+                }
             }
         }
 
@@ -204,7 +208,7 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
             }
 
             var options = (TransactionalBatchPatchItemRequestOptions?)operation.Options;
-            EncryptionOptions? requested = EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(options);
+            EncryptionOptions? requested = _container.WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(options));
             StoredEnvelope? stored;
             string? etag = options?.IfMatchEtag;
             operation.HasContainerCondition = false;

@@ -13,11 +13,15 @@ internal sealed class BodyCrypto
     private readonly FeedPageDecryptionOptions _failPage = new();
     private readonly FeedPageDecryptionOptions _failPageWithContexts = new() { IncludeDecryptionContexts = true };
 
-    public BodyCrypto(Encryptor encryptor, JsonProcessor defaultProcessor, EncryptionProcessorOptions? limits)
+    /// <param name="encryptor">Supplies the keys.</param>
+    /// <param name="defaultProcessor">The container's processor.</param>
+    /// <param name="limits">The processors' limits.</param>
+    /// <param name="policy">The container's policy, checked by both processors on every read; or <see langword="null"/>.</param>
+    public BodyCrypto(Encryptor encryptor, JsonProcessor defaultProcessor, EncryptionProcessorOptions? limits, ContainerEncryptionPolicy? policy)
     {
         Encryptor = encryptor;
-        _stream = new StreamProcessor(limits);
-        _newtonsoft = new NewtonsoftProcessor(limits);
+        _stream = new StreamProcessor(limits) { Policy = policy };
+        _newtonsoft = new NewtonsoftProcessor(limits) { Policy = policy };
         DefaultProcessor = GetProcessor(defaultProcessor);
     }
 
@@ -70,6 +74,12 @@ internal sealed class BodyCrypto
         }
 
         var body = new EncryptedRequestBody(buffer, recycle);
+        if (EncryptionTelemetry.AbsentPaths.Enabled)
+        {
+            // Absent or null in this document (documents vary): not an error, but a count worth watching.
+            EncryptionTelemetry.RecordAbsentPaths(options.GetPlan().PathCount - StoredEnvelope.CountPaths(body.Content.Span));
+        }
+
         if (telemetry is not null)
         {
             int properties = telemetry.WantsDetails ? StoredEnvelope.CountPaths(body.Content.Span) : -1;

@@ -14,6 +14,15 @@ internal static class JDocumentCrypto
             JsonErrors.ThrowAlreadyEncrypted();
         }
 
+        foreach (JProperty property in document.Properties())
+        {
+            byte[] name = Encoding.UTF8.GetBytes(property.Name);
+            if (plan.FindPath(name) < 0)
+            {
+                plan.ThrowIfCaseVariant(name);
+            }
+        }
+
         var encrypted = new List<string>(plan.PathCount);
         for (int i = 0; i < plan.PathCount; i++)
         {

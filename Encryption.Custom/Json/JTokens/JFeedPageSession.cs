@@ -8,12 +8,14 @@ internal sealed class JFeedPageSession
     private readonly JArray? _documents;
     private readonly FeedPageDecryptionOptions _options;
     private readonly int _maxDepth;
+    private readonly ContainerEncryptionPolicy? _policy;
     private List<FeedItemDecryptionFailure>? _failures;
     private DecryptionContext?[]? _contexts;
     private int _decrypted;
 
-    public JFeedPageSession(JObject page, FeedPageDecryptionOptions options, int maxDepth)
+    public JFeedPageSession(JObject page, FeedPageDecryptionOptions options, int maxDepth, ContainerEncryptionPolicy? policy)
     {
+        _policy = policy;
         _documents = page["Documents"] as JArray;
         _options = options;
         _maxDepth = maxDepth;
@@ -21,7 +23,7 @@ internal sealed class JFeedPageSession
 
     public int Count => _documents?.Count ?? 0;
 
-    /// <summary>Reads the metadata of element <paramref name="index"/>; null when it is not an encrypted object or failed (reported).</summary>
+    /// <summary>Reads (and checks against the container's policy, if any) the metadata of element <paramref name="index"/>; null when it is not an encrypted object or failed (reported).</summary>
     public JEnvelope? TryPrepare(int index)
     {
         if (_documents![index] is not JObject document)
@@ -31,7 +33,13 @@ internal sealed class JFeedPageSession
 
         try
         {
-            return JEnvelope.Read(document);
+            JEnvelope? envelope = JEnvelope.Read(document);
+            if (_policy is not null)
+            {
+                JPolicyCheck.Check(document, envelope, _policy, nameDocument: false);
+            }
+
+            return envelope;
         }
         catch (EncryptionException exception)
         {

@@ -12,25 +12,33 @@ internal struct FeedPageSession
 {
     private readonly FeedItemFailureMode _failureMode;
     private readonly bool _includeContexts;
+    private readonly ContainerEncryptionPolicy? _policy;
     private List<FeedItemDecryptionFailure>? _failures;
     private DecryptionContext?[]? _contexts;
     private int _decrypted;
     private int _cursor;
 
-    public FeedPageSession(FeedPageDecryptionOptions options)
+    public FeedPageSession(FeedPageDecryptionOptions options, ContainerEncryptionPolicy? policy)
     {
+        _policy = policy;
         _failureMode = options.FailureMode;
         _includeContexts = options.IncludeDecryptionContexts;
     }
 
-    /// <summary>Reads a document's metadata.</summary>
+    /// <summary>Reads a document's metadata and checks it (and its plaintext) against the container's policy, if any.</summary>
     /// <returns><see langword="true"/> when the document is encrypted and ready; <see langword="false"/> when it is not encrypted or failed (reported).</returns>
     /// <exception cref="EncryptionException">The document failed and the page fails with it.</exception>
     public bool TryPrepare(ReadOnlySpan<byte> input, DecryptionScan scan, int documentIndex)
     {
         try
         {
-            return EnvelopeReader.Prepare(input, scan, ref scan.Documents[documentIndex]);
+            bool encrypted = EnvelopeReader.Prepare(input, scan, ref scan.Documents[documentIndex]);
+            if (_policy is not null)
+            {
+                PolicyScan.Check(input, scan, scan.Documents[documentIndex], encrypted, _policy, nameDocument: false);
+            }
+
+            return encrypted;
         }
         catch (EncryptionException exception)
         {
@@ -95,7 +103,8 @@ internal struct FeedPageSession
         return new FeedPageDecryptionResult(scan.ArrayLength, _decrypted, _failures, contexts);
     }
 
-    private static string? ReadId(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document)
+    /// <summary>The document's id when it is a string (allocates: for error messages only).</summary>
+    internal static string? ReadId(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document)
     {
         if (document.IdProperty < 0)
         {

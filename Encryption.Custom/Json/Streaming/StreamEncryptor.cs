@@ -108,11 +108,18 @@ internal static class StreamEncryptor
         output.Write(document[lastValueEnd..]);
     }
 
+    // An exact match, or -1 after making sure no path matches only when case is ignored.
     private static int FindPath(ref Utf8JsonReader reader, EncryptionPlan plan)
     {
         if (!reader.ValueIsEscaped)
         {
-            return plan.FindPath(reader.ValueSpan);
+            int index = plan.FindPath(reader.ValueSpan);
+            if (index < 0)
+            {
+                plan.ThrowIfCaseVariant(reader.ValueSpan);
+            }
+
+            return index;
         }
 
         return FindEscapedPath(ref reader, plan);
@@ -129,7 +136,13 @@ internal static class StreamEncryptor
                 ? stackalloc byte[ScratchBuffer.StackLimit]
                 : scratch.Rent(reader.ValueSpan.Length);
             int length = JsonStringUnescaper.CopyString(ref reader, name);
-            return plan.FindPath(name[..length]);
+            int index = plan.FindPath(name[..length]);
+            if (index < 0)
+            {
+                plan.ThrowIfCaseVariant(name[..length]);
+            }
+
+            return index;
         }
         finally
         {

@@ -17,6 +17,9 @@ internal sealed class EncryptionPlan
     private readonly byte[] _envelopePrefix;
     private readonly byte[][] _pathTokens;
 
+    // Bit n is set when a path's name is n bytes long (bit 63: 63 or more): most names are told apart by length alone.
+    private readonly ulong _nameLengths;
+
     private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<string> source, string[] paths, Utf8NameTable names)
     {
         DataEncryptionKeyId = dataEncryptionKeyId;
@@ -27,6 +30,7 @@ internal sealed class EncryptionPlan
         _pathTokens = new byte[paths.Length][];
         for (int i = 0; i < paths.Length; i++)
         {
+            _nameLengths |= LengthBit(names.GetName(i).Length);
             _pathTokens[i] = Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(paths[i])));
         }
 
@@ -143,6 +147,29 @@ internal sealed class EncryptionPlan
     public ReadOnlySpan<byte> GetName(int index) => _names.GetName(index);
 
     /// <summary>
+    /// Throws when <paramref name="utf8Name"/>, a property name that matched no path exactly, matches one when the
+    /// case of ASCII letters is ignored: a <c>/Ssn</c> path meeting an <c>ssn</c> property (a serializer's naming
+    /// policy) would otherwise leave the value in plaintext without a word. Allocates nothing unless it throws.
+    /// </summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.InvalidOptions"/>, naming the property and the path.</exception>
+    public void ThrowIfCaseVariant(ReadOnlySpan<byte> utf8Name)
+    {
+        if ((_nameLengths & LengthBit(utf8Name.Length)) == 0)
+        {
+            return;
+        }
+
+        for (int i = 0; i < _paths.Length; i++)
+        {
+            ReadOnlySpan<byte> name = _names.GetName(i);
+            if (name.Length == utf8Name.Length && Ascii.EqualsIgnoreCase(name, utf8Name))
+            {
+                JsonErrors.ThrowCaseVariant(JsonErrors.ToPath(utf8Name), _paths[i], DataEncryptionKeyId);
+            }
+        }
+    }
+
+    /// <summary>
     /// Writes <c>"_ei":{...}</c> listing the paths whose flag in <paramref name="encrypted"/> is set, in the
     /// order of the options.
     /// </summary>
@@ -169,6 +196,8 @@ internal sealed class EncryptionPlan
 
         output.Write("]}"u8);
     }
+
+    private static ulong LengthBit(int length) => 1UL << Math.Min(length, 63);
 
     private static byte[] ValidatePath(string? path)
     {

@@ -86,6 +86,14 @@ internal static class JsonErrors
             path: path);
 
     [DoesNotReturn]
+    public static void ThrowCaseVariant(string propertyPath, string path, string dataEncryptionKeyId) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.InvalidOptions,
+            $"The document's property '{Echo(propertyPath)}' differs from the path to encrypt '{Echo(path)}' only in case: property names are case-sensitive, so it would be stored in plaintext (check the serializer's naming policy). Nothing was encrypted.",
+            dataEncryptionKeyId,
+            path);
+
+    [DoesNotReturn]
     public static void ThrowInvalidOptions(string message, string? dataEncryptionKeyId = null) =>
         throw new EncryptionException(EncryptionErrorKind.InvalidOptions, message, dataEncryptionKeyId);
 

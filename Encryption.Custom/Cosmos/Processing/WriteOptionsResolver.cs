@@ -1,0 +1,81 @@
+namespace Encryption.Custom.Cosmos.Processing;
+
+/// <summary>
+/// The single point where a container decides what a write encrypts: the request's own
+/// <see cref="EncryptionOptions"/> (Microsoft's style), else the container's <see cref="ContainerEncryptionPolicy"/>.
+/// Every write API (typed and stream point writes, patch, batch, bulk) asks here, so none can encrypt less than the
+/// policy requires. Immutable; safe for concurrent use.
+/// </summary>
+internal sealed class WriteOptionsResolver
+{
+    private readonly ContainerEncryptionPolicy? _policy;
+    private readonly EncryptionOptions? _policyOptions;
+
+    public WriteOptionsResolver(ContainerEncryptionPolicy? policy, JsonProcessor processor)
+    {
+        _policy = policy;
+        if (policy is not null && policy.EncryptsWrites)
+        {
+            _policyOptions = new EncryptionOptions
+            {
+                DataEncryptionKeyId = policy.DataEncryptionKeyId,
+                EncryptionAlgorithm = policy.EncryptionAlgorithm,
+                PathsToEncrypt = policy.Paths,
+                JsonProcessor = processor,
+            };
+        }
+    }
+
+    /// <summary>
+    /// The options a write encrypts with: <paramref name="requested"/> when given (checked to list paths and to
+    /// cover the policy), else the policy's when it encrypts writes, else <see langword="null"/> (plaintext).
+    /// </summary>
+    /// <exception cref="EncryptionException">
+    /// The requested options are invalid, list no path, or encrypt less than the policy (another key or algorithm,
+    /// or a policy path missing): <see cref="EncryptionErrorKind.InvalidOptions"/>.
+    /// </exception>
+    public EncryptionOptions? Resolve(EncryptionOptions? requested)
+    {
+        if (requested is null)
+        {
+            return _policyOptions;
+        }
+
+        EncryptionPlan plan = requested.GetPlan();
+        if (plan.PathCount == 0)
+        {
+            JsonErrors.ThrowInvalidOptions("The request asks for encryption but lists no path to encrypt (PathsToEncrypt is empty).", plan.DataEncryptionKeyId);
+        }
+
+        if (_policyOptions is not null)
+        {
+            CheckCoversPolicy(plan, _policy!);
+        }
+
+        return requested;
+    }
+
+    private static void CheckCoversPolicy(EncryptionPlan requested, ContainerEncryptionPolicy policy)
+    {
+        if (!string.Equals(requested.DataEncryptionKeyId, policy.DataEncryptionKeyId, StringComparison.Ordinal)
+            || !string.Equals(requested.EncryptionAlgorithm, policy.EncryptionAlgorithm, StringComparison.Ordinal))
+        {
+            JsonErrors.ThrowInvalidOptions(
+                $"The request encrypts with the key '{requested.DataEncryptionKeyId}', but the container's encryption policy requires '{policy.DataEncryptionKeyId}' ({policy.EncryptionAlgorithm}).",
+                requested.DataEncryptionKeyId);
+        }
+
+        EncryptionPlan required = policy.Plan;
+        for (int i = 0; i < required.PathCount; i++)
+        {
+            if (requested.FindPath(required.GetName(i)) < 0)
+            {
+                throw new EncryptionException(
+                    EncryptionErrorKind.InvalidOptions,
+                    $"The request does not encrypt '{required.GetPath(i)}', which the container's encryption policy requires: a request may add paths to the policy's, never leave one out.",
+                    requested.DataEncryptionKeyId,
+                    required.GetPath(i));
+            }
+        }
+    }
+}
