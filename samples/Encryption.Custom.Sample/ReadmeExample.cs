@@ -29,7 +29,7 @@ internal static class ReadmeExample
         return (keyWrapProvider, kek);
     }
 
-    /// <summary>README "Encrypt and read": one DEK, one encrypted write, one decrypted read.</summary>
+    /// <summary>README "Encrypt and read": one DEK, a container encryption policy, one write encrypted by it, one decrypted read.</summary>
     public static async Task<Customer> WriteAndReadAsync(
         Database database, EncryptionKeyWrapProvider keyWrapProvider, Encryption.Custom.EncryptionKeyWrapMetadata kek, Customer customer)
     {
@@ -37,13 +37,10 @@ internal static class ReadmeExample
         await keys.InitializeAsync(database, "keys");    // wrapped DEKs live in this container (created if missing)
         await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
             "customers-dek", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, kek);    // once per DEK
-        Container customers = database.GetContainer("customers").WithEncryptor(new CosmosEncryptor(keys));
+        var policy = new ContainerEncryptionPolicy("customers-dek", ["/ssn", "/creditCard"]);    // plaintext there is refused
+        Container customers = database.GetContainer("customers").WithEncryptor(new CosmosEncryptor(keys), new() { Policy = policy });
 
-        var encrypt = new EncryptionItemRequestOptions
-        {
-            EncryptionOptions = new() { DataEncryptionKeyId = "customers-dek", PathsToEncrypt = ["/ssn", "/creditCard"] },
-        };
-        await customers.CreateItemAsync(customer, new PartitionKey(customer.Tenant), encrypt);    // ssn, creditCard: ciphertext
+        await customers.CreateItemAsync(customer, new PartitionKey(customer.Tenant));    // ssn, creditCard: ciphertext
         Customer read = (await customers.ReadItemAsync<Customer>(customer.Id, new PartitionKey(customer.Tenant))).Resource;
         return read;
     }
