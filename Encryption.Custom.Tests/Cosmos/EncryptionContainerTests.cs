@@ -58,6 +58,33 @@ public sealed class EncryptionContainerTests : IDisposable
         Assert.Null(response["_ei"]);
     }
 
+    [Theory]
+    [InlineData(JsonProcessor.Stream)]
+    [InlineData(JsonProcessor.Newtonsoft)]
+    public async Task StreamWrite_SeekablePayloadPositionedAtItsEnd_IsEncryptedWholeAsTheSdkSendsIt(JsonProcessor processor)
+    {
+        // EF Core's Cosmos provider hands over the MemoryStream it has just written, positioned at its end.
+        foreach (MemoryStream payload in new[] { EncryptionSetup.ToStream("""{"id":"ef","pk":"p0","ssn":"secret"}"""), Written("""{"id":"ef","pk":"p0","ssn":"secret"}""") })
+        {
+            payload.Seek(0, SeekOrigin.End);
+            EncryptionItemRequestOptions options = EncryptionSetup.Encrypt(EncryptionSetup.Dek1, "/ssn");
+            options.EncryptionOptions!.JsonProcessor = processor;
+
+            using ResponseMessage response = await _setup.Container.UpsertItemStreamAsync(payload, EncryptionSetup.P0, options, Ct);
+
+            Assert.True(response.IsSuccessStatusCode, response.ErrorMessage);
+            Assert.NotEqual("secret", (string?)_setup.Inner.ReceivedBodies.Last()["ssn"]);
+            Assert.Equal("secret", (string?)EncryptionSetup.ReadJson(response.Content)["ssn"]);
+        }
+
+        static MemoryStream Written(string json)
+        {
+            var stream = new MemoryStream();
+            stream.Write(System.Text.Encoding.UTF8.GetBytes(json));
+            return stream;
+        }
+    }
+
     [Fact]
     public async Task Read_WithPerRequestProcessor_DecryptsWithIt()
     {

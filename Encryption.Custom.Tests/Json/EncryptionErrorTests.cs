@@ -202,10 +202,14 @@ public sealed class EncryptionErrorTests : IDisposable
         var options = new EncryptionOptions { DataEncryptionKeyId = "k", PathsToEncrypt = ["/a"] };
 
         EncryptionException exception = Assert.Throws<EncryptionException>(() => processor.Encrypt("{\"id\":\"1\",\"a\":\"0123456789\"}", _key, options));
-        byte[] atLimit = processor.Encrypt("{\"a\":\"0123456789ab\"}", _key, options);
+
+        // An input at the limit is read, but its output would be over it (see StrictInputTests for outputs that fit).
+        EncryptionException atLimit = Assert.Throws<EncryptionException>(() => processor.Encrypt("{\"a\":\"0123456789ab\"}", _key, options));
 
         Assert.Equal(EncryptionErrorKind.LimitExceeded, exception.Kind);
-        Assert.NotEmpty(atLimit);
+        Assert.DoesNotContain("encrypted document", exception.Message, StringComparison.Ordinal);
+        Assert.Equal(EncryptionErrorKind.LimitExceeded, atLimit.Kind);
+        Assert.Contains("encrypted document would be larger", atLimit.Message, StringComparison.Ordinal);
     }
 
     [Theory]

@@ -4,8 +4,10 @@ using Encryption.Custom.Tool.Errors;
 namespace Encryption.Custom.Tool.Documents;
 
 /// <summary>
-/// Writes a finished result: to standard output, or to the <c>--out</c> file through a temporary file in the same
-/// folder that is renamed over it, so that a failure leaves no partial file and an existing file untouched.
+/// Writes a finished result: to standard output, or to <c>--out</c>. A missing or regular file is written through a
+/// temporary file in the same folder that is renamed over it, so that a failure leaves no partial file and an
+/// existing file untouched; a character device or FIFO is written through (renaming over it would replace the
+/// device node with a plaintext file); a symbolic link, folder, block device or socket is refused.
 /// </summary>
 internal static class DocumentOutput
 {
@@ -21,8 +23,7 @@ internal static class DocumentOutput
         {
             try
             {
-                await standardOutput.WriteAsync(content, cancellationToken);
-                await standardOutput.FlushAsync(cancellationToken);
+                await WriteThroughAsync(standardOutput, content, cancellationToken);
             }
             catch (IOException exception)
             {
@@ -34,15 +35,28 @@ internal static class DocumentOutput
 
         string target;
         string temporary;
+        OutputTargetKind kind;
         try
         {
             target = Path.GetFullPath(path);
             string directory = Path.GetDirectoryName(target) ?? throw new IOException("The output path has no folder.");
             temporary = Path.Combine(directory, $".{Path.GetFileName(target)}.{Path.GetRandomFileName()}.tmp");
+            kind = OutputTarget.Classify(target);
         }
         catch (Exception exception) when (exception is IOException or ArgumentException or NotSupportedException)
         {
             throw Unwritable(path, exception);
+        }
+
+        switch (kind)
+        {
+            case OutputTargetKind.SymbolicLink:
+                throw ToolException.OutputFailed($"The output path '{path}' is a symbolic link: give the path of the file it points to (a link is never replaced or followed).", null);
+            case OutputTargetKind.Unsupported:
+                throw ToolException.OutputFailed($"The output path '{path}' is not a regular file, character device or FIFO.", null);
+            case OutputTargetKind.WriteThrough:
+                await WriteToDeviceAsync(path, target, content, cancellationToken);
+                return;
         }
 
         s_pending[temporary] = true;
@@ -65,6 +79,30 @@ internal static class DocumentOutput
         {
             s_pending.TryRemove(temporary, out _);
         }
+    }
+
+    // A character device or FIFO gets the bytes; it is opened for writing only once the result is complete.
+    private static async Task WriteToDeviceAsync(string path, string target, ReadOnlyMemory<byte> content, CancellationToken cancellationToken)
+    {
+        try
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            await using var stream = new FileStream(target, new FileStreamOptions { Mode = FileMode.Open, Access = FileAccess.Write, BufferSize = 0 });
+            await WriteThroughAsync(stream, content, cancellationToken);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw Unwritable(path, exception);
+        }
+    }
+
+    // A stream that cannot be taken back (standard output, a device, a FIFO) gets all of the result or none of it:
+    // cancellation is observed before the write starts, never in the middle of it.
+    private static async Task WriteThroughAsync(Stream stream, ReadOnlyMemory<byte> content, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        await stream.WriteAsync(content, CancellationToken.None);
+        await stream.FlushAsync(CancellationToken.None);
     }
 
     /// <summary>Deletes the temporary files of writes in progress (for Ctrl+C and process termination).</summary>

@@ -7,6 +7,17 @@ namespace Encryption.Custom.Processing;
 public abstract partial class EncryptionProcessor
 {
     /// <summary>
+    /// Copies a finished result to a destination stream. Cancellation is observed before the copy starts, not in
+    /// the middle of it: a stream cannot take back what it sent, so the destination gets all of the result or none
+    /// of it. (A destination that fails on its own part-way, such as a broken connection, can still hold a prefix.)
+    /// </summary>
+    private static async ValueTask WriteResultAsync(Stream output, PooledBufferWriter buffer, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        await output.WriteAsync(buffer.WrittenMemory, CancellationToken.None).ConfigureAwait(false);
+    }
+
+    /// <summary>
     /// Reads a UTF-8 JSON document from <paramref name="input"/> (from its position to its end), resolves the key
     /// named by <paramref name="options"/> and writes the encrypted document to <paramref name="output"/>.
     /// Nothing is written to <paramref name="output"/> unless everything succeeded.
@@ -15,7 +26,7 @@ public abstract partial class EncryptionProcessor
     /// <param name="output">Receives the encrypted document.</param>
     /// <param name="encryptor">Supplies the key.</param>
     /// <param name="options">What to encrypt, with which key.</param>
-    /// <param name="cancellationToken">Checked between chunks, before and after the key lookup.</param>
+    /// <param name="cancellationToken">Checked between chunks, before and after the key lookup. Not observed while the result is being written: the destination gets all of it or nothing.</param>
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
     /// <exception cref="EncryptionException">As <see cref="Encrypt"/>; also when the key is unavailable.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
@@ -27,8 +38,7 @@ public abstract partial class EncryptionProcessor
         try
         {
             await EncryptAsync(input, buffer, encryptor, options, cancellationToken).ConfigureAwait(false);
-            cancellationToken.ThrowIfCancellationRequested();
-            await output.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
+            await WriteResultAsync(output, buffer, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
@@ -80,7 +90,7 @@ public abstract partial class EncryptionProcessor
     /// <param name="output">Receives the decrypted document.</param>
     /// <param name="encryptor">Supplies the key the document names.</param>
     /// <param name="includeDecryptionContext">Whether to return what was decrypted.</param>
-    /// <param name="cancellationToken">Checked between chunks, before and after the key lookup.</param>
+    /// <param name="cancellationToken">Checked between chunks, before and after the key lookup. Not observed while the result is being written: the destination gets all of it or nothing.</param>
     /// <returns>The context when asked for and the document was encrypted; otherwise <see langword="null"/>.</returns>
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
     /// <exception cref="EncryptionException">As <see cref="Decrypt"/>.</exception>
@@ -98,8 +108,7 @@ public abstract partial class EncryptionProcessor
         try
         {
             DecryptionContext? context = await DecryptAsync(input, buffer, encryptor, includeDecryptionContext, cancellationToken).ConfigureAwait(false);
-            cancellationToken.ThrowIfCancellationRequested();
-            await output.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
+            await WriteResultAsync(output, buffer, cancellationToken).ConfigureAwait(false);
             return context;
         }
         finally
@@ -173,7 +182,7 @@ public abstract partial class EncryptionProcessor
     /// <param name="output">Receives the decrypted page.</param>
     /// <param name="encryptor">Supplies the keys.</param>
     /// <param name="options">Failure handling and contexts; <see langword="null"/> for the defaults.</param>
-    /// <param name="cancellationToken">Checked between chunks and between documents.</param>
+    /// <param name="cancellationToken">Checked between chunks and between documents. Not observed while the result is being written: the destination gets all of it or nothing.</param>
     /// <returns>As <see cref="DecryptFeedPage"/>.</returns>
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
     /// <exception cref="EncryptionException">As <see cref="DecryptFeedPage"/>.</exception>
@@ -194,8 +203,7 @@ public abstract partial class EncryptionProcessor
         try
         {
             FeedPageDecryptionResult result = await DecryptFeedPageCoreAsync(source.Memory, buffer, encryptor, options ?? s_defaultFeedOptions, cancellationToken).ConfigureAwait(false);
-            cancellationToken.ThrowIfCancellationRequested();
-            await output.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
+            await WriteResultAsync(output, buffer, cancellationToken).ConfigureAwait(false);
             return result;
         }
         finally

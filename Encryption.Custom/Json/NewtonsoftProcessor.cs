@@ -9,8 +9,10 @@ namespace Encryption.Custom.Processing;
 /// results as <see cref="StreamProcessor"/> up to formatting: untouched values are re-serialized, not copied.
 /// </summary>
 /// <remarks>
-/// Stricter than <see cref="StreamProcessor"/> in one way: any repeated property name fails to parse (the stream
-/// processor only rejects repeats of the properties it encrypts or decrypts). Comments are ignored.
+/// Accepts only JSON, as <see cref="StreamProcessor"/> does (no comments, trailing commas, <c>NaN</c> or other
+/// Newtonsoft.Json extensions). Stricter than <see cref="StreamProcessor"/> in two ways: any repeated property name
+/// fails to parse (the stream processor only rejects repeats of the properties it encrypts or decrypts), and a
+/// number beyond the range of a double (<c>1e400</c>) is refused, since it would be written back as a string.
 /// </remarks>
 public sealed class NewtonsoftProcessor : EncryptionProcessor
 {
@@ -34,7 +36,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         JObject parsed = JObjectReader.ParseObject(document, MaxDepth);
         using PinnedKey pinned = KeyResolver.Pin(key);
         JDocumentCrypto.Encrypt(parsed, key, plan);
-        JObjectReader.Write(parsed, output);
+        JObjectReader.Write(parsed, output, MaxDocumentLength);
     }
 
     /// <inheritdoc/>

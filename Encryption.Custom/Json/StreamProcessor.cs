@@ -28,7 +28,7 @@ public sealed class StreamProcessor : EncryptionProcessor
     {
         EncryptionPlan plan = PrepareEncrypt(document.Length, output, key, options);
         using PinnedKey pinned = KeyResolver.Pin(key);
-        StreamEncryptor.Encrypt(document, output, key, plan, MaxDepth);
+        StreamEncryptor.Encrypt(document, output, key, plan, MaxDepth, MaxDocumentLength);
     }
 
     /// <inheritdoc/>

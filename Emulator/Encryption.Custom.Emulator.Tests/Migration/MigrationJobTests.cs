@@ -145,8 +145,10 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         await using var restarted = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("b"));
         EncryptionMigrationResult second = await RunAsync(restarted, Ct);
 
+        // Nothing is rewritten twice: what the first run wrote comes back in the target state and is skipped. Writes
+        // in flight when the first run was cancelled may have landed without being counted (at most one per slot).
         Assert.True(second.Completed);
-        Assert.Equal(count, first.Progress.DocumentsRewritten + second.Progress.DocumentsRewritten);
+        Assert.InRange(first.Progress.DocumentsRewritten + second.Progress.DocumentsRewritten, count - options.MaxDegreeOfParallelism, count);
         Dictionary<string, JObject> read = await ReadDecryptedAsync(raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = policy }), Ct);
         Assert.All(Enumerable.Range(0, count), i => Assert.Equal(Ssn(i, 0), (string)read[DocumentId(i)]["ssn"]!));
     }

@@ -315,7 +315,6 @@ public sealed class PolicyTests(EncryptionFixture fixture) : IClassFixture<Encry
     [Fact]
     public async Task Batch_And_Bulk_EncryptByPolicy_WithoutOptions()
     {
-        fixture.Endpoint.SkipIfBundled("transactional batch and bulk (binary HybridRow bodies)");
         (Container raw, Container container) = await fixture.CreateContainerAsync(options: WithPolicy(), cancellationToken: Ct);
         SecretDocument first = SecretDocument.Create();
         SecretDocument second = SecretDocument.Create();

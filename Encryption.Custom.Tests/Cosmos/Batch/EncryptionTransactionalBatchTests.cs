@@ -19,6 +19,21 @@ public sealed class EncryptionTransactionalBatchTests : IDisposable
     public void Dispose() => _setup.Dispose();
 
     [Fact]
+    public async Task Execute_SeekablePayloadPositionedAtItsEnd_IsEncryptedWhole()
+    {
+        MemoryStream payload = EncryptionSetup.ToStream("""{"id":"end","pk":"p0","ssn":"444","salary":5}""");
+        payload.Seek(0, SeekOrigin.End);
+
+        using TransactionalBatchResponse response = await _setup.Container.CreateTransactionalBatch(EncryptionSetup.P0)
+            .CreateItemStream(payload, EncryptSsn())
+            .ExecuteAsync(Ct);
+
+        Assert.True(response.IsSuccessStatusCode, response.ErrorMessage);
+        Assert.NotEqual("444", (string?)Assert.Single(_setup.Inner.ReceivedBodies)["ssn"]);
+        Assert.Equal("444", (string?)EncryptionSetup.ReadJson(response[0].ResourceStream)["ssn"]);
+    }
+
+    [Fact]
     public async Task Execute_CreateWithEncryptionOptions_SendsCiphertextAndReturnsPlaintext()
     {
         using TransactionalBatchResponse response = await _setup.Container.CreateTransactionalBatch(EncryptionSetup.P0)

@@ -5,15 +5,16 @@ namespace Encryption.Custom.Tests.Cosmos.Patch;
 public sealed class PatchPathTests
 {
     [Theory]
-    [InlineData("/a", "/a", false)]
-    [InlineData("/a/b/0", "/a", true)]
-    [InlineData("/a~1b", "/a/b", false)]
-    [InlineData("/a~0b/c", "/a~b", true)]
-    [InlineData("/_ei/_ep", "/_ei", true)]
-    public void TryGetTopLevel_Pointer_ReturnsUnescapedTopLevelProperty(string path, string expected, bool nested)
+    [InlineData("/a", "/a", "/a", false)]
+    [InlineData("/a/b/0", "/a", "/a", true)]
+    [InlineData("/a~1b", "/a/b", "/a~1b", false)]
+    [InlineData("/a~0b/c", "/a~b", "/a~0b", true)]
+    [InlineData("/_ei/_ep", "/_ei", "/_ei", true)]
+    public void TryGetTopLevel_Pointer_ReturnsTheTopLevelPropertyInBothReadings(string path, string decoded, string literal, bool nested)
     {
-        Assert.True(PatchPath.TryGetTopLevel(path, out string topLevel, out bool isNested));
-        Assert.Equal(expected, topLevel);
+        Assert.True(PatchPath.TryGetTopLevel(path, out string topLevel, out string literalTopLevel, out bool isNested));
+        Assert.Equal(decoded, topLevel);
+        Assert.Equal(literal, literalTopLevel);
         Assert.Equal(nested, isNested);
     }
 
@@ -23,5 +24,5 @@ public sealed class PatchPathTests
     [InlineData("/")]
     [InlineData("a")]
     public void TryGetTopLevel_NotAPropertyPointer_ReturnsFalse(string? path) =>
-        Assert.False(PatchPath.TryGetTopLevel(path, out _, out _));
+        Assert.False(PatchPath.TryGetTopLevel(path, out _, out _, out _));
 }

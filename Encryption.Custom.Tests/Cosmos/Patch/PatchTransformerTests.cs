@@ -191,12 +191,39 @@ public sealed class PatchTransformerTests : IDisposable
         Assert.Single(untouched);
     }
 
-    [Fact]
-    public async Task Transform_EscapedPointerSegment_MatchesTheEncryptedProperty()
+    [Theory]
+    [InlineData("/a~1b", "/a~1b")]
+    [InlineData("/a~01b", "/a~1b")]
+    [InlineData("/x~0y", "/x~0y")]
+    [InlineData("/x~0y", "/x~y")]
+    [InlineData("/a~1b~0c", "/a/b~c")]
+    public async Task Transform_PointerEscapeWhoseLiteralOrDecodedNameIsEncrypted_IsRefused(string path, string encrypted)
     {
-        (IReadOnlyList<PatchOperation> operations, _) = await TransformAsync([PatchOperation.Set("/a~1b~0c", "v")], Stored("/a/b~c"));
+        // The service documents RFC 6901 escapes, the bundled endpoint reads names literally (as Microsoft's package
+        // compares them): when the two readings differ and either names an encrypted property, no form is safe.
+        PatchOperation[] operations = [PatchOperation.Set(path, "v"), PatchOperation.Add(path, "v"), PatchOperation.Replace(path, "v"), PatchOperation.Remove(path), PatchOperation.Move("/other", path), PatchOperation.Move(path, "/other")];
 
-        Assert.NotEqual("v", (string?)Value(operations[0]));
+        foreach (PatchOperation operation in operations)
+        {
+            EncryptionException error = await Assert.ThrowsAsync<EncryptionException>(async () => await TransformAsync([operation], Stored(encrypted)));
+            Assert.Equal(EncryptionErrorKind.InvalidOptions, error.Kind);
+
+            // The request's own paths are checked the same way before the document is read (they cannot be nested).
+            if (encrypted.IndexOf('/', 1) < 0)
+            {
+                EncryptionException early = Assert.Throws<EncryptionException>(() => PatchTransformer.ValidateRequest([operation], new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = [encrypted] }));
+                Assert.Equal(EncryptionErrorKind.InvalidOptions, early.Kind);
+            }
+        }
+    }
+
+    [Fact]
+    public async Task Transform_PointerEscapeOnPlainProperties_PassesThrough()
+    {
+        (IReadOnlyList<PatchOperation> operations, _) = await TransformAsync([PatchOperation.Set("/a~1b", "v"), PatchOperation.Set("/x~0y", "w")], Stored("/ssn"));
+
+        Assert.Equal("v", (string?)Value(operations[0]));
+        Assert.Equal("w", (string?)Value(operations[1]));
     }
 
     [Fact]

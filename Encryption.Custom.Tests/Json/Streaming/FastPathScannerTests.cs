@@ -64,11 +64,21 @@ public sealed class FastPathScannerTests
     }
 
     [Fact]
-    public void TryScanDocument_InvalidUtf8InAString_Declines()
+    public void ScanDocument_InvalidUtf8InAString_FailsAsMalformedBeforeEitherScan()
     {
         byte[] input = [.. "{\"a\":\""u8, 0xC3, 0x28, .. "\"}"u8];
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            EncryptionException exception = Assert.Throws<EncryptionException>(() => DocumentScanner.ScanDocument(input, scan, MaxDepth));
 
-        Assert.False(TryFast(input, out _));
+            Assert.Equal(EncryptionErrorKind.MalformedDocument, exception.Kind);
+            Assert.Contains("UTF-8 (byte 7)", exception.Message, StringComparison.Ordinal);
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
     }
 
     [Theory]
@@ -154,7 +164,9 @@ public sealed class FastPathScannerTests
         Prop.ForAll(mutations.ToArbitrary(), mutation =>
         {
             byte[] input = Mutate(Encoding.UTF8.GetBytes(mutation.Json), mutation.Position, s_mutationBytes[mutation.Choice], mutation.Kind);
-            if (!TryFast(input, out Snapshot fast))
+
+            // Invalid UTF-8 never reaches either scan (DocumentScanner refuses it first).
+            if (!System.Text.Unicode.Utf8.IsValid(input) || !TryFast(input, out Snapshot fast))
             {
                 return true;
             }

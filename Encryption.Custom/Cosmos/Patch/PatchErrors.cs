@@ -18,6 +18,9 @@ internal static class PatchErrors
     public static EncryptionException LegacyFormat(string path, string dataEncryptionKeyId) =>
         new(EncryptionErrorKind.UnsupportedFormat, $"The document is encrypted in format version 2, whose properties ('{path}' among them) are stored together in one value: replace the document instead of patching it.", dataEncryptionKeyId, path);
 
+    public static EncryptionException AmbiguousEscape(string path, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' uses JSON Pointer escapes (~0, ~1) and names an encrypted property when read either with or without them: it is refused, since readers differ. Replace the document instead.", dataEncryptionKeyId, path);
+
     public static EncryptionException InvalidPath(string? path) =>
         new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' is not a JSON pointer to a property.", path: path);
 }

@@ -4,13 +4,15 @@ namespace Encryption.Custom.Cosmos.Patch;
 internal static class PatchPath
 {
     /// <summary>
-    /// The top-level property as an encryption path (<c>/address</c>), with JSON Pointer escapes undone
-    /// (<c>~1</c> is <c>/</c>, <c>~0</c> is <c>~</c>), and whether the path goes deeper than that property.
+    /// The top-level property as an encryption path in both readings a service may give it: with JSON Pointer
+    /// escapes undone (<c>~1</c> is <c>/</c>, <c>~0</c> is <c>~</c>, as Azure Cosmos DB documents), and literally
+    /// (as the bundled endpoint, and Microsoft's package when it compares paths, read it); and whether the path
+    /// goes deeper than that property.
     /// </summary>
     /// <returns><see langword="false"/> when <paramref name="path"/> is not a pointer to a property (empty, no leading <c>/</c>).</returns>
-    public static bool TryGetTopLevel(string? path, out string topLevel, out bool isNested)
+    public static bool TryGetTopLevel(string? path, out string decoded, out string literal, out bool isNested)
     {
-        topLevel = string.Empty;
+        decoded = literal = string.Empty;
         isNested = false;
         if (string.IsNullOrEmpty(path) || path[0] != '/' || path.Length == 1)
         {
@@ -20,9 +22,10 @@ internal static class PatchPath
         int end = path.IndexOf('/', 1);
         isNested = end >= 0;
         string segment = end < 0 ? path[1..] : path[1..end];
-        topLevel = "/" + (segment.Contains('~', StringComparison.Ordinal)
-            ? segment.Replace("~1", "/", StringComparison.Ordinal).Replace("~0", "~", StringComparison.Ordinal)
-            : segment);
+        literal = "/" + segment;
+        decoded = segment.Contains('~', StringComparison.Ordinal)
+            ? "/" + segment.Replace("~1", "/", StringComparison.Ordinal).Replace("~0", "~", StringComparison.Ordinal)
+            : literal;
         return true;
     }
 }

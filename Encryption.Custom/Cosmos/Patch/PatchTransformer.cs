@@ -178,28 +178,10 @@ internal static class PatchTransformer
     private static string CheckOperation(PatchOperation operation, HashSet<string>? encryptedPaths, string? keyId)
     {
         ArgumentNullException.ThrowIfNull(operation);
-        if (!PatchPath.TryGetTopLevel(operation.Path, out string top, out bool isNested))
-        {
-            throw PatchErrors.InvalidPath(operation.Path);
-        }
-
-        if (top == "/" + EncryptionEnvelope.PropertyName)
-        {
-            throw PatchErrors.Metadata(operation.Path);
-        }
-
+        string top = GetTopLevel(operation.Path, encryptedPaths, keyId, out bool isNested);
         if (operation.OperationType == PatchOperationType.Move)
         {
-            if (!PatchPath.TryGetTopLevel(operation.From, out string fromTop, out _))
-            {
-                throw PatchErrors.InvalidPath(operation.From);
-            }
-
-            if (fromTop == "/" + EncryptionEnvelope.PropertyName)
-            {
-                throw PatchErrors.Metadata(operation.From);
-            }
-
+            string fromTop = GetTopLevel(operation.From, encryptedPaths, keyId, out _);
             if (encryptedPaths is not null && (encryptedPaths.Contains(top) || encryptedPaths.Contains(fromTop)))
             {
                 throw PatchErrors.Move(operation.From, operation.Path, keyId);
@@ -221,6 +203,30 @@ internal static class PatchTransformer
         if (operation.OperationType == PatchOperationType.Increment)
         {
             throw PatchErrors.Increment(operation.Path, keyId);
+        }
+
+        return top;
+    }
+
+    /// <summary>The top-level property <paramref name="path"/> addresses, checked against the metadata and the encrypted paths.</summary>
+    private static string GetTopLevel(string? path, HashSet<string>? encryptedPaths, string? keyId, out bool isNested)
+    {
+        if (!PatchPath.TryGetTopLevel(path, out string top, out string literal, out isNested))
+        {
+            throw PatchErrors.InvalidPath(path);
+        }
+
+        if (top == "/" + EncryptionEnvelope.PropertyName || literal == "/" + EncryptionEnvelope.PropertyName)
+        {
+            throw PatchErrors.Metadata(path!);
+        }
+
+        // The service documents JSON Pointer escapes, while other readers (the bundled endpoint, Microsoft's
+        // package) take the name literally. When the two readings differ and either is encrypted, the operation
+        // could reach an encrypted property with a plaintext value (or the reverse): refuse it.
+        if (encryptedPaths is not null && !string.Equals(top, literal, StringComparison.Ordinal) && (encryptedPaths.Contains(top) || encryptedPaths.Contains(literal)))
+        {
+            throw PatchErrors.AmbiguousEscape(path!, keyId);
         }
 
         return top;

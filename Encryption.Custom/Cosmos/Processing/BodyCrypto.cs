@@ -42,8 +42,8 @@ internal sealed class BodyCrypto
     public EncryptionProcessor ForRequest(EncryptionOptions? options) =>
         options is null ? DefaultProcessor : GetProcessor(options.JsonProcessor);
 
-    /// <summary>Encrypts <paramref name="input"/> (from its position) into a pooled request body.</summary>
-    /// <param name="input">The plaintext document.</param>
+    /// <summary>Encrypts <paramref name="input"/> into a pooled request body.</summary>
+    /// <param name="input">The plaintext document: a seekable stream whole, as the SDK would send it (<see cref="RequestPayload"/>).</param>
     /// <param name="options">What to encrypt (already validated by the caller).</param>
     /// <param name="recycle">Whether the body's buffer may go back to the pool once the caller disposes it.</param>
     /// <param name="telemetry">The operation's telemetry, or <see langword="null"/>.</param>
@@ -59,6 +59,7 @@ internal sealed class BodyCrypto
         CancellationToken cancellationToken)
     {
         EncryptionProcessor processor = GetProcessor(options.JsonProcessor);
+        RequestPayload.FromStart(input);
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && input.CanSeek ? input.Length - input.Position : -1;
         PooledBufferWriter buffer = PooledBufferWriterPool.Rent();

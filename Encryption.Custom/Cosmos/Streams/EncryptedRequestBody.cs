@@ -42,14 +42,14 @@ internal sealed class EncryptedRequestBody : IDisposable
         return new MemoryStream(segment.Array ?? [], segment.Offset, segment.Count, writable: false, publiclyVisible: true);
     }
 
-    /// <summary>Copies a caller's (unencrypted) body into a pooled buffer, so that it can be sent more than once.</summary>
+    /// <summary>Copies a caller's (unencrypted) body, whole as the SDK would send it, into a pooled buffer, so that it can be sent more than once.</summary>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public static async ValueTask<EncryptedRequestBody> CopyAsync(Stream body, bool recycle, CancellationToken cancellationToken)
     {
         PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
         try
         {
-            await buffer.AppendFromStreamAsync(body, int.MaxValue - 1, cancellationToken).ConfigureAwait(false);
+            await buffer.AppendFromStreamAsync(RequestPayload.FromStart(body), int.MaxValue - 1, cancellationToken).ConfigureAwait(false);
             return new EncryptedRequestBody(buffer, recycle);
         }
         catch

@@ -52,6 +52,9 @@ internal sealed class JEnvelope
             throw JsonErrors.CreateMalformedEnvelope("'_ef' must be an integer.");
         }
 
+        // The format first: a future format is unsupported whatever the rest of its metadata looks like.
+        EncryptionEnvelope.CheckFormatVersion(formatVersion);
+
         string keyId = ReadString(envelope, EncryptionEnvelope.KeyIdName);
         if (keyId.Length == 0)
         {

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.Text;
+using System.Text.Json;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 
@@ -17,7 +18,6 @@ internal static class JObjectReader
 
     private static readonly JsonLoadSettings s_loadSettings = new()
     {
-        CommentHandling = CommentHandling.Ignore,
         LineInfoHandling = LineInfoHandling.Ignore,
         DuplicatePropertyNameHandling = DuplicatePropertyNameHandling.Error,
     };
@@ -55,9 +55,31 @@ internal static class JObjectReader
     }
 
     /// <summary>Writes <paramref name="token"/> as compact UTF-8 JSON.</summary>
-    public static void Write(JToken token, IBufferWriter<byte> output)
+    /// <param name="token">The document.</param>
+    /// <param name="output">Receives the JSON text.</param>
+    /// <param name="maxLength">The longest output allowed (encryption: the limit decryption applies to its input).</param>
+    /// <exception cref="EncryptionException">
+    /// The text is longer than <paramref name="maxLength"/>, or the document holds a number a double cannot hold,
+    /// which Newtonsoft.Json parsed as infinity and would write as the string <c>"Infinity"</c>
+    /// (<see cref="EncryptionErrorKind.LimitExceeded"/>).
+    /// </exception>
+    public static void Write(JToken token, IBufferWriter<byte> output, int maxLength = int.MaxValue)
     {
+        IEnumerable<JToken> tokens = token is JContainer container ? container.DescendantsAndSelf() : [token];
+        foreach (JToken value in tokens)
+        {
+            if (value.Type == JTokenType.Float && ((JValue)value).Value is double number && !double.IsFinite(number))
+            {
+                JsonErrors.ThrowNumberBeyondDouble();
+            }
+        }
+
         string text = token.ToString(Formatting.None);
+        if (maxLength < int.MaxValue && Encoding.UTF8.GetByteCount(text) > maxLength)
+        {
+            JsonErrors.ThrowEncryptedDocumentTooLarge(maxLength);
+        }
+
         Span<byte> span = output.GetSpan(Encoding.UTF8.GetMaxByteCount(text.Length));
         int written = Encoding.UTF8.GetBytes(text, span);
         output.Advance(written);
@@ -68,15 +90,9 @@ internal static class JObjectReader
 
     private static JToken? Parse(ReadOnlySpan<byte> utf8, int maxDepth, bool isDocument)
     {
-        string text;
-        try
-        {
-            text = s_strictUtf8.GetString(utf8);
-        }
-        catch (DecoderFallbackException)
-        {
-            throw new EncryptionException(EncryptionErrorKind.MalformedDocument, "The document is not valid UTF-8.");
-        }
+        Utf8Validation.ThrowIfInvalid(utf8);
+        ValidateJson(utf8, maxDepth);
+        string text = s_strictUtf8.GetString(utf8);
 
         using var reader = new JsonTextReader(new StringReader(text))
         {
@@ -87,7 +103,7 @@ internal static class JObjectReader
 
         try
         {
-            if (!ReadSkippingComments(reader))
+            if (!reader.Read())
             {
                 return null;
             }
@@ -97,13 +113,7 @@ internal static class JObjectReader
                 JsonErrors.ThrowRootNotObject();
             }
 
-            JToken token = JToken.ReadFrom(reader, s_loadSettings);
-            if (ReadSkippingComments(reader))
-            {
-                JsonErrors.ThrowMalformed("The document has content after its root value.");
-            }
-
-            return token;
+            return JToken.ReadFrom(reader, s_loadSettings);
         }
         catch (JsonReaderException exception)
         {
@@ -118,16 +128,28 @@ internal static class JObjectReader
         }
     }
 
-    private static bool ReadSkippingComments(JsonTextReader reader)
+    /// <summary>
+    /// Refuses what Newtonsoft.Json would accept but is not JSON (RFC 8259), judged by the same reader as the stream
+    /// processor: comments, trailing commas, <c>NaN</c>, <c>Infinity</c>, <c>new Date(1)</c>, single quotes,
+    /// unquoted names, content after the root.
+    /// </summary>
+    private static void ValidateJson(ReadOnlySpan<byte> utf8, int maxDepth)
     {
-        while (reader.Read())
+        // One level more than Newtonsoft.Json allows, so that a deep document is still its (LimitExceeded) error.
+        var reader = new Utf8JsonReader(utf8, new JsonReaderOptions { MaxDepth = maxDepth + 2, CommentHandling = JsonCommentHandling.Disallow });
+        try
         {
-            if (reader.TokenType != JsonToken.Comment)
+            while (reader.Read())
             {
-                return true;
+                if (reader.TokenType is JsonTokenType.StartObject or JsonTokenType.StartArray && reader.CurrentDepth > maxDepth)
+                {
+                    JsonErrors.ThrowTooDeep(maxDepth);
+                }
             }
         }
-
-        return false;
+        catch (System.Text.Json.JsonException exception)
+        {
+            JsonErrors.ThrowMalformed(exception);
+        }
     }
 }

@@ -15,9 +15,10 @@ internal static class DocumentScanner
     private static ReadOnlySpan<byte> DocumentsNameUtf8 => "Documents"u8;
 
     /// <summary>Scans a single document (the root object).</summary>
-    /// <exception cref="EncryptionException">Malformed JSON, a root that is not an object, or too deep.</exception>
+    /// <exception cref="EncryptionException">Malformed JSON or UTF-8, a root that is not an object, or too deep.</exception>
     public static void ScanDocument(ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth)
     {
+        Utf8Validation.ThrowIfInvalid(input);
         if (FastPathScanner.TryScanDocument(input, scan, maxDepth))
         {
             return;
@@ -28,7 +29,10 @@ internal static class DocumentScanner
         ScanDocumentWithReader(input, scan, maxDepth);
     }
 
-    /// <summary>Scans a single document with <see cref="Utf8JsonReader"/> (the reference the fast path must match).</summary>
+    /// <summary>
+    /// Scans a single document with <see cref="Utf8JsonReader"/> (the reference the fast path must match); the input
+    /// has been checked to be UTF-8.
+    /// </summary>
     /// <exception cref="EncryptionException">Malformed JSON, a root that is not an object, or too deep.</exception>
     public static void ScanDocumentWithReader(ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth)
     {
@@ -59,6 +63,7 @@ internal static class DocumentScanner
     public static void ScanFeedPage(ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth)
     {
         const int DocumentLevelOffset = -2;
+        Utf8Validation.ThrowIfInvalid(input);
         try
         {
             // Documents sit two levels below the page root; the depth limit applies from each document's root.
@@ -71,7 +76,14 @@ internal static class DocumentScanner
             bool documentsSeen = false;
             while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
             {
-                bool isDocuments = !documentsSeen && reader.ValueTextEquals(DocumentsNameUtf8);
+                bool isDocuments = reader.ValueTextEquals(DocumentsNameUtf8);
+                if (isDocuments && documentsSeen)
+                {
+                    // Decrypting one and passing the other through would report success on ciphertext.
+                    JsonErrors.ThrowMalformed("The feed page has more than one 'Documents' property.");
+                }
+
+                documentsSeen |= isDocuments;
                 reader.Read();
                 if (!isDocuments || reader.TokenType != JsonTokenType.StartArray)
                 {
@@ -79,7 +91,6 @@ internal static class DocumentScanner
                     continue;
                 }
 
-                documentsSeen = true;
                 int index = 0;
                 while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
                 {

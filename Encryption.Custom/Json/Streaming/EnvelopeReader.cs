@@ -46,92 +46,98 @@ internal static class EnvelopeReader
         return true;
     }
 
+    // The members of _ei this library knows, in the order they are interpreted: the format first, so that a format
+    // it does not know yet is reported as unsupported whatever the rest of the envelope looks like.
+    private const int FormatMember = 0;
+    private const int KeyIdMember = 1;
+    private const int AlgorithmMember = 2;
+    private const int EncryptedDataMember = 3;
+    private const int PathsMember = 4;
+    private const int MemberCount = 5;
+
     private static void ReadEnvelope(ReadOnlySpan<byte> input, int start, int end, DecryptionScan scan, ref DocumentRecord document)
     {
-        long formatVersion = -1;
-        bool hasPaths = false;
-        int algorithmStart = -1;
-        int algorithmEnd = -1;
+        // One pass records where each known member's value lies (relative to the envelope) and refuses repeats,
+        // which a DOM would resolve differently (last wins, or an error).
+        Span<int> starts = stackalloc int[MemberCount];
+        Span<int> ends = stackalloc int[MemberCount];
+        starts.Fill(-1);
+        ReadOnlySpan<byte> envelope = input[start..end];
 
         // The scan validated this object's syntax and depth already.
-        var reader = new Utf8JsonReader(input[start..end], new JsonReaderOptions { MaxDepth = 1000 });
+        var reader = new Utf8JsonReader(envelope, new JsonReaderOptions { MaxDepth = 1000 });
         reader.Read();
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
-            if (reader.ValueTextEquals(EncryptionEnvelope.FormatVersionNameUtf8))
-            {
-                reader.Read();
-                if (reader.TokenType != JsonTokenType.Number || !reader.TryGetInt64(out formatVersion))
-                {
-                    JsonErrors.ThrowMalformedEnvelope("'_ef' must be an integer.");
-                }
-            }
-            else if (reader.ValueTextEquals(EncryptionEnvelope.KeyIdNameUtf8))
-            {
-                reader.Read();
-                if (reader.TokenType != JsonTokenType.String)
-                {
-                    JsonErrors.ThrowMalformedEnvelope("'_en' must be a string.");
-                }
-
-                document.KeyId = ReadKeyId(ref reader);
-            }
-            else if (reader.ValueTextEquals(EncryptionEnvelope.AlgorithmNameUtf8))
-            {
-                reader.Read();
-                if (reader.TokenType != JsonTokenType.String)
-                {
-                    JsonErrors.ThrowMalformedEnvelope("'_ea' must be a string.");
-                }
-
-                algorithmStart = start + (int)reader.TokenStartIndex;
-                algorithmEnd = start + (int)reader.BytesConsumed;
-            }
-            else if (reader.ValueTextEquals(EncryptionEnvelope.EncryptedDataNameUtf8))
-            {
-                reader.Read();
-                if (reader.TokenType == JsonTokenType.String)
-                {
-                    document.EncryptedDataStart = start + (int)reader.TokenStartIndex;
-                    document.EncryptedDataEnd = start + (int)reader.BytesConsumed;
-                    document.EncryptedDataEscaped = reader.ValueIsEscaped;
-                }
-                else if (reader.TokenType != JsonTokenType.Null)
-                {
-                    JsonErrors.ThrowMalformedEnvelope("'_ed' must be a string or null.");
-                }
-            }
-            else if (reader.ValueTextEquals(EncryptionEnvelope.PathsNameUtf8))
-            {
-                reader.Read();
-                hasPaths = true;
-                ReadPaths(ref reader, scan);
-            }
-            else
+            int member = IdentifyMember(ref reader);
+            reader.Read();
+            int valueStart = (int)reader.TokenStartIndex;
+            reader.Skip();
+            if (member < 0)
             {
                 // Unknown fields are ignored (forward compatibility within a known format version).
-                reader.Read();
-                reader.Skip();
+                continue;
             }
+
+            if (starts[member] >= 0)
+            {
+                JsonErrors.ThrowMalformedEnvelope($"'{MemberName(member)}' appears more than once.");
+            }
+
+            starts[member] = valueStart;
+            ends[member] = (int)reader.BytesConsumed;
         }
 
-        if (formatVersion < 0)
-        {
-            JsonErrors.ThrowMalformedEnvelope("'_ef' is missing.");
-        }
+        long formatVersion = ReadFormatVersion(envelope, starts[FormatMember], ends[FormatMember]);
+        EncryptionEnvelope.CheckFormatVersion(formatVersion);
 
-        if (document.KeyId is null)
+        if (starts[KeyIdMember] < 0)
         {
             JsonErrors.ThrowMalformedEnvelope("'_en' is missing.");
         }
 
-        if (algorithmStart < 0)
+        reader = MemberReader(envelope, starts[KeyIdMember], ends[KeyIdMember]);
+        if (reader.TokenType != JsonTokenType.String)
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_en' must be a string.");
+        }
+
+        document.KeyId = ReadKeyId(ref reader);
+
+        if (starts[AlgorithmMember] < 0)
         {
             JsonErrors.ThrowMalformedEnvelope("'_ea' is missing.");
         }
 
-        document.Algorithm = ReadAlgorithm(input[algorithmStart..algorithmEnd], formatVersion);
+        if (envelope[starts[AlgorithmMember]] != (byte)'"')
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_ea' must be a string.");
+        }
+
+        document.Algorithm = ReadAlgorithm(envelope[starts[AlgorithmMember]..ends[AlgorithmMember]], formatVersion);
         document.Format = EncryptionEnvelope.ResolveFormat(formatVersion, document.Algorithm);
+        if (starts[EncryptedDataMember] >= 0)
+        {
+            reader = MemberReader(envelope, starts[EncryptedDataMember], ends[EncryptedDataMember]);
+            if (reader.TokenType == JsonTokenType.String)
+            {
+                document.EncryptedDataStart = start + starts[EncryptedDataMember];
+                document.EncryptedDataEnd = start + ends[EncryptedDataMember];
+                document.EncryptedDataEscaped = reader.ValueIsEscaped;
+            }
+            else if (reader.TokenType != JsonTokenType.Null)
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ed' must be a string or null.");
+            }
+        }
+
+        bool hasPaths = starts[PathsMember] >= 0;
+        if (hasPaths)
+        {
+            reader = MemberReader(envelope, starts[PathsMember], ends[PathsMember]);
+            ReadPaths(ref reader, scan);
+        }
+
         if (document.Format == EnvelopeFormat.PerProperty && !hasPaths)
         {
             JsonErrors.ThrowMalformedEnvelope("'_ep' is missing.");
@@ -141,6 +147,48 @@ internal static class EnvelopeReader
         {
             JsonErrors.ThrowMalformedEnvelope("'_ed' is missing for format version 2.");
         }
+    }
+
+    private static int IdentifyMember(ref Utf8JsonReader reader) =>
+        reader.ValueTextEquals(EncryptionEnvelope.FormatVersionNameUtf8) ? FormatMember
+        : reader.ValueTextEquals(EncryptionEnvelope.KeyIdNameUtf8) ? KeyIdMember
+        : reader.ValueTextEquals(EncryptionEnvelope.AlgorithmNameUtf8) ? AlgorithmMember
+        : reader.ValueTextEquals(EncryptionEnvelope.EncryptedDataNameUtf8) ? EncryptedDataMember
+        : reader.ValueTextEquals(EncryptionEnvelope.PathsNameUtf8) ? PathsMember
+        : -1;
+
+    private static string MemberName(int member) => member switch
+    {
+        FormatMember => EncryptionEnvelope.FormatVersionName,
+        KeyIdMember => EncryptionEnvelope.KeyIdName,
+        AlgorithmMember => EncryptionEnvelope.AlgorithmName,
+        EncryptedDataMember => EncryptionEnvelope.EncryptedDataName,
+        _ => EncryptionEnvelope.PathsName,
+    };
+
+    // A reader positioned on one member's value (a complete JSON value on its own).
+    private static Utf8JsonReader MemberReader(ReadOnlySpan<byte> envelope, int start, int end)
+    {
+        var reader = new Utf8JsonReader(envelope[start..end], new JsonReaderOptions { MaxDepth = 1000 });
+        reader.Read();
+        return reader;
+    }
+
+    private static long ReadFormatVersion(ReadOnlySpan<byte> envelope, int start, int end)
+    {
+        if (start < 0)
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_ef' is missing.");
+        }
+
+        Utf8JsonReader reader = MemberReader(envelope, start, end);
+        if (reader.TokenType != JsonTokenType.Number || !reader.TryGetInt64(out long formatVersion))
+        {
+            JsonErrors.ThrowMalformedEnvelope("'_ef' must be an integer.");
+            return 0;
+        }
+
+        return formatVersion;
     }
 
     private static string ReadKeyId(ref Utf8JsonReader reader)
@@ -229,6 +277,7 @@ internal static class EnvelopeReader
             path.NameOffset = offset + 1;
             path.NameLength = length - 1;
             path.PropertyIndex = -1;
+            path.Seen = false;
         }
     }
 
@@ -245,8 +294,8 @@ internal static class EnvelopeReader
         {
             ref PropertyRecord property = ref properties[i];
 
-            // A null value is treated as absent (a patch may have cleared it); the envelope never matches a path.
-            if (property.ValueType == JsonTokenType.Null || i == document.EnvelopeProperty)
+            // The envelope never matches a path.
+            if (i == document.EnvelopeProperty)
             {
                 continue;
             }
@@ -258,10 +307,19 @@ internal static class EnvelopeReader
                 continue;
             }
 
+            // A repeated name is refused even next to a null: which one counts would depend on the reader.
             ref PathRecord path = ref scan.Paths[pathIndex];
-            if (path.PropertyIndex >= 0)
+            if (path.Seen)
             {
                 JsonErrors.ThrowDuplicateProperty(name);
+            }
+
+            path.Seen = true;
+
+            // A null value is treated as absent (a patch may have cleared it).
+            if (property.ValueType == JsonTokenType.Null)
+            {
+                continue;
             }
 
             if (property.ValueType != JsonTokenType.String)

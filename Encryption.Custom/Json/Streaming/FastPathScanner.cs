@@ -1,5 +1,4 @@
 using System.Text.Json;
-using System.Text.Unicode;
 
 namespace Encryption.Custom.Json.Streaming;
 
@@ -7,8 +6,9 @@ namespace Encryption.Custom.Json.Streaming;
 /// The common case of <see cref="DocumentScanner.ScanDocument"/> without <see cref="Utf8JsonReader"/>: a hand-written
 /// pass over well-formed UTF-8 JSON that records the same top-level properties at a fraction of the reader's
 /// per-token cost. It declines (returns <see langword="false"/>) on anything it does not fully handle — malformed
-/// JSON, invalid UTF-8, escaped top-level names, depth near the limit — and the reader scan then starts over, so
-/// every error and every unusual input is still the reader's to judge.
+/// JSON, escaped top-level names, depth near the limit — and the reader scan then starts over, so every error and
+/// every unusual input is still the reader's to judge. Its input is valid UTF-8 (<see cref="DocumentScanner"/>
+/// checks that first), so string contents need no check of their own.
 /// </summary>
 /// <remarks>
 /// What it accepts is a subset of what the reader accepts (RFC 8259 JSON, no comments or trailing commas): a
@@ -21,15 +21,14 @@ internal static partial class FastPathScanner
 
     private const int Declined = -1;
 
-    /// <summary>Scans a single document (the root object) into the empty <paramref name="scan"/>.</summary>
+    /// <summary>Scans a single document (the root object, valid UTF-8) into the empty <paramref name="scan"/>.</summary>
     /// <returns>
     /// <see langword="false"/> when the input needs the reader; <paramref name="scan"/> may then hold partial records
     /// and must be reset.
     /// </returns>
     public static bool TryScanDocument(ReadOnlySpan<byte> input, DecryptionScan scan, int maxDepth)
     {
-        // One vectorized pass: string contents are then valid UTF-8 whatever the reader's own rules are.
-        if (maxDepth < 1 || !Utf8.IsValid(input))
+        if (maxDepth < 1)
         {
             return false;
         }

@@ -10,4 +10,7 @@ internal struct PathRecord
 
     /// <summary>The property the path names, or -1 when absent or null.</summary>
     public int PropertyIndex;
+
+    /// <summary>Whether a property of this name was seen (null or not): a second one is refused.</summary>
+    public bool Seen;
 }

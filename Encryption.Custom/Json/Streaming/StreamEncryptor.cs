@@ -17,7 +17,19 @@ namespace Encryption.Custom.Json.Streaming;
 /// </remarks>
 internal static class StreamEncryptor
 {
-    public static void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int maxDepth)
+    // Per path: not seen yet, encrypted, or seen with a null value (kept, not encrypted).
+    private const byte NotSeen = 0;
+    private const byte Encrypted = EncryptionPlan.EncryptedFlag;
+    private const byte SeenNull = 2;
+
+    /// <param name="document">The plaintext document.</param>
+    /// <param name="output">Receives the encrypted document.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="plan">What to encrypt.</param>
+    /// <param name="maxDepth">The depth limit.</param>
+    /// <param name="maxLength">The longest output allowed: the limit decryption applies to its input, so that what
+    /// is encrypted can always be decrypted with the same limits.</param>
+    public static void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int maxDepth, int maxLength)
     {
         if (plan.PathCount == 0)
         {
@@ -26,6 +38,7 @@ internal static class StreamEncryptor
             return;
         }
 
+        Utf8Validation.ThrowIfInvalid(document);
         byte[]? rentedFlags = null;
         Span<byte> encrypted = plan.PathCount <= ScratchBuffer.StackLimit
             ? stackalloc byte[ScratchBuffer.StackLimit]
@@ -35,7 +48,7 @@ internal static class StreamEncryptor
         try
         {
             var reader = new Utf8JsonReader(document, JsonDepth.ReaderOptions(maxDepth, 0));
-            EncryptDocument(ref reader, document, output, key, plan, encrypted, maxDepth);
+            EncryptDocument(ref reader, document, output, key, plan, encrypted, maxDepth, maxLength);
         }
         catch (JsonException exception)
         {
@@ -57,13 +70,16 @@ internal static class StreamEncryptor
         DataEncryptionKey key,
         EncryptionPlan plan,
         scoped Span<byte> encrypted,
-        int maxDepth)
+        int maxDepth,
+        int maxLength)
     {
         if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
         {
             JsonErrors.ThrowRootNotObject();
         }
 
+        // Bytes written so far: with what is left of the input (values only grow), a lower bound of the output.
+        long written = 0;
         int cursor = 0;
         int lastValueEnd = (int)reader.BytesConsumed;
         bool hasProperties = false;
@@ -77,6 +93,17 @@ internal static class StreamEncryptor
             }
 
             reader.Read();
+            if (pathIndex >= 0)
+            {
+                // A repeated name is refused even next to a null: which one counts would depend on the reader.
+                if (encrypted[pathIndex] != NotSeen)
+                {
+                    JsonErrors.ThrowDuplicateProperty(plan.GetPath(pathIndex));
+                }
+
+                encrypted[pathIndex] = reader.TokenType == JsonTokenType.Null ? SeenNull : Encrypted;
+            }
+
             if (pathIndex < 0 || reader.TokenType == JsonTokenType.Null)
             {
                 JsonDepth.SkipValue(ref reader, maxDepth, 0);
@@ -84,20 +111,17 @@ internal static class StreamEncryptor
                 continue;
             }
 
-            if (encrypted[pathIndex] != 0)
-            {
-                JsonErrors.ThrowDuplicateProperty(plan.GetPath(pathIndex));
-            }
-
-            encrypted[pathIndex] = 1;
             output.Write(document[cursor..(int)reader.TokenStartIndex]);
-            EncryptValue(ref reader, document, output, key, plan, pathIndex, maxDepth);
+            written += (int)reader.TokenStartIndex - cursor;
+            written += EncryptValue(ref reader, document, output, key, plan, pathIndex, maxDepth);
             cursor = lastValueEnd = (int)reader.BytesConsumed;
+            CheckOutputLength(written + (document.Length - cursor), maxLength);
         }
 
         // The root is closed; anything after it other than whitespace makes the next read throw.
         reader.Read();
 
+        CheckOutputLength(written + (document.Length - cursor) + (hasProperties ? 1 : 0) + plan.GetEnvelopeLength(encrypted), maxLength);
         output.Write(document[cursor..lastValueEnd]);
         if (hasProperties)
         {
@@ -106,6 +130,14 @@ internal static class StreamEncryptor
 
         plan.WriteEnvelope(output, encrypted);
         output.Write(document[lastValueEnd..]);
+    }
+
+    private static void CheckOutputLength(long projected, int maxLength)
+    {
+        if (projected > maxLength)
+        {
+            JsonErrors.ThrowEncryptedDocumentTooLarge(maxLength);
+        }
     }
 
     // An exact match, or -1 after making sure no path matches only when case is ignored.
@@ -155,7 +187,8 @@ internal static class StreamEncryptor
             ? reader.ValueTextEquals(EncryptionEnvelope.PropertyNameUtf8)
             : reader.ValueSpan.SequenceEqual(EncryptionEnvelope.PropertyNameUtf8);
 
-    private static void EncryptValue(
+    /// <returns>The number of bytes written (the quoted base64).</returns>
+    private static int EncryptValue(
         ref Utf8JsonReader reader,
         ReadOnlySpan<byte> document,
         IBufferWriter<byte> output,
@@ -167,50 +200,39 @@ internal static class StreamEncryptor
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
-                if (!reader.ValueIsEscaped)
-                {
-                    WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan);
-                }
-                else
-                {
-                    EncryptEscapedString(ref reader, output, key);
-                }
-
-                break;
+                return reader.ValueIsEscaped
+                    ? EncryptEscapedString(ref reader, output, key)
+                    : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan);
 
             case JsonTokenType.Number:
-                EncryptNumber(ref reader, output, key, plan, pathIndex);
-                break;
+                return EncryptNumber(ref reader, output, key, plan, pathIndex);
 
             case JsonTokenType.True:
             case JsonTokenType.False:
                 Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
                 ScalarEncoding.WriteBoolean(reader.TokenType == JsonTokenType.True, boolean);
-                WriteEncrypted(output, key, TypeMarker.Boolean, boolean);
-                break;
+                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean);
 
             case JsonTokenType.StartObject:
             case JsonTokenType.StartArray:
                 TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
                 int start = (int)reader.TokenStartIndex;
                 JsonDepth.SkipContainer(ref reader, maxDepth, 0);
-                EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker);
-                break;
+                return EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker);
 
             default:
                 JsonErrors.ThrowUnsupportedValue(plan.GetPath(pathIndex));
-                break;
+                return 0;
         }
     }
 
-    private static void EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int pathIndex)
+    private static int EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int pathIndex)
     {
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         if (reader.TryGetInt64(out long integer))
         {
             ScalarEncoding.WriteInt64(integer, scalar);
-            WriteEncrypted(output, key, TypeMarker.Long, scalar);
-            return;
+            return WriteEncrypted(output, key, TypeMarker.Long, scalar);
         }
 
         // A plain integer literal that does not fit int64 is rejected, never silently stored as a double.
@@ -228,11 +250,11 @@ internal static class StreamEncryptor
         }
 
         ScalarEncoding.WriteDouble(value, scalar);
-        WriteEncrypted(output, key, TypeMarker.Double, scalar);
+        return WriteEncrypted(output, key, TypeMarker.Double, scalar);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key)
+    private static int EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key)
     {
         var scratch = default(ScratchBuffer);
         int maxLength = reader.ValueSpan.Length;
@@ -241,7 +263,7 @@ internal static class StreamEncryptor
         try
         {
             length = JsonStringUnescaper.CopyString(ref reader, plainText);
-            WriteEncrypted(output, key, TypeMarker.String, plainText[..length]);
+            return WriteEncrypted(output, key, TypeMarker.String, plainText[..length]);
         }
         finally
         {
@@ -250,20 +272,16 @@ internal static class StreamEncryptor
         }
     }
 
-    private static void EncryptContainer(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker)
+    private static int EncryptContainer(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker)
     {
-        if (!JsonWhitespace.ContainsWhitespace(json))
-        {
-            // Already compact (the usual serializer output): encrypt the document's bytes directly.
-            WriteEncrypted(output, key, marker, json);
-            return;
-        }
-
-        EncryptCompacted(json, output, key, marker);
+        // Already compact (the usual serializer output): encrypt the document's bytes directly.
+        return JsonWhitespace.ContainsWhitespace(json)
+            ? EncryptCompacted(json, output, key, marker)
+            : WriteEncrypted(output, key, marker, json);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void EncryptCompacted(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker)
+    private static int EncryptCompacted(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker)
     {
         var scratch = default(ScratchBuffer);
         Span<byte> compact = json.Length <= ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(json.Length);
@@ -271,7 +289,7 @@ internal static class StreamEncryptor
         try
         {
             length = JsonWhitespace.Compact(json, compact);
-            WriteEncrypted(output, key, marker, compact[..length]);
+            return WriteEncrypted(output, key, marker, compact[..length]);
         }
         finally
         {
@@ -280,7 +298,7 @@ internal static class StreamEncryptor
         }
     }
 
-    private static void WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText)
+    private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText)
     {
         int encodedLength = EncryptedValueCodec.GetEncodedLength(key, plainText.Length);
         Span<byte> span = output.GetSpan(encodedLength + 2);
@@ -288,5 +306,6 @@ internal static class StreamEncryptor
         int written = EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength));
         span[written + 1] = (byte)'"';
         output.Advance(written + 2);
+        return written + 2;
     }
 }

@@ -14,6 +14,8 @@ internal static class EncryptedValueCodec
 {
     private const int StackLimit = 256;
 
+    private static readonly SearchValues<byte> s_alphabet = SearchValues.Create("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="u8);
+
     /// <summary>The exact base64 length (without quotes) of a value whose plaintext is <paramref name="plainTextLength"/> bytes.</summary>
     public static int GetEncodedLength(DataEncryptionKey key, int plainTextLength) =>
         Base64.GetMaxEncodedToUtf8Length(1 + key.GetEncryptByteCount(plainTextLength));
@@ -140,10 +142,12 @@ internal static class EncryptedValueCodec
 
     private static bool TryDecodeBase64(ReadOnlySpan<byte> base64, Span<byte> blob, out int written)
     {
-        // Standard padded base64 only: the length must be a multiple of 4 and the whole input must be consumed.
-        if (base64.Length % 4 != 0)
+        // Canonical standard padded base64 only, so that one ciphertext has one string form: the length is a
+        // multiple of 4, nothing outside the alphabet (the decoder itself skips whitespace) and the whole input is
+        // consumed (the decoder refuses nonzero bits after the data in the last character).
+        written = 0;
+        if (base64.Length % 4 != 0 || base64.IndexOfAnyExcept(s_alphabet) >= 0)
         {
-            written = 0;
             return false;
         }
 

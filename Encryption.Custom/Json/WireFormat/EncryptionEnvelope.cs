@@ -69,6 +69,19 @@ internal static class EncryptionEnvelope
     }
 
     /// <summary>
+    /// Checks a document's <c>_ef</c> before anything else of its metadata: a format this library does not know
+    /// (a future one) is unsupported, whatever its other members look like.
+    /// </summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
+    public static void CheckFormatVersion(long formatVersion)
+    {
+        if (formatVersion is not (CurrentFormatVersion or LegacyFormatVersion))
+        {
+            JsonErrors.ThrowUnsupportedFormatVersion(formatVersion);
+        }
+    }
+
+    /// <summary>
     /// Checks a document's <c>_ef</c>/<c>_ea</c> pair: format 3 goes with the current algorithm, format 2 with the
     /// legacy one; anything else is an unsupported format.
     /// </summary>
@@ -93,7 +106,7 @@ internal static class EncryptionEnvelope
         }
         else
         {
-            JsonErrors.ThrowUnsupportedFormatVersion(formatVersion);
+            CheckFormatVersion(formatVersion);
         }
 
         JsonErrors.ThrowUnsupportedAlgorithm(algorithm, formatVersion);

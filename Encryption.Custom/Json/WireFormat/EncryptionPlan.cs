@@ -146,6 +146,9 @@ internal sealed class EncryptionPlan
     /// <summary>The UTF-8 property name of the path at <paramref name="index"/>.</summary>
     public ReadOnlySpan<byte> GetName(int index) => _names.GetName(index);
 
+    /// <summary>The flag of a path that was encrypted (other nonzero flags mean "seen, not encrypted").</summary>
+    public const byte EncryptedFlag = 1;
+
     /// <summary>
     /// Throws when <paramref name="utf8Name"/>, a property name that matched no path exactly, matches one when the
     /// case of ASCII letters is ignored: a <c>/Ssn</c> path meeting an <c>ssn</c> property (a serializer's naming
@@ -170,8 +173,8 @@ internal sealed class EncryptionPlan
     }
 
     /// <summary>
-    /// Writes <c>"_ei":{...}</c> listing the paths whose flag in <paramref name="encrypted"/> is set, in the
-    /// order of the options.
+    /// Writes <c>"_ei":{...}</c> listing the paths whose flag in <paramref name="encrypted"/> is
+    /// <see cref="EncryptedFlag"/>, in the order of the options.
     /// </summary>
     public void WriteEnvelope(IBufferWriter<byte> output, ReadOnlySpan<byte> encrypted)
     {
@@ -180,7 +183,7 @@ internal sealed class EncryptionPlan
         bool first = true;
         for (int i = 0; i < _pathTokens.Length; i++)
         {
-            if (encrypted[i] == 0)
+            if (encrypted[i] != EncryptedFlag)
             {
                 continue;
             }
@@ -195,6 +198,23 @@ internal sealed class EncryptionPlan
         }
 
         output.Write("]}"u8);
+    }
+
+    /// <summary>The length <see cref="WriteEnvelope"/> writes for the same flags.</summary>
+    public int GetEnvelopeLength(ReadOnlySpan<byte> encrypted)
+    {
+        int length = _envelopePrefix.Length + 2;
+        int listed = 0;
+        for (int i = 0; i < _pathTokens.Length; i++)
+        {
+            if (encrypted[i] == EncryptedFlag)
+            {
+                length += _pathTokens[i].Length;
+                listed++;
+            }
+        }
+
+        return length + Math.Max(listed - 1, 0);
     }
 
     private static ulong LengthBit(int length) => 1UL << Math.Min(length, 63);

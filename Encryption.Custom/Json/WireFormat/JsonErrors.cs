@@ -31,6 +31,12 @@ internal static class JsonErrors
         throw new EncryptionException(EncryptionErrorKind.MalformedDocument, message);
 
     [DoesNotReturn]
+    public static void ThrowNotUtf8(long offset) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.MalformedDocument,
+            string.Create(CultureInfo.InvariantCulture, $"The document is not valid UTF-8 (byte {offset + 1})."));
+
+    [DoesNotReturn]
     public static void ThrowRootNotObject() =>
         throw new EncryptionException(EncryptionErrorKind.MalformedDocument, "The document's root must be a JSON object.");
 
@@ -58,6 +64,12 @@ internal static class JsonErrors
             path: path);
 
     [DoesNotReturn]
+    public static void ThrowNumberBeyondDouble() =>
+        throw new EncryptionException(
+            EncryptionErrorKind.LimitExceeded,
+            "The document holds a number beyond the range of a double, which the Newtonsoft processor cannot keep (the stream processor copies it unchanged).");
+
+    [DoesNotReturn]
     public static void ThrowUnsupportedValue(string path) =>
         throw new EncryptionException(
             EncryptionErrorKind.InvalidOptions,
@@ -69,6 +81,12 @@ internal static class JsonErrors
         throw new EncryptionException(
             EncryptionErrorKind.LimitExceeded,
             string.Create(CultureInfo.InvariantCulture, $"The document is larger than the configured maximum of {maxLength} bytes."));
+
+    [DoesNotReturn]
+    public static void ThrowEncryptedDocumentTooLarge(long maxLength) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.LimitExceeded,
+            string.Create(CultureInfo.InvariantCulture, $"The encrypted document would be larger than the configured maximum of {maxLength} bytes, which decryption applies to its input."));
 
     [DoesNotReturn]
     public static void ThrowTooDeep(int maxDepth) => throw CreateTooDeep(maxDepth);
