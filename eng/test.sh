@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: from a fresh clone, restore, build Release, pack the library and the tool and build
-# the sample against the package (eng/build-sample.sh), run every test project and print each runner's summary.
+# the sample against the package (eng/build-sample.sh), run every test project and print each runner's summary, then
+# the endpoint tests on the other supported Cosmos SDK versions (eng/sdk-matrix.sh).
 # Exits non-zero when anything fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +70,13 @@ run_tests Encryption.Custom.Tests/Encryption.Custom.Tests.csproj
 run_tests Encryption.Custom.Tool.Tests/Encryption.Custom.Tool.Tests.csproj
 run_node_tests
 run_emulator_tests
+
+# The endpoint tests on every supported Microsoft.Azure.Cosmos version (docs/dependencies.md): the run above was the
+# default, newest version, so the matrix runs the others.
+step "Microsoft.Azure.Cosmos version matrix"
+if ! SKIP_DEFAULT=1 eng/sdk-matrix.sh; then
+  failures+=("SDK matrix")
+fi
 
 step "summary"
 if ((${#failures[@]})); then

@@ -120,6 +120,31 @@ public sealed class AllocationTests : IDisposable
         Assert.Equal(0, bytes);
     }
 
+    [Fact]
+    public void StreamProcessor_WithContainerPolicy_DecryptsDocumentsAndPagesWithoutAllocating()
+    {
+        (byte[] document, EncryptionOptions options) = MixedDocument(2048);
+        var policy = new ContainerEncryptionPolicy(options.DataEncryptionKeyId!, options.PathsToEncrypt!);
+        var processor = new StreamProcessor() { Policy = policy };
+        byte[] encrypted = processor.Encrypt(document, _key, options);
+        byte[] page = Encoding.UTF8.GetBytes("{\"_rid\":\"x\",\"Documents\":[" + Encoding.UTF8.GetString(encrypted) + "," + Encoding.UTF8.GetString(encrypted) + "],\"_count\":2}");
+        var output = new ArrayBufferWriter<byte>(page.Length * 2);
+
+        long documentBytes = MeasureAllocations(() =>
+        {
+            output.ResetWrittenCount();
+            processor.Decrypt(encrypted, output, _encryptor);
+        });
+        long pageBytes = MeasureAllocations(() =>
+        {
+            output.ResetWrittenCount();
+            processor.DecryptFeedPage(page, output, _encryptor);
+        });
+
+        Assert.Equal(0, documentBytes);
+        Assert.Equal(0, pageBytes);
+    }
+
     // Over memory streams and a synchronous encryptor the async overloads complete synchronously; measuring on
     // one thread needs exactly that, so anything else is a test failure rather than a wait.
     private static void RunSynchronously(ValueTask pending)

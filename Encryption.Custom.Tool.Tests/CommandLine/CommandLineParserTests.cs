@@ -69,6 +69,32 @@ public sealed class CommandLineParserTests
         Assert.Equal(ToolAction.ShowVersion, CommandLineParser.Parse(["--version"]).Action);
     }
 
+    [Fact]
+    public void Parse_DecryptWithDekFileAndKekFile_GivesTheWrappedKeySource()
+    {
+        ToolArguments arguments = CommandLineParser.Parse(["decrypt", "--dek-file", "dek.json", "--kek-file", "kek.pem"]);
+
+        Assert.Null(arguments.KeyFile);
+        Assert.Equal("dek.json", arguments.WrappedKey!.DekFile);
+        Assert.Equal("kek.pem", arguments.WrappedKey.KekFile);
+        Assert.Null(arguments.WrappedKey.Endpoint);
+    }
+
+    [Fact]
+    public void Parse_DecryptWithDekEndpointAndKeyVault_GivesTheWrappedKeySource()
+    {
+        ToolArguments arguments = CommandLineParser.Parse(
+            ["decrypt", "--dek-endpoint", "https://127.0.0.1:8081/", "--dek-database", "db", "--dek-container", "keys", "--key-vault-credential", "default"]);
+
+        Assert.Equal(new Uri("https://127.0.0.1:8081/"), arguments.WrappedKey!.Endpoint);
+        Assert.Equal(("db", "keys"), (arguments.WrappedKey.Database, arguments.WrappedKey.Container));
+        Assert.Null(arguments.WrappedKey.KekFile);
+    }
+
+    [Fact]
+    public void Parse_DecryptWithKeyFile_HasNoWrappedKeySource() =>
+        Assert.Null(CommandLineParser.Parse(["decrypt", "--key-file", "k.hex"]).WrappedKey);
+
     public static TheoryData<string[], string> UsageErrors => new()
     {
         { [], "no command given" },
@@ -78,7 +104,16 @@ public sealed class CommandLineParserTests
         { ["encrypt", "--dek-id", "d", "--path", "/a"], "needs the option --key-file" },
         { ["encrypt", "--key-file", "k", "--path", "/a"], "needs the option --dek-id" },
         { ["encrypt", "--key-file", "k", "--dek-id", "d"], "needs the option --path" },
-        { ["decrypt"], "needs the option --key-file" },
+        { ["decrypt"], "'decrypt' needs a key: --key-file PATH, or --dek-file PATH or --dek-endpoint URI" },
+        { ["decrypt", "--key-file", "k", "--dek-file", "d"], "--key-file is a raw key: it cannot be combined" },
+        { ["decrypt", "--key-file", "k", "--kek-file", "e"], "--key-file is a raw key: it cannot be combined" },
+        { ["decrypt", "--dek-file", "d"], "exactly one key-encryption key: --kek-file PATH or --key-vault-credential default" },
+        { ["decrypt", "--dek-file", "d", "--kek-file", "e", "--key-vault-credential", "default"], "exactly one key-encryption key" },
+        { ["decrypt", "--dek-file", "d", "--dek-endpoint", "https://a/", "--dek-database", "b", "--dek-container", "c", "--kek-file", "e"], "either as --dek-file or through --dek-endpoint" },
+        { ["decrypt", "--dek-endpoint", "https://a/", "--dek-container", "c", "--kek-file", "e"], "--dek-endpoint needs --dek-database NAME and --dek-container NAME" },
+        { ["decrypt", "--dek-endpoint", "http://a/", "--dek-database", "b", "--dek-container", "c", "--kek-file", "e"], "--dek-endpoint needs an absolute https URI" },
+        { ["decrypt", "--dek-file", "d", "--dek-database", "b", "--kek-file", "e"], "--dek-database and --dek-container go with --dek-endpoint" },
+        { ["decrypt", "--dek-file", "d", "--key-vault-credential", "cli"], "unknown credential 'cli' for --key-vault-credential" },
         { ["decrypt", "--key-file", "k", "--dek-id", "d"], "unknown option '--dek-id' for 'decrypt'" },
         { ["inspect", "--key-file", "k"], "unknown option '--key-file' for 'inspect'" },
         { ["inspect", "--out", "x"], "unknown option '--out' for 'inspect'" },

@@ -16,9 +16,15 @@ internal static class CommandCatalog
         CommandKind.Decrypt,
         "decrypt",
         "Decrypt a document (format 3, or legacy format 2).",
-        "Decrypts the properties a document's metadata '_ei' lists, with the key in the key file whatever DEK id "
-        + "the document names, and removes the metadata. A document without metadata is written unchanged.",
-        [OptionCatalog.KeyFile, OptionCatalog.Processor, OptionCatalog.Input, OptionCatalog.Output]);
+        "Decrypts the properties a document's metadata '_ei' lists and removes the metadata. The key is either "
+        + "the raw key in a key file (used whatever DEK id the document names), or the DEK the document names, "
+        + "unwrapped from its DEK document (a file, or read from the DEK container) with its key-encryption key "
+        + "(a local key file, or Azure Key Vault). A document without metadata is written unchanged.",
+        [
+            OptionCatalog.KeyFileOrWrappedKey, OptionCatalog.DekFile, OptionCatalog.DekEndpoint, OptionCatalog.DekDatabase,
+            OptionCatalog.DekContainer, OptionCatalog.KekFile, OptionCatalog.KeyVaultCredential,
+            OptionCatalog.Processor, OptionCatalog.Input, OptionCatalog.Output,
+        ]);
 
     public static readonly CommandSpec Inspect = new(
         CommandKind.Inspect,

@@ -54,11 +54,14 @@ internal static class CommandLineParser
             }
         }
 
+        string? keyFile = Single(values, OptionCatalog.KeyFile) ?? Single(values, OptionCatalog.KeyFileOrWrappedKey);
+        WrappedKeyArguments? wrappedKey = command.Kind == CommandKind.Decrypt ? ParseKeySource(command, values, keyFile) : null;
         return new ToolArguments
         {
             Action = ToolAction.Run,
             Command = command,
-            KeyFile = Single(values, OptionCatalog.KeyFile),
+            KeyFile = keyFile,
+            WrappedKey = wrappedKey,
             DataEncryptionKeyId = Single(values, OptionCatalog.DataEncryptionKeyId),
             Paths = values.TryGetValue(OptionCatalog.Path, out List<string>? paths) ? paths : [],
             Processor = ParseProcessor(Single(values, OptionCatalog.Processor)),
@@ -111,6 +114,69 @@ internal static class CommandLineParser
         }
 
         return values;
+    }
+
+    // Decrypt takes exactly one key source: a raw key file, or a DEK document (file or endpoint) with exactly one
+    // key-encryption key (local file or Key Vault).
+    private static WrappedKeyArguments? ParseKeySource(CommandSpec command, Dictionary<OptionSpec, List<string>> values, string? keyFile)
+    {
+        string? dekFile = Single(values, OptionCatalog.DekFile);
+        string? endpoint = Single(values, OptionCatalog.DekEndpoint);
+        string? database = Single(values, OptionCatalog.DekDatabase);
+        string? container = Single(values, OptionCatalog.DekContainer);
+        string? kekFile = Single(values, OptionCatalog.KekFile);
+        string? credential = Single(values, OptionCatalog.KeyVaultCredential);
+        string help = $"(see '{ToolName} {command.Name} --help')";
+
+        if (keyFile is not null)
+        {
+            if (dekFile is not null || endpoint is not null || database is not null || container is not null || kekFile is not null || credential is not null)
+            {
+                throw ToolException.Usage($"--key-file is a raw key: it cannot be combined with --dek-* or key-encryption key options {help}.");
+            }
+
+            return null;
+        }
+
+        if (dekFile is null && endpoint is null)
+        {
+            throw ToolException.Usage($"'{command.Name}' needs a key: --key-file PATH, or --dek-file PATH or --dek-endpoint URI with --kek-file PATH or --key-vault-credential default {help}.");
+        }
+
+        if (dekFile is not null && endpoint is not null)
+        {
+            throw ToolException.Usage($"give the DEK document either as --dek-file or through --dek-endpoint, not both {help}.");
+        }
+
+        Uri? endpointUri = null;
+        if (endpoint is not null)
+        {
+            if (database is null || container is null)
+            {
+                throw ToolException.Usage($"--dek-endpoint needs --dek-database NAME and --dek-container NAME {help}.");
+            }
+
+            if (!Uri.TryCreate(endpoint, UriKind.Absolute, out endpointUri) || endpointUri.Scheme != Uri.UriSchemeHttps)
+            {
+                throw ToolException.Usage($"--dek-endpoint needs an absolute https URI {help}.");
+            }
+        }
+        else if (database is not null || container is not null)
+        {
+            throw ToolException.Usage($"--dek-database and --dek-container go with --dek-endpoint {help}.");
+        }
+
+        if ((kekFile is null) == (credential is null))
+        {
+            throw ToolException.Usage($"a wrapped DEK needs exactly one key-encryption key: --kek-file PATH or --key-vault-credential default {help}.");
+        }
+
+        if (credential is not null && !credential.Equals("default", StringComparison.OrdinalIgnoreCase))
+        {
+            throw ToolException.Usage($"unknown credential '{EchoWord(credential)}' for --key-vault-credential; expected 'default'.");
+        }
+
+        return new WrappedKeyArguments { DekFile = dekFile, Endpoint = endpointUri, Database = database, Container = container, KekFile = kekFile };
     }
 
     private static JsonProcessor ParseProcessor(string? value) => value switch

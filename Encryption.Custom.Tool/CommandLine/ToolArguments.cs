@@ -13,6 +13,9 @@ internal sealed class ToolArguments
 
     public string? KeyFile { get; init; }
 
+    /// <summary>The wrapped DEK and its key-encryption key (decrypt without <c>--key-file</c>).</summary>
+    public WrappedKeyArguments? WrappedKey { get; init; }
+
     public string? DataEncryptionKeyId { get; init; }
 
     /// <summary>The <c>--path</c> values, in the order given.</summary>

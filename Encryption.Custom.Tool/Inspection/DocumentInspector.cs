@@ -1,4 +1,3 @@
-using System.Text;
 using Encryption.Custom.Json;
 using Encryption.Custom.Processing;
 using Encryption.Custom.Json.Streaming;
@@ -7,9 +6,9 @@ using Encryption.Custom.Json.WireFormat;
 namespace Encryption.Custom.Tool.Inspection;
 
 /// <summary>
-/// Reads a document's metadata with the library's own scanner and envelope reader (the stream processor's first
-/// two decryption steps, through <c>InternalsVisibleTo</c>), so that <c>inspect</c> applies exactly the rules
-/// <c>decrypt</c> does and the tool holds no copy of the wire format. The one place the tool uses library internals.
+/// Reads a document's metadata with the library's own envelope reader (the stream processor's first two decryption
+/// steps, <c>EnvelopeReader.ReadMetadata</c>, through <c>InternalsVisibleTo</c>), so that <c>inspect</c> applies exactly the rules
+/// <c>decrypt</c> does and the tool holds no copy of the wire format.
 /// </summary>
 internal static class DocumentInspector
 {
@@ -26,30 +25,9 @@ internal static class DocumentInspector
             JsonErrors.ThrowDocumentTooLarge(EncryptionProcessorOptions.DefaultMaxDocumentLength);
         }
 
-        DecryptionScan scan = DecryptionScan.Rent();
-        try
-        {
-            DocumentScanner.ScanDocument(document, scan, EncryptionProcessorOptions.DefaultMaxDepth);
-            ref DocumentRecord record = ref scan.Documents[0];
-            if (!EnvelopeReader.Prepare(document, scan, ref record))
-            {
-                return null;
-            }
-
-            var paths = new string[scan.PathCount];
-            for (int i = 0; i < paths.Length; i++)
-            {
-                paths[i] = "/" + Encoding.UTF8.GetString(scan.GetPathName(scan.Paths[i]));
-            }
-
-            int formatVersion = record.Format == EnvelopeFormat.LegacyBlob
-                ? EncryptionEnvelope.LegacyFormatVersion
-                : EncryptionEnvelope.CurrentFormatVersion;
-            return new DocumentMetadata(formatVersion, record.Algorithm!, record.KeyId!, paths);
-        }
-        finally
-        {
-            DecryptionScan.Return(scan);
-        }
+        EnvelopeMetadata? metadata = EnvelopeReader.ReadMetadata(document, EncryptionProcessorOptions.DefaultMaxDepth);
+        return metadata is null
+            ? null
+            : new DocumentMetadata((int)metadata.FormatVersion, metadata.Algorithm, metadata.DataEncryptionKeyId, metadata.Paths);
     }
 }

@@ -80,12 +80,12 @@ internal sealed partial class EncryptionContainer
                 return read;
             }
 
-            StoredEnvelope? stored;
+            EnvelopeMetadata? stored;
             string etag;
             using (read)
             {
                 byte[] document = read.Content is null ? [] : await ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
-                stored = StoredEnvelope.Read(document);
+                stored = Crypto.ReadMetadata(document);
                 etag = callerEtag ?? read.Headers.ETag;
             }
 

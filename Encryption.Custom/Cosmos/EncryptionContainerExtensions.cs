@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+using Encryption.Custom.Cosmos.Compatibility;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Azure.Cosmos.Linq;
 
@@ -20,11 +22,25 @@ public static class EncryptionContainerExtensions
     /// <exception cref="ArgumentNullException"><paramref name="container"/> or <paramref name="encryptor"/> is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="container"/> already is an encryption container.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The options name an unknown <see cref="JsonProcessor"/>.</exception>
+    /// <exception cref="NotSupportedException">
+    /// The Microsoft.Azure.Cosmos version loaded in the process is outside the range this build supports (the
+    /// message names both); typically a newer SDK added an abstract member to <see cref="Container"/>.
+    /// </exception>
     public static Container WithEncryptor(this Container container, Encryptor encryptor, EncryptionContainerOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(encryptor);
 
+        // This method must not mention the SDK-derived types itself: one that cannot load would fail while this
+        // method is compiled, before any handler runs.
+        return CosmosSdkSupport.LoadEncryptionTypes(() => Wrap(container, encryptor, options));
+    }
+
+    // Returns Container, not EncryptionContainer: the lambda in WithEncryptor infers its type argument from this.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Performance", "CA1859", Justification = "WithEncryptor must not name the SDK-derived type (see above).")]
+    private static Container Wrap(Container container, Encryptor encryptor, EncryptionContainerOptions? options)
+    {
         // Two layers would both act on the same request options: the inner one would refuse the outer's ciphertext.
         if (container is EncryptionContainer)
         {

@@ -8,7 +8,8 @@ namespace EncryptionSample;
 /// <summary>
 /// Client-side encryption end to end: a data encryption key (DEK) wrapped by a local key-encryption key (KEK),
 /// encrypted writes, what the service stores beside what the application reads, a query, the change feed, a KEK
-/// rotation (rewrap), and reads with only the new KEK. Exits 0 when everything read back is what was written.
+/// rotation (rewrap), reads with only the new KEK, and the README's example: a container encryption policy, which
+/// also refuses a document another writer stored in plaintext. Exits 0 when everything read back is what was written.
 /// </summary>
 internal static class Program
 {
@@ -64,8 +65,27 @@ internal static class Program
         Customer read = await ReadmeExample.WriteAndReadAsync(database, provider, kek, customer);
         JObject stored = await ReadRawAsync(database.GetContainer("customers"), customer.Id, customer.Tenant);
         Output.Line($"stored ssn: {stored["ssn"]}");
-        return Check(read == customer, "the README's read returns the written customer")
+        bool ok = Check(read == customer, "the README's read returns the written customer")
             & Check((string?)stored["ssn"] != customer.Ssn && stored["_ei"] is not null, "the README's write stored the SSN encrypted");
+
+        // Another writer, without the encryption container, stores a customer in plaintext: the policy refuses to read it.
+        Output.Step("A document written in plaintext by another writer, read through the container's policy");
+        var intruder = customer with { Id = "r2" };
+        await database.GetContainer("customers").CreateItemAsync(intruder, new PartitionKey(intruder.Tenant));
+        using var keys = new CosmosDataEncryptionKeyProvider(provider);
+        await keys.InitializeAsync(database, "keys");
+        Container customers = database.GetContainer("customers").WithEncryptor(
+            new CosmosEncryptor(keys), new() { Policy = new ContainerEncryptionPolicy("customers-dek", ["/ssn", "/creditCard"]) });
+        try
+        {
+            await customers.ReadItemAsync<Customer>(intruder.Id, new PartitionKey(intruder.Tenant));
+            return Check(false, "the policy refuses the plaintext document");
+        }
+        catch (EncryptionException refused)
+        {
+            Output.Line($"{refused.Kind}: {refused.Message}");
+            return ok & Check(refused.Kind == EncryptionErrorKind.PlaintextForbidden && !refused.Message.Contains(intruder.Ssn, StringComparison.Ordinal), "the policy refuses the plaintext document without echoing its values");
+        }
     }
 
     private static async Task<bool> RunInDatabaseAsync(Database database)

@@ -3,6 +3,7 @@ using Encryption.Custom.Cosmos.Patch;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Serialization;
 using Encryption.Custom.Json;
+using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Processing;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
@@ -28,13 +29,13 @@ public sealed class PatchTransformerTests : IDisposable
 
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
-    private static StoredEnvelope Stored(params string[] paths) =>
-        StoredEnvelope.Create(3, Dek, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, [.. paths]);
+    private static EnvelopeMetadata Stored(params string[] paths) =>
+        EnvelopeMetadata.Create(3, Dek, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, [.. paths]);
 
     public void Dispose() => _key.Dispose();
 
-    private ValueTask<(IReadOnlyList<PatchOperation> Operations, StoredEnvelope? Envelope)> TransformAsync(
-        IReadOnlyList<PatchOperation> operations, StoredEnvelope? stored, EncryptionOptions? requested = null) =>
+    private ValueTask<(IReadOnlyList<PatchOperation> Operations, EnvelopeMetadata? Envelope)> TransformAsync(
+        IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? stored, EncryptionOptions? requested = null) =>
         PatchTransformer.TransformAsync(operations, stored, requested, _processor, _encryptor, s_serializer, null, Ct);
 
     private static JToken Value(PatchOperation operation)
@@ -62,7 +63,7 @@ public sealed class PatchTransformerTests : IDisposable
     [Fact]
     public async Task Transform_SetOnEncryptedPaths_EncryptsEveryJsonTypeAndKeepsMetadata()
     {
-        (IReadOnlyList<PatchOperation> operations, StoredEnvelope? after) = await TransformAsync(
+        (IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? after) = await TransformAsync(
             [
                 PatchOperation.Set("/s", "text é😀"),
                 PatchOperation.Replace("/n", 9007199254740993L),
@@ -93,8 +94,8 @@ public sealed class PatchTransformerTests : IDisposable
     {
         IReadOnlyList<PatchOperation> original = [PatchOperation.Set("/a", 1), PatchOperation.Increment("/n", 2), PatchOperation.Move("/x", "/y")];
 
-        (IReadOnlyList<PatchOperation> unencrypted, StoredEnvelope? none) = await TransformAsync(original, null);
-        (IReadOnlyList<PatchOperation> otherPaths, StoredEnvelope? same) = await TransformAsync(original, Stored("/secret"));
+        (IReadOnlyList<PatchOperation> unencrypted, EnvelopeMetadata? none) = await TransformAsync(original, null);
+        (IReadOnlyList<PatchOperation> otherPaths, EnvelopeMetadata? same) = await TransformAsync(original, Stored("/secret"));
 
         Assert.Same(original, unencrypted);
         Assert.Null(none);
@@ -105,7 +106,7 @@ public sealed class PatchTransformerTests : IDisposable
     [Fact]
     public async Task Transform_RemoveAndSetNull_DropThePathFromMetadata()
     {
-        (IReadOnlyList<PatchOperation> operations, StoredEnvelope? after) = await TransformAsync(
+        (IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? after) = await TransformAsync(
             [PatchOperation.Remove("/a"), PatchOperation.Set<string?>("/b", null)], Stored("/a", "/b", "/c"));
 
         Assert.Equal(3, operations.Count);
@@ -119,7 +120,7 @@ public sealed class PatchTransformerTests : IDisposable
     [Fact]
     public async Task Transform_RequestedPathNotYetEncrypted_EncryptsAndAddsItToMetadata()
     {
-        (IReadOnlyList<PatchOperation> operations, StoredEnvelope? after) = await TransformAsync(
+        (IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? after) = await TransformAsync(
             [PatchOperation.Set("/notes", "now secret")], Stored("/a"), new EncryptionOptions { DataEncryptionKeyId = "other", PathsToEncrypt = ["/notes"] });
 
         Assert.Equal(2, operations.Count);
@@ -134,7 +135,7 @@ public sealed class PatchTransformerTests : IDisposable
     [Fact]
     public async Task Transform_UnencryptedDocumentWithRequest_AddsTheWholeMetadata()
     {
-        (IReadOnlyList<PatchOperation> operations, StoredEnvelope? after) = await TransformAsync(
+        (IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? after) = await TransformAsync(
             [PatchOperation.Set("/ssn", "1")], null, new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = ["/ssn", "/other"] });
 
         Assert.Equal(2, operations.Count);
@@ -182,7 +183,7 @@ public sealed class PatchTransformerTests : IDisposable
     [Fact]
     public async Task Transform_LegacyFormatDocument_RefusesToPatchItsProperties()
     {
-        StoredEnvelope legacy = StoredEnvelope.Create(2, Dek, CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, ["/a"]);
+        EnvelopeMetadata legacy = EnvelopeMetadata.Create(2, Dek, CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, ["/a"]);
 
         EncryptionException error = await Assert.ThrowsAsync<EncryptionException>(async () => await TransformAsync([PatchOperation.Set("/a", 1)], legacy));
         (IReadOnlyList<PatchOperation> untouched, _) = await TransformAsync([PatchOperation.Set("/b", 1)], legacy);

@@ -4,6 +4,7 @@ using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
 
@@ -12,7 +13,7 @@ public sealed class AzureKeyVaultDataEncryptionKeyTests : IAsyncLifetime
 {
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
 
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly TestKeyFactory _keys = new();
     private readonly FakeContainer _container = new("keys");
     private FakeKeyVault _vault = null!;

@@ -1,6 +1,7 @@
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Caching;
 using Encryption.Custom.Tests.Keys.TestSupport;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Encryption.Custom.Tests.Keys.Caching;
 
@@ -9,7 +10,7 @@ public sealed class DekCacheConcurrencyTests : IDisposable
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
     private const string Legacy = CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized;
 
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly FakeDekSource _source = new(TimeSpan.FromMinutes(20));
     private readonly TestKeyFactory _keys = new();
 

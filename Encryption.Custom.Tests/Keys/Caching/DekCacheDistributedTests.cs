@@ -4,6 +4,7 @@ using Encryption.Custom.Tests.Keys.TestSupport;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.Caching.Memory;
 using Microsoft.Extensions.Options;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Encryption.Custom.Tests.Keys.Caching;
 
@@ -11,7 +12,7 @@ public sealed class DekCacheDistributedTests : IDisposable
 {
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
 
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly FakeDekSource _source = new(TimeSpan.FromHours(1));
     private readonly TestKeyFactory _keys = new();
     private readonly MemoryDistributedCache _distributed = new(Options.Create(new MemoryDistributedCacheOptions()));

@@ -2,6 +2,7 @@ using System.Security.Cryptography;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Caching;
 using Encryption.Custom.Tests.Keys.TestSupport;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Encryption.Custom.Tests.Keys.Caching;
 
@@ -11,7 +12,7 @@ public sealed class DekCacheProtectedKeyTests : IDisposable
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
     private const string Legacy = CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized;
 
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly FakeDekSource _source = new(TimeSpan.FromMinutes(60));
     private readonly DekCache _cache;
 

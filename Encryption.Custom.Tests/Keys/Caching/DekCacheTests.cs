@@ -2,6 +2,7 @@ using System.Net.Http;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Caching;
 using Encryption.Custom.Tests.Keys.TestSupport;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Encryption.Custom.Tests.Keys.Caching;
 
@@ -11,7 +12,7 @@ public sealed class DekCacheTests : IDisposable
     private const string Legacy = CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized;
     private static readonly TimeSpan s_keyTimeToLive = TimeSpan.FromMinutes(60);
 
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly FakeDekSource _source = new(s_keyTimeToLive);
     private readonly TestKeyFactory _keys = new();
     private readonly List<DekCache> _caches = [];

@@ -6,6 +6,7 @@ using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Local;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Encryption.Custom.Tests.Keys.Cosmos;
 
@@ -14,7 +15,7 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
 {
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
 
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly LocalKeyWrapProvider _local = new();
     private readonly DelegatingWrapProvider _wrap;
     private readonly TestKeyFactory _keys = new();

@@ -32,7 +32,7 @@ internal sealed class BatchOperation
     public EncryptedRequestBody? Body { get; set; }
 
     /// <summary>The encryption metadata of the body that is sent, for patches of the same document later in the batch.</summary>
-    public StoredEnvelope? Envelope { get; set; }
+    public EnvelopeMetadata? Envelope { get; set; }
 
     /// <summary>The rewritten patch operations of the current attempt.</summary>
     public IReadOnlyList<PatchOperation>? SendPatchOperations { get; set; }

@@ -193,7 +193,7 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
 
             ReadOnlySpan<byte> body = operation.Body.Content.Span;
             operation.Id ??= DocumentId.TryRead(body);
-            operation.Envelope = operation.EncryptionOptions is null ? TryReadEnvelope(body) : StoredEnvelope.Read(body);
+            operation.Envelope = operation.EncryptionOptions is null ? TryReadEnvelope(body) : _container.Crypto.ReadMetadata(body);
         }
     }
 
@@ -209,7 +209,7 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
 
             var options = (TransactionalBatchPatchItemRequestOptions?)operation.Options;
             EncryptionOptions? requested = _container.WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(options));
-            StoredEnvelope? stored;
+            EnvelopeMetadata? stored;
             string? etag = options?.IfMatchEtag;
             operation.HasContainerCondition = false;
             if (FindEarlierWrite(i, operation.Id!) is { } earlier)
@@ -225,7 +225,7 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
                     if (read.IsSuccessStatusCode)
                     {
                         byte[] document = read.Content is null ? [] : await EncryptionContainer.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
-                        stored = StoredEnvelope.Read(document);
+                        stored = _container.Crypto.ReadMetadata(document);
                         if (etag is null)
                         {
                             etag = read.Headers.ETag;
@@ -240,7 +240,7 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
                 }
             }
 
-            (IReadOnlyList<PatchOperation> transformed, StoredEnvelope? after) = await PatchTransformer.TransformAsync(
+            (IReadOnlyList<PatchOperation> transformed, EnvelopeMetadata? after) = await PatchTransformer.TransformAsync(
                 operation.PatchOperations!, stored, requested, _container.Crypto.ForRequest(requested), _container.Crypto.Encryptor, _container.Serializer, telemetry, cancellationToken).ConfigureAwait(false);
             operation.SendPatchOperations = transformed;
             operation.Envelope = after;
@@ -249,11 +249,11 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
     }
 
     // A body sent as it is may still carry metadata (an encrypted document copied as is); an invalid one is the service's to refuse.
-    private static StoredEnvelope? TryReadEnvelope(ReadOnlySpan<byte> body)
+    private EnvelopeMetadata? TryReadEnvelope(ReadOnlySpan<byte> body)
     {
         try
         {
-            return StoredEnvelope.Read(body);
+            return _container.Crypto.ReadMetadata(body);
         }
         catch (EncryptionException)
         {

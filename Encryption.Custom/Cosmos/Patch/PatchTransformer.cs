@@ -50,9 +50,9 @@ internal static class PatchTransformer
     /// are applied (<see langword="null"/> when it is not encrypted).
     /// </returns>
     /// <exception cref="EncryptionException">An operation is refused, a value cannot be encrypted, or the key is unavailable.</exception>
-    public static async ValueTask<(IReadOnlyList<PatchOperation> Operations, StoredEnvelope? Envelope)> TransformAsync(
+    public static async ValueTask<(IReadOnlyList<PatchOperation> Operations, EnvelopeMetadata? Envelope)> TransformAsync(
         IReadOnlyList<PatchOperation> operations,
-        StoredEnvelope? stored,
+        EnvelopeMetadata? stored,
         EncryptionOptions? requested,
         EncryptionProcessor processor,
         Encryptor encryptor,
@@ -151,19 +151,19 @@ internal static class PatchTransformer
             }
         }
 
-        StoredEnvelope? after = stored;
+        EnvelopeMetadata? after = stored;
         if (stored is null)
         {
             if (newPaths.Count > 0)
             {
                 result.Add(PatchOperation.Set("/" + EncryptionEnvelope.PropertyName, CreateEnvelope(keyId, algorithm, newPaths)));
-                after = StoredEnvelope.Create(EncryptionEnvelope.CurrentFormatVersion, keyId, algorithm, newPaths);
+                after = EnvelopeMetadata.Create(EncryptionEnvelope.CurrentFormatVersion, keyId, algorithm, newPaths);
             }
         }
         else if (!newPaths.SequenceEqual(storedPaths, StringComparer.Ordinal))
         {
             result.Add(PatchOperation.Set("/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.PathsName, newPaths.ToArray()));
-            after = StoredEnvelope.Create(stored.FormatVersion, stored.DataEncryptionKeyId, stored.Algorithm, newPaths);
+            after = EnvelopeMetadata.Create(stored.FormatVersion, stored.DataEncryptionKeyId, stored.Algorithm, newPaths);
         }
 
         if (encryptedValues > 0)

@@ -11,6 +11,7 @@ internal sealed class BodyCrypto
     private readonly EncryptionProcessor _stream;
     private readonly EncryptionProcessor _newtonsoft;
     private readonly FeedPageDecryptionOptions _failPage = new();
+    private readonly int _maxDepth;
     private readonly FeedPageDecryptionOptions _failPageWithContexts = new() { IncludeDecryptionContexts = true };
 
     /// <param name="encryptor">Supplies the keys.</param>
@@ -20,6 +21,7 @@ internal sealed class BodyCrypto
     public BodyCrypto(Encryptor encryptor, JsonProcessor defaultProcessor, EncryptionProcessorOptions? limits, ContainerEncryptionPolicy? policy)
     {
         Encryptor = encryptor;
+        _maxDepth = limits?.MaxDepth ?? EncryptionProcessorOptions.DefaultMaxDepth;
         _stream = new StreamProcessor(limits) { Policy = policy };
         _newtonsoft = new NewtonsoftProcessor(limits) { Policy = policy };
         DefaultProcessor = GetProcessor(defaultProcessor);
@@ -37,6 +39,14 @@ internal sealed class BodyCrypto
         JsonProcessor.Newtonsoft => _newtonsoft,
         _ => throw new ArgumentOutOfRangeException(nameof(processor), processor, "Unknown JSON processor."),
     };
+
+    /// <summary>
+    /// The metadata of a stored document or of a body about to be sent, read by the processors' own envelope reader
+    /// with this container's depth limit (patch and batch encrypt new values the way the document is).
+    /// </summary>
+    /// <returns>The metadata, or <see langword="null"/> when the document is not encrypted.</returns>
+    /// <exception cref="EncryptionException">The document or its metadata cannot be read, or names an unsupported format.</exception>
+    public EnvelopeMetadata? ReadMetadata(ReadOnlySpan<byte> document) => EnvelopeReader.ReadMetadata(document, _maxDepth);
 
     /// <summary>The processor for a request: its encryption options' choice, else the container's.</summary>
     public EncryptionProcessor ForRequest(EncryptionOptions? options) =>
@@ -78,12 +88,12 @@ internal sealed class BodyCrypto
         if (EncryptionTelemetry.AbsentPaths.Enabled)
         {
             // Absent or null in this document (documents vary): not an error, but a count worth watching.
-            EncryptionTelemetry.RecordAbsentPaths(options.GetPlan().PathCount - StoredEnvelope.CountPaths(body.Content.Span));
+            EncryptionTelemetry.RecordAbsentPaths(options.GetPlan().PathCount - CountPaths(body.Content.Span));
         }
 
         if (telemetry is not null)
         {
-            int properties = telemetry.WantsDetails ? StoredEnvelope.CountPaths(body.Content.Span) : -1;
+            int properties = telemetry.WantsDetails ? CountPaths(body.Content.Span) : -1;
             telemetry.RecordEncrypt(start, ProcessorName(processor), inputLength >= 0 ? inputLength : body.Length, options.DataEncryptionKeyId, properties);
         }
 
@@ -185,6 +195,19 @@ internal sealed class BodyCrypto
         for (int i = 0; i < infos.Count; i++)
         {
             telemetry.AddDecrypted(infos[i].DataEncryptionKeyId, infos[i].PathsDecrypted.Count);
+        }
+    }
+
+    // How many paths the body's _ep lists, or -1 when it has no readable metadata (telemetry only).
+    private int CountPaths(ReadOnlySpan<byte> body)
+    {
+        try
+        {
+            return ReadMetadata(body)?.Paths.Count ?? -1;
+        }
+        catch (EncryptionException)
+        {
+            return -1;
         }
     }
 }

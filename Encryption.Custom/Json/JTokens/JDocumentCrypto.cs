@@ -14,9 +14,14 @@ internal static class JDocumentCrypto
             JsonErrors.ThrowAlreadyEncrypted();
         }
 
+        // The case-variant check, as the stream processor makes it: every name that matches no path exactly.
+        Span<byte> scratch = stackalloc byte[256];
         foreach (JProperty property in document.Properties())
         {
-            byte[] name = Encoding.UTF8.GetBytes(property.Name);
+            string text = property.Name;
+            ReadOnlySpan<byte> name = Encoding.UTF8.GetMaxByteCount(text.Length) <= scratch.Length
+                ? scratch[..Encoding.UTF8.GetBytes(text, scratch)]
+                : Encoding.UTF8.GetBytes(text);
             if (plan.FindPath(name) < 0)
             {
                 plan.ThrowIfCaseVariant(name);

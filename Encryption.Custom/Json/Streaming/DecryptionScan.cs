@@ -119,8 +119,6 @@ internal sealed class DecryptionScan
     /// <summary>Keeps the first <paramref name="length"/> bytes of the last reserved space.</summary>
     public void CommitName(int length) => NamesLength += length;
 
-    public ReadOnlySpan<byte> GetBufferedName(int offset, int length) => _names.AsSpan(offset, length);
-
     /// <summary>The unescaped name of <paramref name="property"/>.</summary>
     public ReadOnlySpan<byte> GetName(ReadOnlySpan<byte> input, in PropertyRecord property) =>
         property.NameInBuffer

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Text;
 using System.Text.Json;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -10,6 +11,45 @@ namespace Encryption.Custom.Json.Streaming;
 /// </summary>
 internal static class EnvelopeReader
 {
+    /// <summary>
+    /// Reads only the metadata of one document, with exactly the rules decryption applies (the scan and
+    /// <see cref="Prepare"/>), and decrypts nothing: the one reader of <c>_ei</c> besides the processors' own
+    /// decryption, for patch, batch, telemetry and the tool's <c>inspect</c>.
+    /// </summary>
+    /// <returns>The metadata, or <see langword="null"/> when the document is not encrypted (no <c>_ei</c>, or <c>_ei: null</c>).</returns>
+    /// <exception cref="EncryptionException">
+    /// Malformed JSON or metadata, a root that is not an object, an unsupported format or algorithm, a listed value
+    /// that is not a string, or a document deeper than <paramref name="maxDepth"/>.
+    /// </exception>
+    public static EnvelopeMetadata? ReadMetadata(ReadOnlySpan<byte> document, int maxDepth)
+    {
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            DocumentScanner.ScanDocument(document, scan, maxDepth);
+            ref DocumentRecord record = ref scan.Documents[0];
+            if (!Prepare(document, scan, ref record))
+            {
+                return null;
+            }
+
+            var paths = new List<string>(scan.PathCount);
+            for (int i = 0; i < scan.PathCount; i++)
+            {
+                paths.Add("/" + Encoding.UTF8.GetString(scan.GetPathName(scan.Paths[i])));
+            }
+
+            int formatVersion = record.Format == EnvelopeFormat.LegacyBlob
+                ? EncryptionEnvelope.LegacyFormatVersion
+                : EncryptionEnvelope.CurrentFormatVersion;
+            return EnvelopeMetadata.Create(formatVersion, record.KeyId!, record.Algorithm!, paths);
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+    }
+
     /// <summary>Prepares <paramref name="document"/> for decryption.</summary>
     /// <returns><see langword="false"/> when the document is not encrypted (no <c>_ei</c>, or <c>_ei: null</c>).</returns>
     /// <exception cref="EncryptionException">The metadata is malformed or unsupported, or a listed value is not a string.</exception>

@@ -13,7 +13,7 @@ namespace Encryption.Custom.Keys.Memory;
 /// </summary>
 internal sealed unsafe partial class ProtectedMemoryPool : IDisposable
 {
-    /// <summary>The largest secret a slot holds (and the largest stack buffer <see cref="SecretSlot.Use{TState}"/> needs).</summary>
+    /// <summary>The largest secret a slot holds.</summary>
     public const int MaxSecretLength = 256;
 
     /// <summary>The smallest slot; size classes double from here up to <see cref="MaxSecretLength"/>.</summary>

@@ -1,12 +1,11 @@
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
 namespace Encryption.Custom.Keys.Memory;
 
 /// <summary>
 /// One slot of protected memory holding a secret XOR-masked with the pool's pad. The unmasked secret exists only
-/// in a stack buffer during <see cref="Use{TState}"/> or in a caller's buffer after <see cref="Reveal"/>.
+/// in a caller's buffer after <see cref="Reveal"/>, which the caller wipes.
 /// A copy of this handle is only valid until the slot is returned with <see cref="ProtectedMemoryPool.Free"/>.
 /// </summary>
 [DebuggerDisplay("SecretSlot ({Length} bytes)")]
@@ -54,27 +53,6 @@ internal readonly unsafe struct SecretSlot
         fixed (byte* target = destination)
         {
             MaskXor.Apply(_stored + offset, _pad + offset, target, destination.Length);
-        }
-    }
-
-    /// <summary>Unmasks a range into a stack buffer, calls <paramref name="action"/> with it, then wipes it.</summary>
-    [SkipLocalsInit]
-    public void Use<TState>(int offset, int length, SecretAction<TState> action, ref TState state)
-        where TState : allows ref struct
-    {
-        CheckRange(offset, length);
-
-        // A span over a pointer is not scope-limited, so the callback's ref-struct state cannot trip escape rules.
-        byte* buffer = stackalloc byte[ProtectedMemoryPool.MaxSecretLength];
-        var secret = new Span<byte>(buffer, length);
-        try
-        {
-            MaskXor.Apply(_stored + offset, _pad + offset, buffer, length);
-            action(secret, ref state);
-        }
-        finally
-        {
-            CryptographicOperations.ZeroMemory(secret);
         }
     }
 

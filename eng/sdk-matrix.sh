@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The Microsoft.Azure.Cosmos version matrix (docs/dependencies.md, "Cosmos SDK versions"): builds the endpoint tests
+# as an application on each supported SDK version and runs them on the bundled endpoint (or COSMOS_ENDPOINT).
+#
+#   eng/sdk-matrix.sh [VERSION...]     default: every version in CosmosSdkVersions (Directory.Packages.props)
+#
+# The library itself is always built against the floor (CosmosSdkFloor), as its package is: what an application
+# meets is that binary with whatever newer SDK it references, and a newer SDK that added an abstract member to a
+# type the encryption container derives from fails there, not in a build. -p:CosmosSdkVersion=X changes only the
+# SDK the test application references. Each version builds into artifacts/sdk-matrix/<version>/, so the regular
+# build output is left alone.
+#
+# Depth: the floor and the newest version run the whole endpoint suite; versions between them run a smoke subset
+# (point operations, queries, change feed, the DEK container) that touches every SDK type the library derives from.
+# eng/test.sh already ran the whole suite on the default version (the newest), so it passes SKIP_DEFAULT=1.
+# Exits non-zero when a version fails to restore, build or pass.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+readonly project=Emulator/Encryption.Custom.Emulator.Tests/Encryption.Custom.Emulator.Tests.csproj
+readonly smoke_filter='FullyQualifiedName~.Encryption.PointOperationTests|FullyQualifiedName~.Encryption.QueryTests|FullyQualifiedName~.Encryption.ChangeFeedTests|FullyQualifiedName~.Keys.DataEncryptionKeyContainerTests'
+results_dir="$root/artifacts/test-results"
+
+property() {
+  dotnet msbuild Encryption.Custom/Encryption.Custom.csproj -nologo -getProperty:"$1" | tr -d '\r'
+}
+
+# Runs inside Emulator/emulator.sh run: the endpoint is up and exported.
+if [[ ${1:-} == --run-tests ]]; then
+  shift
+  floor=$1 newest=$2
+  shift 2
+  failed=()
+  for version in "$@"; do
+    depth=smoke
+    args=(--filter "$smoke_filter")
+    if [[ $version == "$floor" || $version == "$newest" ]]; then
+      depth=full
+      args=()
+    fi
+    printf '\n==> endpoint tests on Microsoft.Azure.Cosmos %s (%s)\n' "$version" "$depth"
+    if ! dotnet test "$project" -c Release --no-build -p:CosmosSdkVersion="$version" \
+         --artifacts-path "artifacts/sdk-matrix/$version" "${args[@]}" \
+         --logger "console;verbosity=minimal" --logger "trx;LogFileName=sdk-matrix-$version.trx" \
+         --results-directory "$results_dir" --blame-hang-timeout 5min --blame-hang-dump-type none; then
+      failed+=("$version")
+    fi
+  done
+  if ((${#failed[@]})); then
+    printf 'endpoint tests FAILED on Microsoft.Azure.Cosmos %s\n' "${failed[@]}"
+    exit 1
+  fi
+  exit 0
+fi
+
+floor=$(property CosmosSdkFloor)
+newest=$(property CosmosSdkNewestTested)
+if (($#)); then
+  versions=("$@")
+else
+  IFS=';' read -r -a versions <<<"$(property CosmosSdkVersions)"
+fi
+if [[ ${SKIP_DEFAULT:-0} == 1 ]]; then
+  default=$(property CosmosSdkVersion)
+  kept=()
+  for version in "${versions[@]}"; do
+    [[ $version == "$default" ]] || kept+=("$version")
+  done
+  versions=("${kept[@]}")
+fi
+printf 'Microsoft.Azure.Cosmos matrix: floor %s, newest tested %s, running %s\n' "$floor" "$newest" "${versions[*]}"
+
+built=()
+failures=()
+for version in "${versions[@]}"; do
+  printf '\n==> build the endpoint tests on Microsoft.Azure.Cosmos %s\n' "$version"
+  out="artifacts/sdk-matrix/$version"
+  if ! dotnet build "$project" -c Release -p:CosmosSdkVersion="$version" --artifacts-path "$out" -v q -nologo; then
+    failures+=("build $version")
+    continue
+  fi
+  # The application must really run on this version (a resolution quirk would silently test another).
+  deps=$(find "$out/bin" -name Encryption.Custom.Emulator.Tests.deps.json | head -n 1)
+  if [[ -z $deps ]] || ! grep -q "\"Microsoft.Azure.Cosmos/$version\"" "$deps"; then
+    printf 'the endpoint tests did not resolve Microsoft.Azure.Cosmos %s (%s)\n' "$version" "${deps:-no deps.json}"
+    failures+=("resolve $version")
+    continue
+  fi
+  built+=("$version")
+done
+
+if ((${#built[@]})); then
+  if ! Emulator/emulator.sh run -- "$0" --run-tests "$floor" "$newest" "${built[@]}"; then
+    failures+=("endpoint tests")
+  fi
+fi
+
+if ((${#failures[@]})); then
+  printf 'SDK matrix FAILED: %s\n' "${failures[@]}"
+  exit 1
+fi
+printf 'SDK matrix passed on Microsoft.Azure.Cosmos %s\n' "${versions[*]}"
