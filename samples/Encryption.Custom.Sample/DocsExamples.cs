@@ -104,4 +104,12 @@ internal static class DocsExamples
         FeedIterator<Customer> query = container.GetItemQueryIterator<Customer>("SELECT * FROM c");          // pages decrypted
         return (read, query);
     }
+
+    /// <summary>docs/policy.md "The model": a container that encrypts by policy and refuses plaintext.</summary>
+    public static Container Policy(Container container, Encryptor encryptor)
+    {
+        var policy = new ContainerEncryptionPolicy("customers-dek", ["/ssn", "/creditCard"]);
+        Container customers = container.WithEncryptor(encryptor, new() { Policy = policy });
+        return customers;
+    }
 }
