@@ -42,8 +42,8 @@ public class AeadEncryptBenchmarks
     public int Naive() => _naive!.Encrypt(_plainText, _cell);
 
     [Benchmark]
-    public int OpenSsl() => _openSsl!.Encrypt(_plainText, _cell, AeadIvMode.Randomized);
+    public int OpenSsl() => _openSsl!.Encrypt(_plainText, _cell);
 
     [Benchmark]
-    public int Managed() => _managed!.Encrypt(_plainText, _cell, AeadIvMode.Randomized);
+    public int Managed() => _managed!.Encrypt(_plainText, _cell);
 }

@@ -32,7 +32,6 @@ public class AeadAes256CbcHmacSha256Tests
     [MemberData(nameof(BackendsAndIvModes))]
     public void RoundTrip_EveryLengthUpTo4096_RestoresPlainTextAndMatchesReference(AeadBackendKind backend, bool deterministic)
     {
-        AeadIvMode ivMode = AeadBackends.IvMode(deterministic);
         byte[] root = RandomNumberGenerator.GetBytes(32);
         byte[] source = RandomNumberGenerator.GetBytes(4096);
         byte[] cell = new byte[AeadAes256CbcHmacSha256.GetCipherTextLength(source.Length)];
@@ -41,7 +40,7 @@ public class AeadAes256CbcHmacSha256Tests
 
         for (int length = 0; length <= source.Length; length++)
         {
-            int cellLength = aead.Encrypt(source.AsSpan(0, length), cell, ivMode);
+            int cellLength = AeadBackends.Encrypt(aead, deterministic, source.AsSpan(0, length), cell);
             int plainLength = aead.Decrypt(cell.AsSpan(0, cellLength), plainText);
 
             Assert.Equal(49 + (16 * ((length / 16) + 1)), cellLength);
@@ -58,8 +57,8 @@ public class AeadAes256CbcHmacSha256Tests
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
         byte[] plainText = "same value"u8.ToArray();
 
-        byte[] first = aead.Encrypt(plainText, AeadIvMode.Randomized);
-        byte[] second = aead.Encrypt(plainText, AeadIvMode.Randomized);
+        byte[] first = aead.Encrypt(plainText);
+        byte[] second = aead.Encrypt(plainText);
 
         Assert.NotEqual(first[33..49], second[33..49]);
         Assert.NotEqual(first, second);
@@ -73,14 +72,17 @@ public class AeadAes256CbcHmacSha256Tests
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.FromRootKey(root));
         byte[] plainText = RandomNumberGenerator.GetBytes(300);
 
-        byte[] first = aead.Encrypt(plainText, AeadIvMode.Deterministic);
-        byte[] second = aead.Encrypt(plainText, AeadIvMode.Deterministic);
+        byte[] context = AeadBackends.TestIvContext;
+        byte[] first = aead.EncryptDeterministic(context, plainText);
+        byte[] second = aead.EncryptDeterministic(context, plainText);
+        byte[] otherContext = aead.EncryptDeterministic([.. context[..^1], 3], plainText);
         plainText[299] ^= 1;
-        byte[] other = aead.Encrypt(plainText, AeadIvMode.Deterministic);
+        byte[] other = aead.EncryptDeterministic(context, plainText);
 
         Assert.Equal(first, second);
         Assert.NotEqual(first[33..49], other[33..49]);
-        Assert.Equal(ReferenceAead.DeterministicIv(root, plainText), other[33..49]);
+        Assert.NotEqual(first[33..49], otherContext[33..49]);
+        Assert.Equal(ReferenceAead.DeterministicIv(root, context, plainText), other[33..49]);
     }
 
     [Theory]
@@ -88,7 +90,7 @@ public class AeadAes256CbcHmacSha256Tests
     public void Decrypt_EveryByteFlipped_IsRejected(AeadBackendKind backend, int length)
     {
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
-        byte[] cell = aead.Encrypt(RandomNumberGenerator.GetBytes(length), AeadIvMode.Randomized);
+        byte[] cell = aead.Encrypt(RandomNumberGenerator.GetBytes(length));
 
         for (int i = 0; i < cell.Length; i++)
         {
@@ -107,7 +109,7 @@ public class AeadAes256CbcHmacSha256Tests
     public void Decrypt_EveryTruncation_IsRejected(AeadBackendKind backend, int length)
     {
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
-        byte[] cell = aead.Encrypt(RandomNumberGenerator.GetBytes(length), AeadIvMode.Randomized);
+        byte[] cell = aead.Encrypt(RandomNumberGenerator.GetBytes(length));
 
         for (int kept = 0; kept < cell.Length; kept++)
         {
@@ -120,7 +122,7 @@ public class AeadAes256CbcHmacSha256Tests
     public void Decrypt_Extended_IsRejected(AeadBackendKind backend, int length)
     {
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
-        byte[] cell = aead.Encrypt(RandomNumberGenerator.GetBytes(length), AeadIvMode.Randomized);
+        byte[] cell = aead.Encrypt(RandomNumberGenerator.GetBytes(length));
 
         for (int extra = 1; extra <= 48; extra++)
         {
@@ -139,7 +141,7 @@ public class AeadAes256CbcHmacSha256Tests
         using AeadAes256CbcHmacSha256 writer = AeadBackends.Create(backend, TestKeySource.FromRootKey(root));
         using AeadAes256CbcHmacSha256 otherKey = AeadBackends.Create(backend, TestKeySource.Random());
         using AeadAes256CbcHmacSha256 otherLabels = AeadBackends.Create(backend, TestKeySource.FromRootKey(root, AeadKeyLabels.Legacy));
-        byte[] cell = writer.Encrypt(RandomNumberGenerator.GetBytes(length), AeadIvMode.Randomized);
+        byte[] cell = writer.Encrypt(RandomNumberGenerator.GetBytes(length));
 
         AssertRejected(otherKey, cell);
         AssertRejected(otherLabels, cell);
@@ -187,7 +189,7 @@ public class AeadAes256CbcHmacSha256Tests
     {
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
         byte[] plainText = RandomNumberGenerator.GetBytes(21);
-        byte[] cell = aead.Encrypt(plainText, AeadIvMode.Randomized);
+        byte[] cell = aead.Encrypt(plainText);
         byte[] destination = Enumerable.Repeat((byte)0xAA, 100).ToArray();
 
         int written = aead.Decrypt(cell, destination);
@@ -204,7 +206,7 @@ public class AeadAes256CbcHmacSha256Tests
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
         byte[] destination = new byte[AeadAes256CbcHmacSha256.GetCipherTextLength(20) - 1];
 
-        var exception = Assert.Throws<ArgumentException>(() => aead.Encrypt(new byte[20], destination, AeadIvMode.Randomized));
+        var exception = Assert.Throws<ArgumentException>(() => aead.Encrypt(new byte[20], destination));
 
         Assert.Equal("destination", exception.ParamName);
     }
@@ -214,7 +216,7 @@ public class AeadAes256CbcHmacSha256Tests
     public void DecryptAndTryDecrypt_DestinationOneByteShort_ThrowArgumentException(AeadBackendKind backend)
     {
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
-        byte[] cell = aead.Encrypt(new byte[20], AeadIvMode.Randomized);
+        byte[] cell = aead.Encrypt(new byte[20]);
         byte[] destination = new byte[AeadAes256CbcHmacSha256.GetMaxPlainTextLength(cell.Length) - 1];
 
         Assert.Equal("destination", Assert.Throws<ArgumentException>(() => aead.Decrypt(cell, destination)).ParamName);
@@ -227,19 +229,10 @@ public class AeadAes256CbcHmacSha256Tests
     {
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
         byte[] buffer = new byte[200];
-        int cellLength = aead.Encrypt(buffer.AsSpan(100, 16), buffer.AsSpan(0, 100), AeadIvMode.Randomized);
+        int cellLength = aead.Encrypt(buffer.AsSpan(100, 16), buffer.AsSpan(0, 100));
 
-        Assert.Throws<ArgumentException>(() => aead.Encrypt(buffer.AsSpan(0, 16), buffer.AsSpan(10), AeadIvMode.Randomized));
+        Assert.Throws<ArgumentException>(() => aead.Encrypt(buffer.AsSpan(0, 16), buffer.AsSpan(10)));
         Assert.Throws<ArgumentException>(() => aead.Decrypt(buffer.AsSpan(0, cellLength), buffer.AsSpan(cellLength - 20)));
-    }
-
-    [Theory]
-    [MemberData(nameof(Backends))]
-    public void Encrypt_UndefinedIvMode_ThrowsArgumentOutOfRange(AeadBackendKind backend)
-    {
-        using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
-
-        Assert.Throws<ArgumentOutOfRangeException>(() => aead.Encrypt(new byte[1], new byte[65], (AeadIvMode)7));
     }
 
     [Theory]
@@ -249,11 +242,11 @@ public class AeadAes256CbcHmacSha256Tests
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
         byte[] plainText = RandomNumberGenerator.GetBytes(1234);
 
-        byte[] cell = aead.Encrypt(plainText, AeadIvMode.Randomized);
+        byte[] cell = aead.Encrypt(plainText);
 
         Assert.Equal(plainText, aead.Decrypt(cell));
         Assert.Equal(AeadAes256CbcHmacSha256.GetCipherTextLength(1234), cell.Length);
-        Assert.Throws<ArgumentNullException>(() => aead.Encrypt(null!, AeadIvMode.Randomized));
+        Assert.Throws<ArgumentNullException>(() => aead.Encrypt(null!));
         Assert.Throws<ArgumentNullException>(() => aead.Decrypt(null!));
         Assert.Equal(AeadErrors.InvalidCipherTextMessage, Assert.Throws<EncryptionException>(() => aead.Decrypt(cell[..^1])).Message);
     }
@@ -264,13 +257,13 @@ public class AeadAes256CbcHmacSha256Tests
     {
         TestKeySource keys = TestKeySource.Random();
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, keys);
-        byte[] cell = aead.Encrypt(new byte[40], AeadIvMode.Deterministic);
+        byte[] cell = aead.EncryptDeterministic(AeadBackends.TestIvContext, new byte[40]);
         aead.Decrypt(cell);
         int usesAfterWarmUp = keys.Uses;
 
         for (int i = 0; i < 100; i++)
         {
-            aead.Decrypt(aead.Encrypt(new byte[i], AeadIvMode.Deterministic));
+            aead.Decrypt(aead.EncryptDeterministic(AeadBackends.TestIvContext, new byte[i]));
         }
 
         Assert.Equal(usesAfterWarmUp, keys.Uses);
@@ -283,7 +276,7 @@ public class AeadAes256CbcHmacSha256Tests
         TestKeySource keys = TestKeySource.Random();
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, keys);
 
-        aead.Decrypt(aead.Encrypt(new byte[40], AeadIvMode.Randomized));
+        aead.Decrypt(aead.Encrypt(new byte[40]));
 
         Assert.True(keys.WasRequested(AeadSubKey.Encryption));
         Assert.True(keys.WasRequested(AeadSubKey.Mac));
@@ -295,14 +288,14 @@ public class AeadAes256CbcHmacSha256Tests
     public void Operations_AfterDispose_ThrowObjectDisposedAndNoContextIsLeft(AeadBackendKind backend)
     {
         AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.Random());
-        byte[] cell = aead.Encrypt(new byte[10], AeadIvMode.Randomized);
+        byte[] cell = aead.Encrypt(new byte[10]);
         Assert.True(aead.LiveContexts > 0);
 
         aead.Dispose();
         aead.Dispose();
 
         Assert.Equal(0, aead.LiveContexts);
-        Assert.Throws<ObjectDisposedException>(() => aead.Encrypt(new byte[10], new byte[65], AeadIvMode.Randomized));
+        Assert.Throws<ObjectDisposedException>(() => aead.Encrypt(new byte[10], new byte[65]));
         Assert.Throws<ObjectDisposedException>(() => aead.Decrypt(cell, new byte[64]));
         Assert.Throws<ObjectDisposedException>(() => aead.TryDecrypt(cell, new byte[64], out _));
     }
@@ -315,7 +308,7 @@ public class AeadAes256CbcHmacSha256Tests
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, keys);
         keys.Release();
 
-        Assert.Throws<ObjectDisposedException>(() => aead.Encrypt(new byte[10], AeadIvMode.Randomized));
+        Assert.Throws<ObjectDisposedException>(() => aead.Encrypt(new byte[10]));
         Assert.Equal(0, aead.LiveContexts);
     }
 
@@ -325,12 +318,12 @@ public class AeadAes256CbcHmacSha256Tests
     {
         TestKeySource keys = TestKeySource.Random();
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, keys);
-        aead.Encrypt(new byte[10], AeadIvMode.Randomized);
+        aead.Encrypt(new byte[10]);
         Assert.Equal(1, aead.LiveContexts);
         keys.Release();
 
         // The pooled context has cipher and MAC keys but not the IV key, so this fails inside the operation.
-        Assert.Throws<ObjectDisposedException>(() => aead.Encrypt(new byte[10], AeadIvMode.Deterministic));
+        Assert.Throws<ObjectDisposedException>(() => aead.EncryptDeterministic(AeadBackends.TestIvContext, new byte[10]));
 
         Assert.Equal(0, aead.LiveContexts);
     }

@@ -25,7 +25,12 @@ internal static class AeadBackends
         { AeadBackendKind.Managed, true },
     };
 
-    public static AeadIvMode IvMode(bool deterministic) => deterministic ? AeadIvMode.Deterministic : AeadIvMode.Randomized;
+    /// <summary>An IV context for AEAD-level tests (the JSON layer frames path and marker; the AEAD takes any bytes).</summary>
+    public static byte[] TestIvContext { get; } = [4, 0, 0, 0, .. "/ssn"u8, 2];
+
+    /// <summary>Encrypts randomized, or deterministically with <see cref="TestIvContext"/>.</summary>
+    public static int Encrypt(AeadAes256CbcHmacSha256 aead, bool deterministic, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        deterministic ? aead.EncryptDeterministic(TestIvContext, plainText, destination) : aead.Encrypt(plainText, destination);
 
     /// <summary>The backend, or a visible skip where libcrypto 3 cannot be loaded (Windows, macOS).</summary>
     public static AeadBackend Get(AeadBackendKind kind)

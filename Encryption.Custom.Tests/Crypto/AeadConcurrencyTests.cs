@@ -17,7 +17,7 @@ public class AeadConcurrencyTests
         byte[] root = RandomNumberGenerator.GetBytes(32);
         using AeadAes256CbcHmacSha256 aead = AeadBackends.Create(backend, TestKeySource.FromRootKey(root));
         byte[][] shared = Enumerable.Range(0, 64).Select(i => RandomNumberGenerator.GetBytes(i * 37)).ToArray();
-        byte[][] sharedCells = shared.Select(p => aead.Encrypt(p, AeadIvMode.Randomized)).ToArray();
+        byte[][] sharedCells = shared.Select(p => aead.Encrypt(p)).ToArray();
         var failures = new System.Collections.Concurrent.ConcurrentQueue<string>();
 
         Parallel.For(0, ThreadCount, new ParallelOptions { MaxDegreeOfParallelism = ThreadCount }, thread =>
@@ -30,8 +30,7 @@ public class AeadConcurrencyTests
             {
                 int length = random.Next(plainText.Length + 1);
                 random.NextBytes(plainText.AsSpan(0, length));
-                AeadIvMode mode = (i & 1) == 0 ? AeadIvMode.Randomized : AeadIvMode.Deterministic;
-                int cellLength = aead.Encrypt(plainText.AsSpan(0, length), cell, mode);
+                int cellLength = AeadBackends.Encrypt(aead, deterministic: (i & 1) == 1, plainText.AsSpan(0, length), cell);
                 int written = aead.Decrypt(cell.AsSpan(0, cellLength), output);
                 if (written != length || !output.AsSpan(0, length).SequenceEqual(plainText.AsSpan(0, length)))
                 {
@@ -71,7 +70,7 @@ public class AeadConcurrencyTests
                 {
                     while (true)
                     {
-                        byte[] cell = aead.Encrypt(plainText, AeadIvMode.Randomized);
+                        byte[] cell = aead.Encrypt(plainText);
                         int written = aead.Decrypt(cell, output);
                         if (!output.AsSpan(0, written).SequenceEqual(plainText))
                         {
@@ -118,7 +117,7 @@ public class AeadConcurrencyTests
         Parallel.For(0, ThreadCount * 50, new ParallelOptions { MaxDegreeOfParallelism = ThreadCount }, i =>
         {
             byte[] plainText = new byte[i];
-            Assert.Equal(plainText, aead.Decrypt(aead.Encrypt(plainText, AeadIvMode.Randomized)));
+            Assert.Equal(plainText, aead.Decrypt(aead.Encrypt(plainText)));
         });
 
         Assert.InRange(aead.LiveContexts, 1, 2);

@@ -74,10 +74,10 @@ public class AeadKeyDerivationTests
         {
             (AeadKeyLabels.Current, AeadSubKey.Encryption, "Microsoft SQL Server cell encryption key"),
             (AeadKeyLabels.Current, AeadSubKey.Mac, "Microsoft SQL Server cell MAC key"),
-            (AeadKeyLabels.Current, AeadSubKey.Iv, "Microsoft SQL Server cell IV key"),
+            (AeadKeyLabels.Current, AeadSubKey.Iv, "Encryption.Custom deterministic IV key"),
             (AeadKeyLabels.Legacy, AeadSubKey.Encryption, "Microsoft Azure Cosmos DB encryption key"),
             (AeadKeyLabels.Legacy, AeadSubKey.Mac, "Microsoft Azure Cosmos DB MAC key"),
-            (AeadKeyLabels.Legacy, AeadSubKey.Iv, "Microsoft Azure Cosmos DB IV key"),
+            (AeadKeyLabels.Legacy, AeadSubKey.Iv, "Encryption.Custom deterministic IV key"),
         };
 
         foreach ((AeadKeyLabels labels, AeadSubKey subKey, string start) in expected)
@@ -85,7 +85,7 @@ public class AeadKeyDerivationTests
             byte[] label = AeadKeyDerivation.GetLabel(labels, subKey).ToArray();
 
             Assert.Equal(start + " with encryption algorithm:AEAD_AES_256_CBC_HMAC_SHA256 and key length:256", Encoding.Unicode.GetString(label));
-            Assert.Equal((byte)'M', label[0]);
+            Assert.Equal((byte)start[0], label[0]);
             Assert.Equal(0, label[1]);
         }
     }

@@ -11,13 +11,14 @@ internal static class ReferenceAead
 {
     public static byte[] DeriveKey(byte[] rootKey, bool legacy, string purpose)
     {
-        string prefix = legacy ? "Microsoft Azure Cosmos DB" : "Microsoft SQL Server cell";
+        // The IV key is the library's own (wire-format.md, "Deterministic values"), the same for both label sets.
+        string prefix = purpose == "IV" ? "Encryption.Custom deterministic" : legacy ? "Microsoft Azure Cosmos DB" : "Microsoft SQL Server cell";
         string label = $"{prefix} {purpose} key with encryption algorithm:AEAD_AES_256_CBC_HMAC_SHA256 and key length:256";
         return HMACSHA256.HashData(rootKey, Encoding.Unicode.GetBytes(label));
     }
 
-    public static byte[] DeterministicIv(byte[] rootKey, byte[] plainText, bool legacy = false) =>
-        HMACSHA256.HashData(DeriveKey(rootKey, legacy, "IV"), plainText)[..16];
+    public static byte[] DeterministicIv(byte[] rootKey, byte[] context, byte[] plainText, bool legacy = false) =>
+        HMACSHA256.HashData(DeriveKey(rootKey, legacy, "IV"), (byte[])[.. context, .. plainText])[..16];
 
     public static byte[] Encrypt(byte[] rootKey, byte[] plainText, byte[] iv, bool legacy = false)
     {

@@ -84,7 +84,8 @@ public sealed class ReferenceDataEncryptionKey : DataEncryptionKey
 
     public static string MacLabel(string algorithm) => Prefix(algorithm) + " MAC" + AlgorithmSuffix;
 
-    public static string IvLabel(string algorithm) => Prefix(algorithm) + " IV" + AlgorithmSuffix;
+    /// <summary>The deterministic IV key's label: the library's own, the same for every algorithm (wire-format.md).</summary>
+    public static string IvLabel(string algorithm) => "Encryption.Custom deterministic IV" + AlgorithmSuffix;
 
     public static byte[] DeriveSubKey(ReadOnlySpan<byte> rootKey, string label) => HMACSHA256.HashData(rootKey, Encoding.Unicode.GetBytes(label));
 
@@ -102,13 +103,6 @@ public sealed class ReferenceDataEncryptionKey : DataEncryptionKey
 
     public override int EncryptData(ReadOnlySpan<byte> plainText, Span<byte> destination)
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
-        int length = GetEncryptByteCount(plainText.Length);
-        if (destination.Length < length)
-        {
-            throw new ArgumentException("Destination too short.", nameof(destination));
-        }
-
         Span<byte> iv = stackalloc byte[IvLength];
         if (_fixedIv is not null)
         {
@@ -117,6 +111,22 @@ public sealed class ReferenceDataEncryptionKey : DataEncryptionKey
         else
         {
             RandomNumberGenerator.Fill(iv);
+        }
+
+        return EncryptWithIv(plainText, iv, destination);
+    }
+
+    /// <summary>Deterministic encryption written from wire-format.md alone: IV = HMAC-SHA256(ivKey, context ‖ plaintext)[0..16].</summary>
+    internal override int EncryptDeterministicLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        EncryptWithIv(plainText, HMACSHA256.HashData(IvKey, (byte[])[.. ivContext, .. plainText])[..IvLength], destination);
+
+    private int EncryptWithIv(ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> iv, Span<byte> destination)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        int length = GetEncryptByteCount(plainText.Length);
+        if (destination.Length < length)
+        {
+            throw new ArgumentException("Destination too short.", nameof(destination));
         }
 
         byte[] cipherText;
@@ -174,8 +184,12 @@ public sealed class ReferenceDataEncryptionKey : DataEncryptionKey
         return plainText.Length;
     }
 
-    /// <summary>The deterministic IV of wire-format.md §1 for <paramref name="plainText"/>.</summary>
-    public byte[] DeterministicIv(ReadOnlySpan<byte> plainText) => HMACSHA256.HashData(IvKey, plainText)[..IvLength];
+    /// <summary>The deterministic IV of wire-format.md for a value of <paramref name="path"/> with <paramref name="marker"/>.</summary>
+    public byte[] DeterministicIv(string path, byte marker, ReadOnlySpan<byte> plainText)
+    {
+        byte[] utf8 = Encoding.UTF8.GetBytes(path);
+        return HMACSHA256.HashData(IvKey, (byte[])[.. BitConverter.GetBytes(utf8.Length), .. utf8, marker, .. plainText])[..IvLength];
+    }
 
     public override string ToString() => $"ReferenceDataEncryptionKey({_algorithm})";
 

@@ -57,17 +57,13 @@ internal sealed partial class EncryptionContainer
         }
     }
 
-    /// <summary>Refuses queries that filter or order on randomized-encrypted policy paths (see <see cref="QueryGuard"/>).</summary>
+    /// <summary>Refuses queries the service cannot evaluate on encrypted policy paths, expands encrypted parameters (see <see cref="QueryGuard"/>).</summary>
     internal QueryGuard QueryGuard { get; }
 
     /// <summary>Wraps a stream iterator of the inner container so that its pages are decrypted.</summary>
     internal EncryptionFeedIterator Wrap(FeedIterator inner, FeedKind kind) => new(inner, this, kind);
 
-    private QueryDefinition Checked(QueryDefinition queryDefinition)
-    {
-        QueryGuard.Check(queryDefinition?.QueryText);
-        return queryDefinition!;
-    }
+    private QueryDefinition Checked(QueryDefinition queryDefinition) => QueryGuard.Check(queryDefinition);
 
     private string? Checked(string? queryText)
     {

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using Encryption.Custom.Cosmos.Compatibility;
+using Encryption.Custom.Cosmos.Queries;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Azure.Cosmos.Linq;
 
@@ -54,7 +55,9 @@ public static class EncryptionContainerExtensions
     /// Runs a LINQ query built with <see cref="Container.GetItemLinqQueryable{T}"/> of an encryption container and
     /// returns a typed iterator whose pages are decrypted (use <see cref="DecryptableItem"/> as
     /// <typeparamref name="T"/> to decrypt document by document). Predicates and projections on encrypted
-    /// properties run on the service, which only sees ciphertext.
+    /// properties run on the service, which only sees ciphertext: <c>==</c>, <c>!=</c> and <c>Contains</c> on a
+    /// property the policy encrypts deterministically are rewritten to compare with its ciphertext (under every
+    /// accepted key), other uses of encrypted properties are refused.
     /// </summary>
     /// <typeparam name="T">The item type.</typeparam>
     /// <param name="container">The encryption container the query was built from.</param>
@@ -62,7 +65,7 @@ public static class EncryptionContainerExtensions
     /// <returns>The iterator.</returns>
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="container"/> is not an encryption container, or <paramref name="query"/> is not a Cosmos LINQ query.</exception>
-    /// <exception cref="NotSupportedException">The container's policy encrypts a property the query filters or orders on (randomized encryption cannot match).</exception>
+    /// <exception cref="NotSupportedException">The query filters or orders on a property the container's policy encrypts in a way the service cannot evaluate: anything on a randomized path, anything but ==, != and Contains on a deterministic one (docs/queries.md).</exception>
     public static FeedIterator<T> ToEncryptionFeedIterator<T>(this Container container, IQueryable<T> query) =>
         new EncryptionFeedIterator<T>(ToEncryptionStreamIteratorCore(container, query));
 
@@ -76,7 +79,7 @@ public static class EncryptionContainerExtensions
     /// <returns>The iterator.</returns>
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="container"/> is not an encryption container, or <paramref name="query"/> is not a Cosmos LINQ query.</exception>
-    /// <exception cref="NotSupportedException">The container's policy encrypts a property the query filters or orders on (randomized encryption cannot match).</exception>
+    /// <exception cref="NotSupportedException">The query filters or orders on a property the container's policy encrypts in a way the service cannot evaluate: anything on a randomized path, anything but ==, != and Contains on a deterministic one (docs/queries.md).</exception>
     public static FeedIterator ToEncryptionStreamIterator<T>(this Container container, IQueryable<T> query) =>
         ToEncryptionStreamIteratorCore(container, query);
 
@@ -92,7 +95,9 @@ public static class EncryptionContainerExtensions
         FeedIterator inner;
         try
         {
-            // The SDK's translation gives the serialized property names, as the service will see them.
+            // ==, != and Contains on deterministic paths compare with ciphertext; then the SDK's translation (with the
+            // serialized property names, as the service will see them) goes through the one query check.
+            query = DeterministicLinqRewriter.Rewrite(encryptionContainer, query);
             encryptionContainer.QueryGuard.Check(query.ToQueryDefinition().QueryText);
             inner = query.ToStreamIterator();
         }

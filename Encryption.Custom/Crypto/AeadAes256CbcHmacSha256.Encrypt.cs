@@ -8,54 +8,58 @@ namespace Encryption.Custom.Crypto;
 
 internal sealed partial class AeadAes256CbcHmacSha256
 {
-    /// <summary>Encrypts <paramref name="plainText"/> into a cell written to the start of <paramref name="destination"/>.</summary>
+    /// <summary>Encrypts <paramref name="plainText"/> with a fresh random IV into a cell written to the start of <paramref name="destination"/>.</summary>
     /// <param name="plainText">The value to encrypt.</param>
     /// <param name="destination">At least <see cref="GetCipherTextLength"/> bytes; must not overlap <paramref name="plainText"/>.</param>
-    /// <param name="ivMode">How to choose the IV (format 3 writes <see cref="AeadIvMode.Randomized"/>).</param>
     /// <returns>The number of bytes written: exactly <see cref="GetCipherTextLength"/>.</returns>
     /// <exception cref="ArgumentException"><paramref name="destination"/> is too small or overlaps <paramref name="plainText"/>.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="ivMode"/> is not defined, or <paramref name="plainText"/> is too long for a cell.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="plainText"/> is too long for a cell.</exception>
     /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
     /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
-    public int Encrypt(ReadOnlySpan<byte> plainText, Span<byte> destination, AeadIvMode ivMode)
-    {
-        if (ivMode is not (AeadIvMode.Randomized or AeadIvMode.Deterministic))
-        {
-            AeadErrors.ThrowUndefinedEnum(nameof(ivMode));
-        }
+    public int Encrypt(ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        EncryptCore(plainText, destination, deterministic: false, ivContext: default);
 
-        return EncryptCore(plainText, destination, ivMode, fixedIv: default);
-    }
-
-    /// <summary>Encrypts <paramref name="plainText"/> into a new cell.</summary>
+    /// <summary>
+    /// Encrypts <paramref name="plainText"/> with the IV HMAC-SHA256(ivKey, <paramref name="ivContext"/> ‖
+    /// <paramref name="plainText"/>)[0..16]: equal context and plaintext give equal cells (deterministic encryption).
+    /// </summary>
+    /// <param name="ivContext">What the IV binds besides the plaintext (the caller's framing; may be empty).</param>
     /// <param name="plainText">The value to encrypt.</param>
-    /// <param name="ivMode">How to choose the IV.</param>
-    /// <returns>The cell.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="plainText"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="ivMode"/> is not defined, or <paramref name="plainText"/> is too long for a cell.</exception>
+    /// <param name="destination">At least <see cref="GetCipherTextLength"/> bytes; must not overlap <paramref name="plainText"/>.</param>
+    /// <returns>The number of bytes written: exactly <see cref="GetCipherTextLength"/>.</returns>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is too small or overlaps <paramref name="plainText"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="plainText"/> is too long for a cell.</exception>
     /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
     /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
-    public byte[] Encrypt(byte[] plainText, AeadIvMode ivMode)
+    public int EncryptDeterministic(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        EncryptCore(plainText, destination, deterministic: true, ivContext);
+
+    /// <summary>Encrypts <paramref name="plainText"/> with a random IV into a new cell.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="plainText"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="plainText"/> is too long for a cell.</exception>
+    /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
+    /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
+    public byte[] Encrypt(byte[] plainText)
     {
         ArgumentNullException.ThrowIfNull(plainText);
         byte[] cell = new byte[GetCipherTextLength(plainText.Length)];
-        Encrypt(plainText, cell, ivMode);
+        Encrypt(plainText, cell);
         return cell;
     }
 
-    /// <summary>Test seam for the known-answer vectors: encrypts with a caller-chosen IV. Never use it to write data.</summary>
-    /// <exception cref="ArgumentException"><paramref name="iv"/> is not 16 bytes, or <paramref name="destination"/> is too small or overlaps.</exception>
-    internal int EncryptWithFixedIv(ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> iv, Span<byte> destination)
+    /// <summary>Encrypts <paramref name="plainText"/> deterministically (see <see cref="EncryptDeterministic(ReadOnlySpan{byte}, ReadOnlySpan{byte}, Span{byte})"/>) into a new cell.</summary>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
+    public byte[] EncryptDeterministic(byte[] ivContext, byte[] plainText)
     {
-        if (iv.Length != AeadCellLayout.IvSize)
-        {
-            throw new ArgumentException("The IV must be exactly 16 bytes.", nameof(iv));
-        }
-
-        return EncryptCore(plainText, destination, AeadIvMode.Randomized, iv);
+        ArgumentNullException.ThrowIfNull(ivContext);
+        ArgumentNullException.ThrowIfNull(plainText);
+        byte[] cell = new byte[GetCipherTextLength(plainText.Length)];
+        EncryptDeterministic(ivContext, plainText, cell);
+        return cell;
     }
 
-    private int EncryptCore(ReadOnlySpan<byte> plainText, Span<byte> destination, AeadIvMode ivMode, ReadOnlySpan<byte> fixedIv)
+    private int EncryptCore(ReadOnlySpan<byte> plainText, Span<byte> destination, bool deterministic, ReadOnlySpan<byte> ivContext)
     {
         ThrowIfDisposed();
         int cellLength = GetCipherTextLength(plainText.Length);
@@ -75,17 +79,13 @@ internal sealed partial class AeadAes256CbcHmacSha256
         bool completed = false;
         try
         {
-            if (!fixedIv.IsEmpty)
+            if (deterministic)
             {
-                fixedIv.CopyTo(iv);
-            }
-            else if (ivMode == AeadIvMode.Randomized)
-            {
-                AeadRandomIv.Fill(iv);
+                WriteDeterministicIv(context, ivContext, plainText, iv);
             }
             else
             {
-                WriteDeterministicIv(context, plainText, iv);
+                AeadRandomIv.Fill(iv);
             }
 
             EncryptPadded(context, plainText, iv, cell[AeadCellLayout.CipherTextOffset..]);
@@ -100,12 +100,12 @@ internal sealed partial class AeadAes256CbcHmacSha256
         }
     }
 
-    private static void WriteDeterministicIv(AeadContext context, ReadOnlySpan<byte> plainText, Span<byte> iv)
+    private static void WriteDeterministicIv(AeadContext context, ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> iv)
     {
         Span<byte> mac = stackalloc byte[AeadCellLayout.TagSize];
         try
         {
-            context.ComputeIvMac(plainText, mac);
+            context.ComputeIvMac(ivContext, plainText, mac);
             mac[..AeadCellLayout.IvSize].CopyTo(iv);
         }
         finally

@@ -2,7 +2,7 @@
 // (wire-format.md §1; the SQL Server Always Encrypted construction):
 //   cell = 0x01 ‖ tag(32) ‖ IV(16) ‖ C,   C = AES-256-CBC(encKey, IV, PKCS#7(plaintext))
 //   tag  = HMAC-SHA256(macKey, 0x01 ‖ IV ‖ C ‖ 0x01)
-//   IV   = 16 CSPRNG bytes (randomized) or HMAC-SHA256(ivKey, plaintext)[0..16] (deterministic)
+//   IV   = 16 CSPRNG bytes (randomized) or HMAC-SHA256(ivKey, context ‖ plaintext)[0..16] (deterministic)
 //   |cell| = 49 + 16·(⌊n/16⌋ + 1) for an n-byte plaintext
 // Keyed state (cipher and HMAC contexts) is cached per instance in a bounded AeadContextPool and built through the
 // AeadKeySource only on a pool miss; with the OpenSSL backend that state lives in the native heap and is freed

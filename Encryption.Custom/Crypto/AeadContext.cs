@@ -1,7 +1,8 @@
 // Keyed state of one AEAD_AES_256_CBC_HMAC_SHA256 instance (wire-format.md §1), used by one thread at a time.
 //   AES-256-CBC without padding under encKey (the AEAD pads by hand),
 //   tag  = HMAC-SHA256(macKey, 0x01 ‖ IV ‖ C ‖ 0x01),
-//   SIV  = HMAC-SHA256(ivKey, plaintext)[0..16] for deterministic IVs.
+//   IV   = HMAC-SHA256(ivKey, context ‖ plaintext)[0..16] for deterministic IVs (the caller's context binds the
+//          path and type of the value, wire-format.md "Deterministic values").
 // Each part is keyed lazily, the first time it is needed, through AeadKeySource.UseSubKey: a decrypt-only
 // workload never builds an encryption key schedule and randomized encryption never builds the IV key.
 using System.Diagnostics;
@@ -57,9 +58,9 @@ internal abstract class AeadContext : IDisposable
         }
     }
 
-    /// <summary>Writes HMAC-SHA256(ivKey, <paramref name="plainText"/>) to <paramref name="mac"/> (32 bytes).</summary>
-    public void ComputeIvMac(ReadOnlySpan<byte> plainText, Span<byte> mac) =>
-        ComputeMac(AeadSubKey.Iv, plainText, default, default, mac);
+    /// <summary>Writes HMAC-SHA256(ivKey, <paramref name="context"/> ‖ <paramref name="plainText"/>) to <paramref name="mac"/> (32 bytes).</summary>
+    public void ComputeIvMac(ReadOnlySpan<byte> context, ReadOnlySpan<byte> plainText, Span<byte> mac) =>
+        ComputeMac(AeadSubKey.Iv, context, plainText, default, mac);
 
     /// <summary>Frees the keyed state (native implementations cleanse key schedules as they free them).</summary>
     public void Dispose()

@@ -1,6 +1,9 @@
 // Sub-key derivation of AEAD_AES_256_CBC_HMAC_SHA256 (wire-format.md §1):
 //   subKey = HMAC-SHA256(key = rootKey(32), message = UTF-16LE(label)), full 32 bytes
 //   destination(96) = encryptionKey(32) ‖ macKey(32) ‖ ivKey(32)
+// The encryption and MAC labels are the formats' own. The IV key is this library's, for deterministic encryption
+// (wire-format.md, "Deterministic values"): its label names this library and the purpose, so no other scheme that
+// derives an IV key from the same DEK (SQL Server's "cell IV key") can ever produce the same IVs.
 using System.Security.Cryptography;
 using System.Text;
 
@@ -12,16 +15,17 @@ internal static class AeadKeyDerivation
     private const string LabelSuffix = " key with encryption algorithm:AEAD_AES_256_CBC_HMAC_SHA256 and key length:256";
     private const string CurrentPrefix = "Microsoft SQL Server cell ";
     private const string LegacyPrefix = "Microsoft Azure Cosmos DB ";
+    private const string DeterministicIvLabel = "Encryption.Custom deterministic IV" + LabelSuffix;
 
     // Labels are public constants of the format, not secrets: encoded once, indexed by labels * 3 + subKey.
     private static readonly byte[][] s_labels =
     [
         Encoding.Unicode.GetBytes(CurrentPrefix + "encryption" + LabelSuffix),
         Encoding.Unicode.GetBytes(CurrentPrefix + "MAC" + LabelSuffix),
-        Encoding.Unicode.GetBytes(CurrentPrefix + "IV" + LabelSuffix),
+        Encoding.Unicode.GetBytes(DeterministicIvLabel),
         Encoding.Unicode.GetBytes(LegacyPrefix + "encryption" + LabelSuffix),
         Encoding.Unicode.GetBytes(LegacyPrefix + "MAC" + LabelSuffix),
-        Encoding.Unicode.GetBytes(LegacyPrefix + "IV" + LabelSuffix),
+        Encoding.Unicode.GetBytes(DeterministicIvLabel),
     ];
 
     /// <summary>

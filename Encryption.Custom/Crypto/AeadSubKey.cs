@@ -10,6 +10,6 @@ internal enum AeadSubKey
     /// <summary>The HMAC-SHA256 key for the authentication tag.</summary>
     Mac = 1,
 
-    /// <summary>The HMAC-SHA256 key for deterministic IVs.</summary>
+    /// <summary>The HMAC-SHA256 key for deterministic IVs (this library's label, the same for both label sets).</summary>
     Iv = 2,
 }

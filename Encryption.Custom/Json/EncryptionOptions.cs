@@ -31,17 +31,23 @@ public sealed class EncryptionOptions
     /// </summary>
     public IEnumerable<string>? PathsToEncrypt { get; set; }
 
+    /// <summary>
+    /// The paths among <see cref="PathsToEncrypt"/> encrypted deterministically: set only by a container from its
+    /// <see cref="ContainerEncryptionPolicy"/> (the policy is the one public place that chooses it).
+    /// </summary>
+    internal IReadOnlyCollection<string>? DeterministicPaths { get; set; }
+
     /// <summary>Validates the options and returns their compiled form, reusing it while nothing changed.</summary>
     /// <exception cref="EncryptionException">The options are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     internal EncryptionPlan GetPlan()
     {
         EncryptionPlan? plan = _plan;
-        if (plan is not null && plan.IsCompiledFrom(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt))
+        if (plan is not null && plan.IsCompiledFrom(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths))
         {
             return plan;
         }
 
-        plan = EncryptionPlan.Create(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt);
+        plan = EncryptionPlan.Create(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths);
         _plan = plan;
         return plan;
     }

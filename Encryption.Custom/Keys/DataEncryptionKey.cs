@@ -127,6 +127,18 @@ public abstract partial class DataEncryptionKey : IDisposable
         }
     }
 
+    /// <summary>
+    /// Encrypts, for a caller that holds a lease, with the IV HMAC-SHA256(ivKey, <paramref name="ivContext"/> ‖
+    /// <paramref name="plainText"/>)[0..16] (wire-format.md, "Deterministic values"): equal context and plaintext give
+    /// equal ciphertexts. Only the library's own keys can; a key implemented elsewhere is refused.
+    /// </summary>
+    /// <returns>The number of bytes written: exactly <see cref="GetEncryptByteCount"/>.</returns>
+    /// <exception cref="EncryptionException">The key cannot encrypt deterministically (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    internal virtual int EncryptDeterministicLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.InvalidOptions,
+            $"Deterministic encryption needs one of the library's own data encryption keys; a key of type '{GetType().Name}' cannot derive the IV key.");
+
     /// <summary>Encrypts into a new array, for a caller that holds a lease.</summary>
     internal byte[] EncryptLeased(ReadOnlySpan<byte> plainText)
     {

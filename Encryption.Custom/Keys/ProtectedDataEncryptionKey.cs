@@ -83,7 +83,7 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     }
 
     internal override int EncryptLeased(ReadOnlySpan<byte> plainText, Span<byte> destination) =>
-        _aead.Encrypt(plainText, destination, AeadIvMode.Randomized);
+        _aead.Encrypt(plainText, destination);
 
     internal override int DecryptLeased(ReadOnlySpan<byte> cipherText, Span<byte> destination) =>
         _aead.Decrypt(cipherText, destination);
@@ -91,13 +91,8 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     internal override bool TryDecryptLeased(ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten) =>
         _aead.TryDecrypt(cipherText, destination, out bytesWritten);
 
-    /// <summary>Encrypts with the IV derived from the plaintext (equal plaintexts give equal cells).</summary>
-    /// <exception cref="ObjectDisposedException">The key was disposed.</exception>
-    internal int EncryptDeterministic(ReadOnlySpan<byte> plainText, Span<byte> destination)
-    {
-        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(this);
-        return _aead.Encrypt(plainText, destination, AeadIvMode.Deterministic);
-    }
+    internal override int EncryptDeterministicLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        _aead.EncryptDeterministic(ivContext, plainText, destination);
 
     public override string ToString() => $"DataEncryptionKey({EncryptionAlgorithm}, {_material.Protection})";
 

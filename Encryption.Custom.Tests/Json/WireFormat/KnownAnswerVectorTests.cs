@@ -26,10 +26,10 @@ public sealed class KnownAnswerVectorTests
     {
         { CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, "encryption", "a95fcb709ee9984771c647c765f5351c3bc77fbf91d0e13c699289d143a4d4d7", "SQL" },
         { CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, "MAC", "5e63796429de42ebd1a886f948ff46d898a153262c54ee4ac52c338062c05bda", "SQL" },
-        { CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, "IV", "cc7f08850c91bd6515d404140272116039cfdac80c19cb10def7f25d40661548", "SQL" },
+        { CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, "IV", "70d2d04a1c986bbd690d8acaa0731f49533288742cda792c76cf6dd78b49cc34", "Encryption.Custom" },
         { CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, "encryption", "5c99597047429c36c17bf3a5ef3b2f53630adf1487030827ce61a279940933fd", "Cosmos" },
         { CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, "MAC", "b7490a4b7fc3456ed1a7aae26cf51794167d1538b68c4fb4c37e9b1eef9488e1", "Cosmos" },
-        { CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, "IV", "64d8759a408143f0eb15c8a3fda04e9c179b345472155a1c832540e7a032f5e8", "Cosmos" },
+        { CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, "IV", "70d2d04a1c986bbd690d8acaa0731f49533288742cda792c76cf6dd78b49cc34", "Encryption.Custom" },
     };
 
     [Theory]
@@ -49,12 +49,50 @@ public sealed class KnownAnswerVectorTests
         Assert.Equal(expectedHex, Convert.ToHexStringLower(derived));
     }
 
-    [Fact]
-    public void ReferenceKey_DeterministicIvOfHello_MatchesVector()
+    // wire-format.md "Deterministic values": IVs and whole values (marker ‖ cell, base64), root key 01..20.
+    public static TheoryData<string, string, byte, string, string, string> DeterministicVectors => new()
     {
+        { "/ssn", "\"078-05-1120\"", 2, "3037382d30352d31313230", "703f7d66c54d2f0748f063346ea0f364", "AgEGWEj7E0qZ0pF8+aVUvV3D24fYBN+GVIGpbSFhhLHz8XA/fWbFTS8HSPBjNG6g82TsWU3ggPo6Fd62hb8k51DF" },
+        { "/taxId", "\"078-05-1120\"", 2, "3037382d30352d31313230", "34263006142f1c437d78330a9f2f422a", "AgHoiI3I91O3PTaS+9PNHO3XSMfLpuPjl0C/P0jUEPKkfTQmMAYULxxDfXgzCp8vQir42pY65RTro6zXokcbB5H8" },
+        { "/age", "42", 4, "2a00000000000000", "3088f86b311ab23b66cfbbe934de71ca", "BAG3Z5coUq3faG0laqRRYJOrs1ipg6reU97xnHpQCPpFqjCI+GsxGrI7Zs+76TTeccrvVAX21rRa49Cm5+a/MgM2" },
+        { "/score", "-2.5", 3, "00000000000004c0", "7c38ba1a8684652f76583c7a59584055", "AwHQUJOf3isSoeVzqqEK03G5uYScTRK1XXbJM253yO42Inw4uhqGhGUvdlg8ellYQFUBHcK2uyrl7IGjz2+sEDXw" },
+        { "/active", "true", 5, "0100000000000000", "2993d8937f284d0b7ad9baac5413b044", "BQENo0khH/3uTc4RGpm6pHI2+PZJTsAMnpjw+a5lJWqm3imT2JN/KE0Letm6rFQTsEQ3V7nyMhC0RvS/iK3fiQXu" },
+    };
+
+    [Theory]
+    [MemberData(nameof(DeterministicVectors))]
+    public void ReferenceKey_DeterministicIv_MatchesVector(string path, string json, byte marker, string plainTextHex, string ivHex, string blob)
+    {
+        _ = json;
+        _ = blob;
         using ReferenceDataEncryptionKey key = ReferenceDataEncryptionKey.ForVectors();
 
-        Assert.Equal("aaed66c05500cd7f7f0a04b4c73aa22c", Convert.ToHexStringLower(key.DeterministicIv("hello"u8)));
+        Assert.Equal(ivHex, Convert.ToHexStringLower(key.DeterministicIv(path, marker, Convert.FromHexString(plainTextHex))));
+    }
+
+    [Theory]
+    [MemberData(nameof(DeterministicVectors))]
+    public void Encrypt_DeterministicPath_WritesTheVectorBlobWithBothProcessorsAndBothKeys(string path, string json, byte marker, string plainTextHex, string ivHex, string blob)
+    {
+        _ = plainTextHex;
+        string[] paths = [path];
+        var options = new EncryptionOptions { DataEncryptionKeyId = "vectors", PathsToEncrypt = paths, DeterministicPaths = paths };
+        string document = $"{{\"id\":\"v\",\"{path[1..]}\":{json}}}";
+        using DataEncryptionKey library = DataEncryptionKey.Create(ReferenceDataEncryptionKey.VectorRootKey.ToArray(), CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+        using var referenceVectors = new ReferenceDataEncryptionKey(ReferenceDataEncryptionKey.VectorRootKey);
+
+        foreach (JsonProcessor kind in new[] { JsonProcessor.Stream, JsonProcessor.Newtonsoft })
+        {
+            foreach (DataEncryptionKey key in new DataEncryptionKey[] { library, referenceVectors })
+            {
+                byte[] encrypted = Processors.Create(kind).Encrypt(document, key, options);
+                using JsonDocument parsed = JsonDocument.Parse(encrypted);
+                string value = parsed.RootElement.GetProperty(path[1..]).GetString()!;
+                Assert.Equal(blob, value);
+                Assert.Equal(marker, Convert.FromBase64String(value)[0]);
+                Assert.Equal(ivHex, Convert.ToHexStringLower(Convert.FromBase64String(value), 34, 16));
+            }
+        }
     }
 
     [Theory]

@@ -137,7 +137,7 @@ internal static class PatchTransformer
                 }
 
                 valueBytes += value.WrittenCount;
-                string cipherText = await PatchValueEncryptor.EncryptAsync(value.WrittenMemory, processor, encryptor, keyId, algorithm, operation.Path, cancellationToken).ConfigureAwait(false);
+                string cipherText = await PatchValueEncryptor.EncryptAsync(value.WrittenMemory, processor, encryptor, keyId, algorithm, top, requested?.DeterministicPaths?.Contains(top) == true, cancellationToken).ConfigureAwait(false);
                 encryptedValues++;
                 result.Add(WithValue(operation, cipherText));
                 if (!newPaths.Contains(top))

@@ -14,6 +14,7 @@ namespace Encryption.Custom;
 public sealed class ContainerEncryptionPolicy
 {
     private readonly string[] _paths;
+    private readonly string[] _deterministicPaths;
     private readonly EncryptionPlan _plan;
     private readonly string _encryptionAlgorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
     private readonly PlaintextPolicy _plaintextPolicy;
@@ -46,13 +47,14 @@ public sealed class ContainerEncryptionPolicy
             _paths[i] = entries[i].Path;
         }
 
+        _deterministicPaths = [.. entries.Where(e => e.EncryptionType == PathEncryptionType.Deterministic).Select(e => e.Path)];
         if (_paths.Length == 0)
         {
             JsonErrors.ThrowInvalidOptions("An encryption policy must list at least one path.", dataEncryptionKeyId);
         }
 
         IncludedPaths = entries;
-        _plan = EncryptionPlan.Create(dataEncryptionKeyId, _encryptionAlgorithm, _paths);
+        _plan = EncryptionPlan.Create(dataEncryptionKeyId, _encryptionAlgorithm, _paths, _deterministicPaths);
         DataEncryptionKeyId = dataEncryptionKeyId;
     }
 
@@ -72,7 +74,7 @@ public sealed class ContainerEncryptionPolicy
         get => _encryptionAlgorithm;
         init
         {
-            _ = EncryptionPlan.Create(DataEncryptionKeyId, value, _paths);
+            _ = EncryptionPlan.Create(DataEncryptionKeyId, value, _paths, _deterministicPaths);
             _encryptionAlgorithm = value;
         }
     }
@@ -122,6 +124,12 @@ public sealed class ContainerEncryptionPolicy
 
     /// <summary>The paths as strings, in order.</summary>
     internal IReadOnlyList<string> Paths => _paths;
+
+    /// <summary>The paths encrypted deterministically, in order (empty when all are randomized).</summary>
+    internal IReadOnlyList<string> DeterministicPaths => _deterministicPaths;
+
+    /// <summary>Every key a document of this policy may be encrypted with: the current key first, then the accepted ones.</summary>
+    internal IEnumerable<string> ReadableKeyIds => _acceptedKeyIds.Prepend(DataEncryptionKeyId).Distinct(StringComparer.Ordinal);
 
     /// <summary>Whether writes encrypt by the policy when a request asks for nothing.</summary>
     internal bool EncryptsWrites => _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth;

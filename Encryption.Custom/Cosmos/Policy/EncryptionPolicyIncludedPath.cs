@@ -2,7 +2,7 @@ namespace Encryption.Custom;
 
 /// <summary>
 /// One property that a <see cref="ContainerEncryptionPolicy"/> encrypts: a top-level path such as <c>/ssn</c>.
-/// Immutable. (A separate type rather than a string so that per-path settings can be added later.)
+/// Immutable; settings other than the path have defaults (<see cref="EncryptionType"/>: randomized).
 /// </summary>
 public sealed class EncryptionPolicyIncludedPath
 {
@@ -17,4 +17,23 @@ public sealed class EncryptionPolicyIncludedPath
 
     /// <summary>The top-level path, for example <c>/ssn</c>.</summary>
     public string Path { get; }
+
+    /// <summary>
+    /// How the path is encrypted. Default <see cref="PathEncryptionType.Randomized"/>;
+    /// <see cref="PathEncryptionType.Deterministic"/> allows equality queries and reveals equality (docs/queries.md).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not defined.</exception>
+    public PathEncryptionType EncryptionType
+    {
+        get;
+        init
+        {
+            if (!Enum.IsDefined(value))
+            {
+                throw new ArgumentOutOfRangeException(nameof(value), value, "Unknown path encryption type.");
+            }
+
+            field = value;
+        }
+    }
 }

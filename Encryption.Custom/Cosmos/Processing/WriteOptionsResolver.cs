@@ -21,6 +21,7 @@ internal sealed class WriteOptionsResolver
                 DataEncryptionKeyId = policy.DataEncryptionKeyId,
                 EncryptionAlgorithm = policy.EncryptionAlgorithm,
                 PathsToEncrypt = policy.Paths,
+                DeterministicPaths = policy.DeterministicPaths.Count == 0 ? null : policy.DeterministicPaths,
             };
         }
     }
@@ -49,6 +50,18 @@ internal sealed class WriteOptionsResolver
         if (_policyOptions is not null)
         {
             CheckCoversPolicy(plan, _policy!);
+            if (_policyOptions.DeterministicPaths is not null)
+            {
+                // The request covers the policy, so its paths include the deterministic ones: encrypt those as the
+                // policy says, or equality queries would miss this document. A copy, not the caller's instance.
+                return new EncryptionOptions
+                {
+                    DataEncryptionKeyId = requested.DataEncryptionKeyId,
+                    EncryptionAlgorithm = requested.EncryptionAlgorithm,
+                    PathsToEncrypt = requested.PathsToEncrypt,
+                    DeterministicPaths = _policyOptions.DeterministicPaths,
+                };
+            }
         }
 
         return requested;

@@ -38,7 +38,7 @@ internal static class JDocumentCrypto
                 continue;
             }
 
-            document[name] = JTokenValueCodec.Encrypt(value, key, path);
+            document[name] = JTokenValueCodec.Encrypt(value, key, plan, i);
             encrypted.Add(path);
         }
 

@@ -7,10 +7,11 @@ namespace Encryption.Custom.Json.JTokens;
 /// <summary>Turns a Newtonsoft.Json token into an encrypted value and back, through the shared <see cref="EncryptedValueCodec"/>.</summary>
 internal static class JTokenValueCodec
 {
-    /// <summary>Encrypts <paramref name="token"/>; returns the base64 text of marker ‖ cell.</summary>
+    /// <summary>Encrypts <paramref name="token"/> (the value of the plan's path at <paramref name="pathIndex"/>); returns the base64 text of marker ‖ cell.</summary>
     /// <exception cref="EncryptionException">The value cannot be represented (<see cref="EncryptionErrorKind.LimitExceeded"/>) or encrypted.</exception>
-    public static string Encrypt(JToken token, DataEncryptionKey key, string path)
+    public static string Encrypt(JToken token, DataEncryptionKey key, EncryptionPlan plan, int pathIndex)
     {
+        string path = plan.GetPath(pathIndex);
         byte[] plainText;
         TypeMarker marker;
         switch (token.Type)
@@ -53,6 +54,11 @@ internal static class JTokenValueCodec
 
             case JTokenType.Object:
             case JTokenType.Array:
+                if (plan.IsDeterministic(pathIndex))
+                {
+                    JsonErrors.ThrowDeterministicContainer(path, plan.DataEncryptionKeyId);
+                }
+
                 marker = token.Type == JTokenType.Object ? TypeMarker.Object : TypeMarker.Array;
                 plainText = JObjectReader.ToUtf8(token);
                 break;
@@ -65,7 +71,7 @@ internal static class JTokenValueCodec
         try
         {
             byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(key, plainText.Length)];
-            int length = EncryptedValueCodec.Encode(key, marker, plainText, encoded);
+            int length = EncryptedValueCodec.Encode(key, marker, plainText, encoded, plan.GetDeterministicPrefix(pathIndex));
             return Encoding.ASCII.GetString(encoded, 0, length);
         }
         finally

@@ -197,24 +197,31 @@ internal static class StreamEncryptor
         int pathIndex,
         int maxDepth)
     {
+        // Empty for randomized paths; else the IV context prefix that binds the path.
+        ReadOnlySpan<byte> deterministic = plan.GetDeterministicPrefix(pathIndex);
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
                 return reader.ValueIsEscaped
-                    ? EncryptEscapedString(ref reader, output, key)
-                    : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan);
+                    ? EncryptEscapedString(ref reader, output, key, deterministic)
+                    : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, deterministic);
 
             case JsonTokenType.Number:
-                return EncryptNumber(ref reader, output, key, plan, pathIndex);
+                return EncryptNumber(ref reader, output, key, plan, pathIndex, deterministic);
 
             case JsonTokenType.True:
             case JsonTokenType.False:
                 Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
                 ScalarEncoding.WriteBoolean(reader.TokenType == JsonTokenType.True, boolean);
-                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean);
+                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, deterministic);
 
             case JsonTokenType.StartObject:
             case JsonTokenType.StartArray:
+                if (!deterministic.IsEmpty)
+                {
+                    JsonErrors.ThrowDeterministicContainer(plan.GetPath(pathIndex), plan.DataEncryptionKeyId);
+                }
+
                 TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
                 int start = (int)reader.TokenStartIndex;
                 JsonDepth.SkipContainer(ref reader, maxDepth, 0);
@@ -226,13 +233,13 @@ internal static class StreamEncryptor
         }
     }
 
-    private static int EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int pathIndex)
+    private static int EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int pathIndex, ReadOnlySpan<byte> deterministic)
     {
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         if (reader.TryGetInt64(out long integer))
         {
             ScalarEncoding.WriteInt64(integer, scalar);
-            return WriteEncrypted(output, key, TypeMarker.Long, scalar);
+            return WriteEncrypted(output, key, TypeMarker.Long, scalar, deterministic);
         }
 
         // A plain integer literal that does not fit int64 is rejected, never silently stored as a double.
@@ -250,11 +257,11 @@ internal static class StreamEncryptor
         }
 
         ScalarEncoding.WriteDouble(value, scalar);
-        return WriteEncrypted(output, key, TypeMarker.Double, scalar);
+        return WriteEncrypted(output, key, TypeMarker.Double, scalar, deterministic);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key)
+    private static int EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, ReadOnlySpan<byte> deterministic)
     {
         var scratch = default(ScratchBuffer);
         int maxLength = reader.ValueSpan.Length;
@@ -263,7 +270,7 @@ internal static class StreamEncryptor
         try
         {
             length = JsonStringUnescaper.CopyString(ref reader, plainText);
-            return WriteEncrypted(output, key, TypeMarker.String, plainText[..length]);
+            return WriteEncrypted(output, key, TypeMarker.String, plainText[..length], deterministic);
         }
         finally
         {
@@ -274,10 +281,11 @@ internal static class StreamEncryptor
 
     private static int EncryptContainer(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker)
     {
-        // Already compact (the usual serializer output): encrypt the document's bytes directly.
+        // Already compact (the usual serializer output): encrypt the document's bytes directly. Objects and arrays
+        // are never deterministic (refused above), so no IV context.
         return JsonWhitespace.ContainsWhitespace(json)
             ? EncryptCompacted(json, output, key, marker)
-            : WriteEncrypted(output, key, marker, json);
+            : WriteEncrypted(output, key, marker, json, default);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -289,7 +297,7 @@ internal static class StreamEncryptor
         try
         {
             length = JsonWhitespace.Compact(json, compact);
-            return WriteEncrypted(output, key, marker, compact[..length]);
+            return WriteEncrypted(output, key, marker, compact[..length], default);
         }
         finally
         {
@@ -298,12 +306,12 @@ internal static class StreamEncryptor
         }
     }
 
-    private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText)
+    private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> deterministic)
     {
         int encodedLength = EncryptedValueCodec.GetEncodedLength(key, plainText.Length);
         Span<byte> span = output.GetSpan(encodedLength + 2);
         span[0] = (byte)'"';
-        int written = EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength));
+        int written = EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength), deterministic);
         span[written + 1] = (byte)'"';
         output.Advance(written + 2);
         return written + 2;

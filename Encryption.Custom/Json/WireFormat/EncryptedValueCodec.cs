@@ -31,8 +31,12 @@ internal static class EncryptedValueCodec
     /// <param name="marker">The JSON type of the value.</param>
     /// <param name="plainText">The plaintext bytes.</param>
     /// <param name="destination">At least <see cref="GetEncodedLength"/> bytes.</param>
+    /// <param name="deterministicPath">
+    /// Empty for randomized encryption (a fresh random IV); else the path's prefix from
+    /// <see cref="DeterministicIvContext.CreatePathPrefix"/>, and the IV is derived from it, the marker and the plaintext.
+    /// </param>
     /// <returns>The number of base64 bytes written.</returns>
-    public static int Encode(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, Span<byte> destination)
+    public static int Encode(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, Span<byte> destination, ReadOnlySpan<byte> deterministicPath = default)
     {
         // The cell goes to scratch, then the vectorized encoder expands it into the destination (the in-place
         // encoder is scalar and about five times slower). The scratch holds only ciphertext.
@@ -42,10 +46,33 @@ internal static class EncryptedValueCodec
         try
         {
             blob[0] = (byte)marker;
-            int written = key.EncryptLeased(plainText, blob.Slice(1, blobLength - 1));
+            int written = deterministicPath.IsEmpty
+                ? key.EncryptLeased(plainText, blob.Slice(1, blobLength - 1))
+                : EncryptDeterministic(key, deterministicPath, marker, plainText, blob.Slice(1, blobLength - 1));
             OperationStatus status = Base64.EncodeToUtf8(blob[..(1 + written)], destination, out _, out int encoded);
             Debug.Assert(status == OperationStatus.Done, "Base64 cannot fail with a large enough buffer.");
             return encoded;
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
+    }
+
+    private static int EncryptDeterministic(DataEncryptionKey key, ReadOnlySpan<byte> pathPrefix, TypeMarker marker, ReadOnlySpan<byte> plainText, Span<byte> cell)
+    {
+        // The context is public (path and marker), so scratch needs no wiping.
+        int length = pathPrefix.Length + 1;
+        byte[]? rented = null;
+        Span<byte> context = length <= StackLimit ? stackalloc byte[StackLimit] : (rented = ArrayPool<byte>.Shared.Rent(length));
+        try
+        {
+            pathPrefix.CopyTo(context);
+            context[pathPrefix.Length] = (byte)marker;
+            return key.EncryptDeterministicLeased(context[..length], plainText, cell);
         }
         finally
         {

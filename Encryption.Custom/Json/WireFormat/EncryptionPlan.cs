@@ -16,12 +16,18 @@ internal sealed class EncryptionPlan
     private readonly Utf8NameTable _names;
     private readonly byte[] _envelopePrefix;
     private readonly byte[][] _pathTokens;
+    private readonly IReadOnlyCollection<string>? _deterministicSource;
+
+    // Per path: the deterministic IV context prefix, or null when the path is encrypted randomized.
+    private readonly byte[]?[] _deterministicPrefixes;
 
     // Bit n is set when a path's name is n bytes long (bit 63: 63 or more): most names are told apart by length alone.
     private readonly ulong _nameLengths;
 
-    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] paths, Utf8NameTable names)
+    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] paths, Utf8NameTable names, IReadOnlyCollection<string>? deterministicPaths)
     {
+        _deterministicSource = deterministicPaths;
+        _deterministicPrefixes = new byte[]?[paths.Length];
         DataEncryptionKeyId = dataEncryptionKeyId;
         EncryptionAlgorithm = encryptionAlgorithm;
         _source = source;
@@ -32,6 +38,10 @@ internal sealed class EncryptionPlan
         {
             _nameLengths |= LengthBit(names.GetName(i).Length);
             _pathTokens[i] = Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(paths[i])));
+            if (deterministicPaths is not null && deterministicPaths.Contains(paths[i]))
+            {
+                _deterministicPrefixes[i] = DeterministicIvContext.CreatePathPrefix(paths[i]);
+            }
         }
 
         // "_ei":{"_ef":3,"_en":"<id>","_ea":"<algorithm>","_ed":null,"_ep":[   (the paths and "]}" follow per document)
@@ -57,8 +67,12 @@ internal sealed class EncryptionPlan
     public int MaxNameLength { get; private init; }
 
     /// <summary>Validates and compiles the options.</summary>
+    /// <param name="dataEncryptionKeyId">The DEK id.</param>
+    /// <param name="encryptionAlgorithm">The algorithm.</param>
+    /// <param name="pathsToEncrypt">The paths.</param>
+    /// <param name="deterministicPaths">The paths among <paramref name="pathsToEncrypt"/> encrypted deterministically (a container policy's choice), or <see langword="null"/>.</param>
     /// <exception cref="EncryptionException">An option is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
-    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt)
+    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null)
     {
         // Whitespace-only ids are rejected as Microsoft's package rejects them, so both libraries accept the same ids.
         if (string.IsNullOrWhiteSpace(dataEncryptionKeyId))
@@ -109,18 +123,30 @@ internal sealed class EncryptionPlan
             maxNameLength = Math.Max(maxNameLength, name.Length);
         }
 
-        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, paths, names) { MaxNameLength = maxNameLength };
+        if (deterministicPaths is not null)
+        {
+            foreach (string deterministic in deterministicPaths)
+            {
+                if (Array.IndexOf(paths, deterministic) < 0)
+                {
+                    JsonErrors.ThrowInvalidPath(deterministic, "it is marked deterministic but is not one of the paths to encrypt.");
+                }
+            }
+        }
+
+        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, paths, names, deterministicPaths) { MaxNameLength = maxNameLength };
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
-    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt)
+    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null)
     {
         // Reference comparisons: a replaced string or collection element recompiles, so a path added to the same
         // collection after first use is never silently left in plaintext.
         if (!ReferenceEquals(dataEncryptionKeyId, DataEncryptionKeyId)
             || !ReferenceEquals(encryptionAlgorithm, EncryptionAlgorithm)
             || pathsToEncrypt is null
-            || !ReferenceEquals(pathsToEncrypt, _source))
+            || !ReferenceEquals(pathsToEncrypt, _source)
+            || !ReferenceEquals(deterministicPaths, _deterministicSource))
         {
             return false;
         }
@@ -163,6 +189,12 @@ internal sealed class EncryptionPlan
 
     /// <summary>The index of the path whose property name is <paramref name="utf8Name"/> (unescaped), or -1.</summary>
     public int FindPath(ReadOnlySpan<byte> utf8Name) => _names.Find(utf8Name);
+
+    /// <summary>Whether the path at <paramref name="index"/> is encrypted deterministically.</summary>
+    public bool IsDeterministic(int index) => _deterministicPrefixes[index] is not null;
+
+    /// <summary>The deterministic IV context prefix of the path at <paramref name="index"/>; empty when it is randomized.</summary>
+    public ReadOnlySpan<byte> GetDeterministicPrefix(int index) => _deterministicPrefixes[index];
 
     /// <summary>The UTF-8 property name of the path at <paramref name="index"/>.</summary>
     public ReadOnlySpan<byte> GetName(int index) => _names.GetName(index);

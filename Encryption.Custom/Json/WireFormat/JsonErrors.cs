@@ -75,6 +75,14 @@ internal static class JsonErrors
             path: path);
 
     [DoesNotReturn]
+    public static void ThrowDeterministicContainer(string path, string dataEncryptionKeyId) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.InvalidOptions,
+            $"The value at '{path}' is a JSON object or array, but the path is encrypted deterministically: only strings, numbers and booleans can be (the text of an object or array is not canonical, so equal values could encrypt differently). Encrypt the path randomized, or encrypt its scalar parts.",
+            dataEncryptionKeyId,
+            path);
+
+    [DoesNotReturn]
     public static void ThrowDocumentTooLarge(long maxLength) =>
         throw new EncryptionException(
             EncryptionErrorKind.LimitExceeded,
