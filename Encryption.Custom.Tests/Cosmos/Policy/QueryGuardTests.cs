@@ -16,7 +16,8 @@ public sealed class QueryGuardTests
     [InlineData("SELECT * FROM c WHERE c . ssn = @v", "/ssn")]
     public void FilterOrOrderOnPolicyPath_IsFound(string query, string path)
     {
-        Assert.Equal(path, QueryGuard.FindEncryptedReference(query, s_policy.Plan));
+        NotSupportedException error = Assert.Throws<NotSupportedException>(() => QueryGuard.Scan(query, s_policy, null));
+        Assert.Contains($"'{path}'", error.Message, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -29,7 +30,7 @@ public sealed class QueryGuardTests
     [InlineData("SELECT * FROM c WHERE @ssn = c.name")]
     public void OtherQueries_AreAllowed(string query)
     {
-        Assert.Null(QueryGuard.FindEncryptedReference(query, s_policy.Plan));
+        Assert.Null(QueryGuard.Scan(query, s_policy, null));
     }
 
     [Fact]
@@ -42,6 +43,6 @@ public sealed class QueryGuardTests
 
         new QueryGuard(null).Check(query);
         new QueryGuard(new ContainerEncryptionPolicy("dek1", ["/ssn"]) { PlaintextPolicy = PlaintextPolicy.WritePlaintextReadBoth }).Check(query);
-        new QueryGuard(s_policy).Check(null);
+        new QueryGuard(s_policy).Check((string?)null);
     }
 }
