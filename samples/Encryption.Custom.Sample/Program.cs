@@ -13,8 +13,8 @@ namespace EncryptionSample;
 /// <summary>
 /// Client-side encryption end to end: a data encryption key (DEK) wrapped by a local key-encryption key (KEK),
 /// encrypted writes, what the service stores beside what the application reads, a query, the change feed, a KEK
-/// rotation (rewrap), reads with only the new KEK, and the README's example: a container encryption policy, which
-/// also refuses a document another writer stored in plaintext. Exits 0 when everything read back is what was written.
+/// rotation (rewrap), reads with only the new KEK, the README's example: a container encryption policy, which
+/// also refuses a document another writer stored in plaintext, and docs/queries.md: lookups by an encrypted SSN. Exits 0 when everything read back is what was written.
 /// </summary>
 internal static class Program
 {
@@ -40,7 +40,8 @@ internal static class Program
             & await InNewDatabaseAsync(client, "encryption-readme-", RunReadmeExampleAsync)
             & await InNewDatabaseAsync(client, "encryption-hosting-", database => RunHostingExampleAsync(client, database))
             & await InNewDatabaseAsync(client, "encryption-migration-", RunMigrationExampleAsync)
-            & await InNewDatabaseAsync(client, "encryption-local-keys-", RunLocalKeysExampleAsync);
+            & await InNewDatabaseAsync(client, "encryption-local-keys-", RunLocalKeysExampleAsync)
+            & await InNewDatabaseAsync(client, "encryption-queries-", RunQueriesExampleAsync);
         Output.Step(ok ? "Done: everything read back is what was written." : "FAILED: see the checks above.");
         return ok;
     }
@@ -186,6 +187,68 @@ internal static class Program
         {
             folder.Delete(recursive: true);
         }
+    }
+
+    // docs/queries.md: the SSN encrypted deterministically, so the service can match it without seeing it.
+    private static async Task<bool> RunQueriesExampleAsync(Database database)
+    {
+        Output.Step("docs/queries.md: look customers up by their encrypted SSN (a deterministic policy path)");
+        byte[] kek = RandomNumberGenerator.GetBytes(32);
+        using var keyWrapProvider = new LocalKeyWrapProvider();
+        keyWrapProvider.AddAesKey("kek", kek);
+        using var keys = new CosmosDataEncryptionKeyProvider(keyWrapProvider);
+        await keys.InitializeAsync(database, "keys");
+        foreach (string dek in new[] { "customers-dek", "customers-dek-2" })
+        {
+            await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(dek, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, Metadata("kek"));
+        }
+
+        var encryptor = new CosmosEncryptor(keys);
+        Container raw = (await database.CreateContainerAsync("customers", "/tenant")).Container;
+        Container customers = QueriesExample.Customers(raw, encryptor);
+        Customer[] written =
+        [
+            new("q1", "contoso", "Ada", "078-05-1120", "4111 1111 1111 1111", new("1 Main St", "Springfield"), 10),
+            new("q2", "contoso", "Grace", "219-09-9999", "5500 0000 0000 0004", new("2 Elm St", "Shelbyville"), 20),
+            new("q3", "fabrikam", "Linus", "457-55-5462", "3400 0000 0000 009", new("3 Oak Ave", "Ogdenville"), 30),
+        ];
+        foreach (Customer customer in written)
+        {
+            await customers.CreateItemAsync(customer, new PartitionKey(customer.Tenant));
+        }
+
+        JObject stored = await ReadRawAsync(raw, "q1", "contoso");
+        Output.Line($"stored ssn of q1: {stored["ssn"]}");
+        List<Customer> bySql = await ReadAllAsync(await QueriesExample.BySsnAsync(customers));
+        List<Customer> byList = await ReadAllAsync(await QueriesExample.BySsnsAsync(customers));
+        List<Customer> byLinq = await ReadAllAsync(QueriesExample.BySsnLinq(customers, "457-55-5462"));
+        bySql.ForEach(c => Output.Line($"SQL c.ssn = @ssn: {c.Id} {c.Name}, SSN {c.Ssn}"));
+        bool ok = Check((string?)stored["ssn"] != written[0].Ssn, "the stored SSN is ciphertext")
+            & Check(bySql.SequenceEqual(written.Take(1)), "c.ssn = @ssn finds exactly the customer with that SSN, decrypted")
+            & Check(byList.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "c.ssn IN (@a, @b) finds both customers")
+            & Check(byLinq.SequenceEqual(written.Skip(2)), "LINQ c.Ssn == ssn finds the customer with that SSN");
+        try
+        {
+            customers.GetItemQueryIterator<Customer>("SELECT * FROM c ORDER BY c.ssn").Dispose();
+            ok &= Check(false, "ORDER BY an encrypted path is refused");
+        }
+        catch (NotSupportedException refused)
+        {
+            Output.Line($"refused: {refused.Message}");
+            ok &= Check(true, "ORDER BY an encrypted path is refused before anything is sent");
+        }
+
+        Output.Step("docs/queries.md: a lookup during a DEK rotation finds the SSN under both keys");
+        Container during = QueriesExample.DuringRotation(raw, encryptor);
+        Customer duplicate = written[0] with { Id = "q4", Name = "Ada (new key)" };
+        await during.CreateItemAsync(duplicate, new PartitionKey(duplicate.Tenant));
+        List<Customer> both = await ReadAllAsync(await QueriesExample.BySsnUnderBothKeysAsync(during));
+        both.ForEach(c => Output.Line($"{c.Id} {c.Name}, SSN {c.Ssn}"));
+        JObject storedNew = await ReadRawAsync(raw, "q4", "contoso");
+        ok &= Check((string?)storedNew["_ei"]?["_en"] == "customers-dek-2" && (string?)storedNew["ssn"] != (string?)stored["ssn"], "the new write is under the new key (another ciphertext for the same SSN)")
+            & Check(both.OrderBy(c => c.Id).Select(c => c.Id).SequenceEqual(["q1", "q4"]), "the query finds the document under the old key and the one under the new key");
+        CryptographicOperations.ZeroMemory(kek);
+        return ok;
     }
 
     private static async Task<bool> RunInDatabaseAsync(Database database)
