@@ -82,6 +82,7 @@ internal sealed class DeterministicLinqRewriter : ExpressionVisitor
                 : node.Object is null && node.Arguments.Count == 2 ? (node.Arguments[0], node.Arguments[1]) : (null, null);
             if (list is not null && item is not null && !HasParameter(list) && DeterministicPathOf(item) is string path)
             {
+                list = WithoutSpanConversion(list);
                 var cipherTexts = new List<object>();
                 foreach (object? value in (IEnumerable)Evaluate(list)!)
                 {
@@ -95,6 +96,31 @@ internal sealed class DeterministicLinqRewriter : ExpressionVisitor
 
         return base.VisitMethodCall(node);
     }
+
+    // Since C# 14, array.Contains(x) binds to MemoryExtensions.Contains(ReadOnlySpan<T>, T): the tree then holds the
+    // array converted to a span, which cannot be evaluated (a span cannot be boxed). The values are the array's.
+    private static Expression WithoutSpanConversion(Expression list)
+    {
+        while (IsSpan(list.Type))
+        {
+            switch (list)
+            {
+                case MethodCallExpression { Arguments.Count: 1 } conversion when !IsSpan(conversion.Arguments[0].Type):
+                    list = conversion.Arguments[0];
+                    break;
+                case UnaryExpression { NodeType: ExpressionType.Convert } conversion:
+                    list = conversion.Operand;
+                    break;
+                default:
+                    return list;
+            }
+        }
+
+        return list;
+    }
+
+    private static bool IsSpan(Type type) =>
+        type.IsGenericType && (type.GetGenericTypeDefinition() == typeof(ReadOnlySpan<>) || type.GetGenericTypeDefinition() == typeof(Span<>));
 
     private bool TryRewriteComparison(Expression member, Expression operand, ExpressionType comparison, out Expression? result)
     {
