@@ -9,7 +9,7 @@ namespace Encryption.Custom.Performance.Tests.Allocation;
 /// The report as JSON: an array with one object per row,
 /// <c>{"processor","operation","shape","documentBytes","outputBytes","allocatedBytesPerOp","api"}</c>.
 /// <c>documentBytes</c> is what the operation was handed (the plaintext document for encrypt, the encrypted document
-/// for decrypt); enum values are camelCase (<c>stream</c>/<c>newtonsoft</c>, <c>bufferWriter</c>/<c>stream</c>).
+/// for decrypt); <c>shape</c> is <c>published</c>, <c>mixed</c> or <c>lookup</c>; enum values are camelCase (<c>stream</c>/<c>newtonsoft</c>, <c>bufferWriter</c>/<c>stream</c>).
 /// </summary>
 public static class AllocationJson
 {
@@ -23,7 +23,12 @@ public static class AllocationJson
             writer.WriteStartObject();
             writer.WriteString("processor", row.Processor == JsonProcessor.Stream ? "stream" : "newtonsoft");
             writer.WriteString("operation", row.Operation == DocumentOperation.Encrypt ? "encrypt" : "decrypt");
-            writer.WriteString("shape", row.Shape == DocumentShape.Mixed ? "mixed" : "published");
+            writer.WriteString("shape", row.Shape switch
+            {
+                DocumentShape.Mixed => "mixed",
+                DocumentShape.Lookup => "lookup",
+                _ => "published",
+            });
             writer.WriteNumber("documentBytes", row.InputBytes);
             writer.WriteNumber("outputBytes", row.OutputBytes);
             writer.WriteNumber("allocatedBytesPerOp", row.AllocatedBytesPerOp);

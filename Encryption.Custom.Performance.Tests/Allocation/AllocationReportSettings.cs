@@ -7,7 +7,7 @@ public sealed class AllocationReportSettings
 {
     public IReadOnlyList<int> Sizes { get; init; } = BenchmarkDocuments.Sizes;
 
-    public IReadOnlyList<DocumentShape> Shapes { get; init; } = BenchmarkDocuments.Shapes;
+    public IReadOnlyList<DocumentShape> Shapes { get; init; } = BenchmarkDocuments.AllocationShapes;
 
     /// <summary>Measured rounds per row; the lowest round counts. Default 3.</summary>
     public int Rounds { get; init; } = 3;

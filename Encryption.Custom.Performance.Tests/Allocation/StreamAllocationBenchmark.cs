@@ -8,7 +8,7 @@ namespace Encryption.Custom.Performance.Tests.Allocation;
 
 /// <summary>
 /// The allocation report: <c>dotnet run -c Release --project Encryption.Custom.Performance.Tests -- StreamAllocationBenchmark
-/// [--sizes 1024,8192] [--shapes mixed,published]</c>. Prints the table, writes
+/// [--sizes 1024,8192] [--shapes mixed,published,lookup]</c> (every shape by default, the deterministic Lookup included). Prints the table, writes
 /// <c>BenchmarkDotNet.Artifacts/results/StreamAllocationBenchmark.{json,md}</c>, and exits 1 when the stream processor
 /// misses a target (0 B with <c>IBufferWriter</c>, ≤ 256 B with <c>Stream</c>) or a round trip fails, 2 on bad arguments.
 /// </summary>
@@ -21,10 +21,10 @@ public static class StreamAllocationBenchmark
     public static int Run(string[] args)
     {
         ArgumentNullException.ThrowIfNull(args);
-        if (!ReportArguments.TryParse(args, out IReadOnlyList<int>? sizes, out IReadOnlyList<DocumentShape>? shapes, out string? error))
+        if (!ReportArguments.TryParse(args, out IReadOnlyList<int>? sizes, out IReadOnlyList<DocumentShape>? shapes, out string? error, BenchmarkDocuments.AllocationShapes))
         {
             Console.Error.WriteLine(error);
-            Console.Error.WriteLine($"usage: {Name} [--sizes 1024,4096,...] [--shapes published,mixed]");
+            Console.Error.WriteLine($"usage: {Name} [--sizes 1024,4096,...] [--shapes published,mixed,lookup]");
             return 2;
         }
 
@@ -71,7 +71,8 @@ public static class StreamAllocationBenchmark
         per round (4–256 operations). Overhead is relative to the operation's input: the plaintext for encrypt, the
         encrypted document for decrypt. "vs Newtonsoft" is this row's bytes divided by the Newtonsoft row's (same
         API). Gen2 GCs counts full collections during the measured rounds. Keys: a generated
-        `MdeAeadAes256CbcHmac256Randomized` DEK in protected memory; the encryptor answers from memory.
+        `MdeAeadAes256CbcHmac256Randomized` DEK in protected memory; the encryptor answers from memory. The Lookup shape
+        encrypts four small values per block deterministically (the IV derived from the path, type and value).
 
         {machine}
 

@@ -9,12 +9,13 @@ public sealed class BenchmarkDocument
     /// <summary>The data encryption key id every benchmark document is encrypted with.</summary>
     public const string KeyId = "benchmark-dek";
 
-    internal BenchmarkDocument(DocumentShape shape, int size, byte[] utf8, string[] paths)
+    internal BenchmarkDocument(DocumentShape shape, int size, byte[] utf8, string[] paths, string[]? deterministicPaths = null)
     {
         Shape = shape;
         Size = size;
         Utf8 = utf8;
         Paths = paths;
+        DeterministicPaths = deterministicPaths ?? [];
     }
 
     public DocumentShape Shape { get; }
@@ -26,11 +27,18 @@ public sealed class BenchmarkDocument
 
     public IReadOnlyList<string> Paths { get; }
 
-    /// <summary>New options for <see cref="KeyId"/> and <see cref="Paths"/> (compiled on first use, then reused).</summary>
+    /// <summary>The paths among <see cref="Paths"/> encrypted deterministically (empty for most shapes).</summary>
+    public IReadOnlyList<string> DeterministicPaths { get; }
+
+    /// <summary>
+    /// New options for <see cref="KeyId"/> and <see cref="Paths"/> (compiled on first use, then reused), with
+    /// <see cref="DeterministicPaths"/> set as a container policy sets them.
+    /// </summary>
     public EncryptionOptions CreateOptions() => new()
     {
         DataEncryptionKeyId = KeyId,
         PathsToEncrypt = Paths,
+        DeterministicPaths = DeterministicPaths.Count == 0 ? null : DeterministicPaths,
     };
 
     public override string ToString() => $"{Shape} {Size} B";

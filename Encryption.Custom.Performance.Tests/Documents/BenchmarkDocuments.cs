@@ -15,7 +15,11 @@ public static class BenchmarkDocuments
     /// <summary>The document sizes of performance.md: 1 KB, 4 KB, 8 KB, 64 KB, 1 MB.</summary>
     public static IReadOnlyList<int> Sizes { get; } = [1024, 4096, 8192, 65536, 1024 * 1024];
 
+    /// <summary>The shapes the throughput benchmarks and ratios run over.</summary>
     public static IReadOnlyList<DocumentShape> Shapes { get; } = [DocumentShape.Published, DocumentShape.Mixed];
+
+    /// <summary>The shapes the allocation report runs over: <see cref="Shapes"/> and the deterministic <see cref="DocumentShape.Lookup"/>.</summary>
+    public static IReadOnlyList<DocumentShape> AllocationShapes { get; } = [DocumentShape.Published, DocumentShape.Mixed, DocumentShape.Lookup];
 
     /// <summary>A compact, ASCII-only document of exactly <paramref name="size"/> bytes.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is below <see cref="MinimumSize"/> or <paramref name="shape"/> is unknown.</exception>
@@ -28,7 +32,8 @@ public static class BenchmarkDocuments
         return shape switch
         {
             DocumentShape.Published => PublishedDocumentBuilder.Build(size, random),
-            DocumentShape.Mixed => MixedDocumentBuilder.Build(size, random),
+            DocumentShape.Mixed => MixedDocumentBuilder.Build(size, random, lookupKeys: false),
+            DocumentShape.Lookup => MixedDocumentBuilder.Build(size, random, lookupKeys: true),
             _ => throw new ArgumentOutOfRangeException(nameof(shape), shape, "Unknown document shape."),
         };
     }

@@ -26,5 +26,16 @@ internal sealed class RecordingDataEncryptionKey(DataEncryptionKey inner) : Data
         return written;
     }
 
+    // A deterministic path (the Lookup shape): recorded like any value, so the crypto-only replay covers it too
+    // (the replay encrypts it randomized: the same cipher work without the IV's HMAC).
+    internal override int EncryptDeterministicLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination)
+    {
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(inner);
+        int written = inner.EncryptDeterministicLeased(ivContext, plainText, destination);
+        PlainTexts.Add(plainText.ToArray());
+        Cells.Add(destination[..written].ToArray());
+        return written;
+    }
+
     public override int DecryptData(ReadOnlySpan<byte> cipherText, Span<byte> destination) => inner.DecryptData(cipherText, destination);
 }

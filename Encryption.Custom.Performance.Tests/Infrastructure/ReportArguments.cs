@@ -4,19 +4,23 @@ using Encryption.Custom.Performance.Tests.Documents;
 
 namespace Encryption.Custom.Performance.Tests.Infrastructure;
 
-/// <summary>The arguments the in-process reports share: <c>[--sizes 1024,8192] [--shapes published,mixed]</c>.</summary>
+/// <summary>The arguments the in-process reports share: <c>[--sizes 1024,8192] [--shapes published,mixed,lookup]</c>.</summary>
 public static class ReportArguments
 {
-    /// <summary>Parses the arguments; unset ones default to every size and shape of <see cref="BenchmarkDocuments"/>.</summary>
+    /// <summary>
+    /// Parses the arguments; unset ones default to every size of <see cref="BenchmarkDocuments"/> and to
+    /// <paramref name="defaultShapes"/> (<see cref="BenchmarkDocuments.Shapes"/> when not given).
+    /// </summary>
     public static bool TryParse(
         string[] args,
         [NotNullWhen(true)] out IReadOnlyList<int>? sizes,
         [NotNullWhen(true)] out IReadOnlyList<DocumentShape>? shapes,
-        [NotNullWhen(false)] out string? error)
+        [NotNullWhen(false)] out string? error,
+        IReadOnlyList<DocumentShape>? defaultShapes = null)
     {
         ArgumentNullException.ThrowIfNull(args);
         sizes = BenchmarkDocuments.Sizes;
-        shapes = BenchmarkDocuments.Shapes;
+        shapes = defaultShapes ?? BenchmarkDocuments.Shapes;
         error = null;
         for (int i = 0; i < args.Length; i++)
         {

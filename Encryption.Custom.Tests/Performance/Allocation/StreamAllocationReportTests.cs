@@ -17,14 +17,15 @@ public sealed class StreamAllocationReportTests
     private static readonly int[] s_smallSizes = [1024, 4096, 8192];
 
     [Fact]
-    public void Measure_SmallSizes_StreamProcessorMeetsItsTargetsAndNewtonsoftAllocates()
+    public void Measure_SmallSizes_StreamProcessorMeetsItsTargetsAndNewtonsoftAllocates_DeterministicPathsIncluded()
     {
         var settings = new AllocationReportSettings { Sizes = s_smallSizes, BytesPerRound = 256 * 1024 };
 
         IReadOnlyList<AllocationRow> rows = StreamAllocationReport.Measure(settings);
 
-        // shapes × sizes × processors × APIs × operations
-        Assert.Equal(2 * 3 * 2 * 2 * 2, rows.Count);
+        // shapes (Published, Mixed, and Lookup with its deterministic paths) × sizes × processors × APIs × operations
+        Assert.Equal(3 * 3 * 2 * 2 * 2, rows.Count);
+        Assert.Contains(rows, row => row.Shape == DocumentShape.Lookup && row.Processor == JsonProcessor.Stream && row.Api == ProcessorApi.BufferWriter && row.Operation == DocumentOperation.Encrypt);
         Assert.Empty(StreamAllocationReport.FindMisses(rows));
         Assert.All(rows, row => Assert.True(row.RoundTrips));
         Assert.All(rows.Where(row => row.Processor == JsonProcessor.Newtonsoft), row => Assert.True(row.AllocatedBytesPerOp > row.InputBytes, "Newtonsoft builds a DOM"));

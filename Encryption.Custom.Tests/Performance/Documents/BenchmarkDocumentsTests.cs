@@ -12,7 +12,7 @@ namespace Encryption.Custom.Tests.Performance.Documents;
 public sealed class BenchmarkDocumentsTests
 {
     public static MatrixTheoryData<DocumentShape, int> ShapesAndSizes => new(
-        [DocumentShape.Published, DocumentShape.Mixed],
+        [DocumentShape.Published, DocumentShape.Mixed, DocumentShape.Lookup],
         [BenchmarkDocuments.MinimumSize, 1000, 1024, 4096, 8192, 65536, 1024 * 1024]);
 
     [Theory]
@@ -64,6 +64,34 @@ public sealed class BenchmarkDocumentsTests
         Assert.Contains(encrypted, v => v.ValueKind == JsonValueKind.Object);
         Assert.True(root.EnumerateObject().Count() > 3 * document.Paths.Count, "many small properties stay plain");
         Assert.Contains(root.EnumerateObject(), p => p.Value.ValueKind == JsonValueKind.Array);
+    }
+
+    [Theory]
+    [InlineData(1024)]
+    [InlineData(8192)]
+    public void Create_Lookup_EncryptsScalarLookupKeysDeterministically_EqualValuesGiveEqualCiphertexts(int size)
+    {
+        using DataEncryptionKey key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+        BenchmarkDocument document = BenchmarkDocuments.Create(DocumentShape.Lookup, size);
+        using JsonDocument parsed = JsonDocument.Parse(document.Utf8);
+        var processor = new StreamProcessor();
+        var first = new ArrayBufferWriter<byte>();
+        var second = new ArrayBufferWriter<byte>();
+
+        processor.Encrypt(document.Utf8, first, key, document.CreateOptions());
+        processor.Encrypt(document.Utf8, second, key, document.CreateOptions());
+
+        Assert.NotEmpty(document.DeterministicPaths);
+        Assert.All(document.DeterministicPaths, path =>
+        {
+            Assert.Contains(path, document.Paths);
+            Assert.True(parsed.RootElement.GetProperty(path[1..]).ValueKind is JsonValueKind.String or JsonValueKind.Number or JsonValueKind.True or JsonValueKind.False, path);
+        });
+        using JsonDocument once = JsonDocument.Parse(first.WrittenMemory);
+        using JsonDocument twice = JsonDocument.Parse(second.WrittenMemory);
+        Assert.All(document.Paths, path => Assert.Equal(
+            document.DeterministicPaths.Contains(path),
+            once.RootElement.GetProperty(path[1..]).GetString() == twice.RootElement.GetProperty(path[1..]).GetString()));
     }
 
     [Theory]
