@@ -129,6 +129,28 @@ public sealed class DeterministicQueryTests(EncryptionFixture fixture) : IClassF
     }
 
     [Fact]
+    public async Task DeterministicValues_UnderTheKnownAnswerKey_AreStoredAsThePublishedVectors()
+    {
+        // docs/wire-format.md "Deterministic values": cells any format 3 reader (Microsoft's included) decrypts as it
+        // decrypts a randomized one, since the IV travels in the cell. Written here through the SDK and the endpoint.
+        await fixture.AddKnownAnswerDekAsync("katDek", Ct);
+        (Container raw, Container container) = await fixture.CreateContainerAsync(options: new EncryptionContainerOptions { Policy = Policy("katDek") }, cancellationToken: Ct);
+        var person = new Person("kat", "078-05-1120", "078-05-1120", 42, -2.5, true, "n");
+
+        await container.CreateItemAsync(person, new PartitionKey(person.Pk), cancellationToken: Ct);
+
+        Newtonsoft.Json.Linq.JObject stored = await RawDocuments.ReadAsync(raw, "kat", new PartitionKey(person.Pk), Ct);
+        Assert.Equal("AgEGWEj7E0qZ0pF8+aVUvV3D24fYBN+GVIGpbSFhhLHz8XA/fWbFTS8HSPBjNG6g82TsWU3ggPo6Fd62hb8k51DF", (string?)stored["ssn"]);
+        Assert.Equal("AgHoiI3I91O3PTaS+9PNHO3XSMfLpuPjl0C/P0jUEPKkfTQmMAYULxxDfXgzCp8vQir42pY65RTro6zXokcbB5H8", (string?)stored["taxId"]);
+        Assert.Equal("BAG3Z5coUq3faG0laqRRYJOrs1ipg6reU97xnHpQCPpFqjCI+GsxGrI7Zs+76TTeccrvVAX21rRa49Cm5+a/MgM2", (string?)stored["age"]);
+        Assert.Equal("AwHQUJOf3isSoeVzqqEK03G5uYScTRK1XXbJM253yO42Inw4uhqGhGUvdlg8ellYQFUBHcK2uyrl7IGjz2+sEDXw", (string?)stored["score"]);
+        Assert.Equal("BQENo0khH/3uTc4RGpm6pHI2+PZJTsAMnpjw+a5lJWqm3imT2JN/KE0Letm6rFQTsEQ3V7nyMhC0RvS/iK3fiQXu", (string?)stored["active"]);
+        Assert.Equal("MdeAeadAes256CbcHmac256Randomized", (string?)stored["_ei"]!["_ea"]);
+        Container newtonsoft = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { JsonProcessor = JsonProcessor.Newtonsoft });
+        Assert.Equal(person, (await newtonsoft.ReadItemAsync<Person>("kat", new PartitionKey(person.Pk), cancellationToken: Ct)).Resource);
+    }
+
+    [Fact]
     public async Task QueryDuringRotation_FindsDocumentsUnderBothKeys()
     {
         (Container raw, Container before) = await fixture.CreateContainerAsync(options: new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1) }, cancellationToken: Ct);
