@@ -20,12 +20,13 @@ public sealed class KeyMemoryFallbackTests
         if (!OperatingSystem.IsLinux())
         {
             Assert.Skip("The simulated refusals drive the Linux allocator.");
+            return; // for the platform analyzer, which does not know that Skip throws
         }
 
-        var fault = Enum.Parse<ProtectedMemoryFaults>(faultName);
+        var simulated = Enum.Parse<SimulatedRefusals>(faultName);
         var lost = Enum.Parse<KeyMemoryProtection>(lostProtections);
         using var listener = new KeyMemoryEventListener();
-        using var pool = new ProtectedMemoryPool(fault);
+        using ProtectedMemoryPool pool = RefusingLinuxMemoryCalls.Pool(simulated);
 
         KeyMemoryProtection protection = CreateUseAndDisposeKeys(pool);
 
@@ -49,7 +50,9 @@ public sealed class KeyMemoryFallbackTests
     public void MappingUnavailable_AnyPlatform_KeysWorkOnThePlainHeapAndItIsReportedOnce()
     {
         using var listener = new KeyMemoryEventListener();
-        using var pool = new ProtectedMemoryPool(ProtectedMemoryFaults.MappingUnavailable);
+        using ProtectedMemoryPool pool = OperatingSystem.IsLinux()
+            ? RefusingLinuxMemoryCalls.Pool(SimulatedRefusals.MappingUnavailable)
+            : new ProtectedMemoryPool(new NoMappingAllocator());
 
         KeyMemoryProtection protection = CreateUseAndDisposeKeys(pool);
 
@@ -66,12 +69,13 @@ public sealed class KeyMemoryFallbackTests
         if (!OperatingSystem.IsLinux())
         {
             Assert.Skip("The simulated refusals drive the Linux allocator.");
+            return; // for the platform analyzer, which does not know that Skip throws
         }
 
         using var listener = new KeyMemoryEventListener();
-        using var pool = new ProtectedMemoryPool(
-            ProtectedMemoryFaults.SecretMemoryUnavailable | ProtectedMemoryFaults.LockRefused
-            | ProtectedMemoryFaults.DumpExclusionRefused | ProtectedMemoryFaults.ForkProtectionRefused);
+        using ProtectedMemoryPool pool = RefusingLinuxMemoryCalls.Pool(
+            SimulatedRefusals.SecretMemoryUnavailable | SimulatedRefusals.LockRefused
+            | SimulatedRefusals.DumpExclusionRefused | SimulatedRefusals.ForkProtectionRefused);
 
         KeyMemoryProtection protection = CreateUseAndDisposeKeys(pool);
 
@@ -135,12 +139,25 @@ public sealed class KeyMemoryFallbackTests
                 keys.Add((allKeys, TestKeys.Create(allKeys, pool)));
             }
 
-            Assert.All(keys, key => Assert.Equal(key.Bytes, TestKeys.ReadAll(key.Material)));
+            Assert.All(keys, key => Assert.Equal(TestKeys.SubKeysOf(key.Bytes), TestKeys.ReadSubKeys(key.Material)));
             return keys.Aggregate((KeyMemoryProtection)~0, (common, key) => common & key.Material.Protection);
         }
         finally
         {
             keys.ForEach(key => key.Material.Dispose());
         }
+    }
+
+    /// <summary>A platform where no guarded mapping can be made at all.</summary>
+    private sealed class NoMappingAllocator : PageAllocator
+    {
+        public override bool TryAllocate(int length, ref KeyMemoryFailures failures, out ProtectedRegion region)
+        {
+            region = default;
+            failures.Record(KeyMemoryFeature.GuardedMapping, 12);
+            return false;
+        }
+
+        public override void Free(in ProtectedRegion region) => throw new InvalidOperationException("Nothing was mapped.");
     }
 }

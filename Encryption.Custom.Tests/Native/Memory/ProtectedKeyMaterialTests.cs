@@ -20,8 +20,7 @@ public sealed class ProtectedKeyMaterialTests : IDisposable
         {
             using ProtectedKeyMaterial material = TestKeys.Create(allKeys, _pool);
 
-            return TestKeys.ReadRootKey(material).AsSpan().SequenceEqual(allKeys.AsSpan(0, 32))
-                && TestKeys.ReadSubKey(material, AeadSubKey.Encryption).AsSpan().SequenceEqual(allKeys.AsSpan(32, 32))
+            return TestKeys.ReadSubKey(material, AeadSubKey.Encryption).AsSpan().SequenceEqual(allKeys.AsSpan(32, 32))
                 && TestKeys.ReadSubKey(material, AeadSubKey.Mac).AsSpan().SequenceEqual(allKeys.AsSpan(64, 32))
                 && TestKeys.ReadSubKey(material, AeadSubKey.Iv).AsSpan().SequenceEqual(allKeys.AsSpan(96, 32));
         }).QuickCheckThrowOnFailure();
@@ -61,60 +60,70 @@ public sealed class ProtectedKeyMaterialTests : IDisposable
     }
 
     [Fact]
-    public void CopyStoredForm_RandomKey_DiffersFromTheKeyBytes()
+    public void StoredForm_RandomKey_NoKeyBytesInTheSlab()
     {
-        byte[] allKeys = TestKeys.RandomKeyBytes();
-        using ProtectedKeyMaterial material = TestKeys.Create(allKeys, _pool);
-        byte[] stored = new byte[TestKeys.AllKeysLength];
+        (ProtectedMemoryPool pool, RecordingPageAllocator memory) = RecordingPageAllocator.Pool();
+        using (pool)
+        {
+            byte[] allKeys = TestKeys.RandomKeyBytes();
+            using ProtectedKeyMaterial material = TestKeys.Create(allKeys, pool);
 
-        material.CopyStoredForm(stored);
+            // The slab as a dump would show it: no 8-byte run of any key appears anywhere in it.
+            byte[] slab = memory.CopyRegion(1);
+            for (int i = 0; i + 8 <= allKeys.Length; i += 8)
+            {
+                Assert.Equal(-1, slab.AsSpan().IndexOf(allKeys.AsSpan(i, 8)));
+            }
 
-        Assert.NotEqual(allKeys, stored);
-
-        // Masking is byte-wise: a random 128-byte pad leaves almost no byte unchanged.
-        int unchanged = Enumerable.Range(0, stored.Length).Count(i => stored[i] == allKeys[i]);
-        Assert.True(unchanged < 16, $"{unchanged} of 128 stored bytes equal the key bytes.");
+            // Masking is byte-wise: a random 128-byte pad leaves almost no byte unchanged.
+            byte[] stored = memory.CopySlot(0, TestKeys.AllKeysLength);
+            int unchanged = Enumerable.Range(0, stored.Length).Count(i => stored[i] == allKeys[i]);
+            Assert.True(unchanged < 16, $"{unchanged} of 128 stored bytes equal the key bytes.");
+        }
     }
 
     [Fact]
-    public void CopyStoredForm_AllZeroKey_IsNotZero()
+    public void StoredForm_AllZeroKey_IsNotZero()
     {
-        using ProtectedKeyMaterial material = TestKeys.Create(new byte[TestKeys.AllKeysLength], _pool);
-        byte[] stored = new byte[TestKeys.AllKeysLength];
+        (ProtectedMemoryPool pool, RecordingPageAllocator memory) = RecordingPageAllocator.Pool();
+        using (pool)
+        {
+            using ProtectedKeyMaterial material = TestKeys.Create(new byte[TestKeys.AllKeysLength], pool);
 
-        material.CopyStoredForm(stored);
-
-        Assert.Contains(stored, value => value != 0);
-        Assert.Equal(new byte[TestKeys.AllKeysLength], TestKeys.ReadAll(material));
+            Assert.Contains(memory.CopySlot(0, TestKeys.AllKeysLength), value => value != 0);
+            Assert.Equal(new byte[ProtectedKeyMaterial.SubKeysLength], TestKeys.ReadSubKeys(material));
+        }
     }
 
     [Fact]
-    public void CopyStoredForm_SameKeyInTwoSlots_StoredDifferently()
+    public void StoredForm_SameKeyInTwoSlots_StoredDifferently()
     {
-        byte[] allKeys = TestKeys.RandomKeyBytes();
-        using ProtectedKeyMaterial first = TestKeys.Create(allKeys, _pool);
-        using ProtectedKeyMaterial second = TestKeys.Create(allKeys, _pool);
-        byte[] firstStored = new byte[TestKeys.AllKeysLength];
-        byte[] secondStored = new byte[TestKeys.AllKeysLength];
+        (ProtectedMemoryPool pool, RecordingPageAllocator memory) = RecordingPageAllocator.Pool();
+        using (pool)
+        {
+            byte[] allKeys = TestKeys.RandomKeyBytes();
+            using ProtectedKeyMaterial first = TestKeys.Create(allKeys, pool);
+            using ProtectedKeyMaterial second = TestKeys.Create(allKeys, pool);
 
-        first.CopyStoredForm(firstStored);
-        second.CopyStoredForm(secondStored);
-
-        Assert.NotEqual(firstStored, secondStored);
+            Assert.NotEqual(memory.CopySlot(0, TestKeys.AllKeysLength), memory.CopySlot(1, TestKeys.AllKeysLength));
+        }
     }
 
     [Fact]
-    public void Dispose_LastReference_SlotIsZeroRightAfterRelease()
+    public void Dispose_LastReference_TheSlabHoldsOnlyZerosAfterRelease()
     {
-        using ProtectedKeyMaterial material = TestKeys.Create(TestKeys.RandomKeyBytes(), _pool);
-        var observed = new List<byte[]>();
-        material.ReleasedSlotObserver = stored => observed.Add(stored.ToArray());
+        (ProtectedMemoryPool pool, RecordingPageAllocator memory) = RecordingPageAllocator.Pool();
+        using (pool)
+        {
+            ProtectedKeyMaterial material = TestKeys.Create(TestKeys.RandomKeyBytes(), pool);
+            Assert.Contains(memory.CopyRegion(1), value => value != 0);
 
-        material.Dispose();
+            material.Dispose();
 
-        byte[] slot = Assert.Single(observed);
-        Assert.Equal(TestKeys.AllKeysLength, slot.Length);
-        Assert.All(slot, value => Assert.Equal(0, value));
+            // The pool keeps this slab mapped (one per size class), so its memory is still there to read.
+            Assert.Equal(0, pool.SlotsInUse);
+            Assert.All(memory.CopyRegion(1), value => Assert.Equal(0, value));
+        }
     }
 
     [Fact]

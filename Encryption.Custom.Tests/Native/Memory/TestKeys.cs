@@ -27,14 +27,14 @@ internal static class TestKeys
         return copy;
     }
 
-    public static byte[] ReadRootKey(ProtectedKeyMaterial material)
-    {
-        byte[] copy = [];
-        material.UseRootKey(static (ReadOnlySpan<byte> key, ref byte[] destination) => destination = key.ToArray(), ref copy);
-        return copy;
-    }
+    /// <summary>The 96 bytes of derived keys in stored order (encryption, MAC, IV), read through the callback.</summary>
+    public static byte[] ReadSubKeys(ProtectedKeyMaterial material) =>
+        [.. ReadSubKey(material, AeadSubKey.Encryption), .. ReadSubKey(material, AeadSubKey.Mac), .. ReadSubKey(material, AeadSubKey.Iv)];
 
-    /// <summary>All 128 bytes in stored order, read through the callbacks.</summary>
-    public static byte[] ReadAll(ProtectedKeyMaterial material) =>
-        [.. ReadRootKey(material), .. ReadSubKey(material, AeadSubKey.Encryption), .. ReadSubKey(material, AeadSubKey.Mac), .. ReadSubKey(material, AeadSubKey.Iv)];
+    /// <summary>The derived keys of <paramref name="allKeys"/> (what <see cref="ReadSubKeys"/> returns).</summary>
+    public static byte[] SubKeysOf(byte[] allKeys) => allKeys[ProtectedKeyMaterial.KeyLength..];
+
+    /// <summary>A slot's bytes as stored (masked), read in place from its slab.</summary>
+    public static byte[] StoredBytes(SecretSlot slot) =>
+        slot.Slab.Region.Bytes.Slice(slot.Index * slot.Slab.SlotSize, slot.Length).ToArray();
 }

@@ -16,18 +16,18 @@ internal abstract class PageAllocator
     public abstract void Free(in ProtectedRegion region);
 
     /// <summary>The allocator for this operating system and architecture, or the plain heap when none fits.</summary>
-    public static PageAllocator CreateForCurrentPlatform(ProtectedMemoryFaults faults)
+    public static PageAllocator CreateForCurrentPlatform()
     {
         // The libc constants in Interop/LibC.cs are the asm-generic / x86-64 values.
         bool genericLinuxAbi = RuntimeInformation.ProcessArchitecture is Architecture.X64 or Architecture.Arm64;
         if (OperatingSystem.IsLinux() && genericLinuxAbi)
         {
-            return new LinuxPageAllocator(faults);
+            return new LinuxPageAllocator(LinuxMemoryCalls.Platform);
         }
 
         if (OperatingSystem.IsWindows())
         {
-            return new WindowsPageAllocator(faults);
+            return new WindowsPageAllocator();
         }
 
         return new HeapPageAllocator();

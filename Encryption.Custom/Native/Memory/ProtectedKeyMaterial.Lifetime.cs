@@ -12,9 +12,6 @@ internal sealed partial class ProtectedKeyMaterial : IDisposable
     /// <summary>Whether the memory was wiped and returned.</summary>
     internal bool IsReleased => Volatile.Read(ref _released) != 0;
 
-    /// <summary>Test seam: sees the slot right after it is wiped, before the pool may hand it out again.</summary>
-    internal Action<ReadOnlySpan<byte>>? ReleasedSlotObserver { get; set; }
-
     /// <summary>Wipes the memory and returns it to the pool. Idempotent; the owner calls it when no use can still run.</summary>
     public void Dispose()
     {
@@ -34,12 +31,8 @@ internal sealed partial class ProtectedKeyMaterial : IDisposable
         }
     }
 
-    private void ReleaseMemory()
-    {
-        _slot.Wipe();
-        ReleasedSlotObserver?.Invoke(_slot.StoredBytes);
-        _pool.Free(_slot);
-    }
+    // The pool wipes the slot before it can hand it out again.
+    private void ReleaseMemory() => _pool.Free(_slot);
 
     private void ThrowIfReleased() => ObjectDisposedException.ThrowIf(IsReleased, this);
 }

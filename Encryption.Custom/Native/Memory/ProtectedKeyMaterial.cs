@@ -107,24 +107,9 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
         UseKey(SubKeysOffset + ((int)subKey * KeyLength), action, ref state);
     }
 
-    /// <summary>Unmasks the root key into a short-lived buffer, calls <paramref name="action"/>, then wipes the buffer.</summary>
-    /// <exception cref="ArgumentNullException"><paramref name="action"/> is null.</exception>
-    /// <exception cref="ObjectDisposedException">The key material was released.</exception>
-    public void UseRootKey<TState>(SubKeyAction<TState> action, ref TState state)
-        where TState : allows ref struct =>
-        UseKey(RootKeyOffset, action, ref state);
-
     /// <summary>Shows the protection only, never key bytes.</summary>
     public override string ToString() =>
         IsReleased ? "ProtectedKeyMaterial (released)" : $"ProtectedKeyMaterial (protection: {Protection})";
-
-    /// <summary>Test seam: copies the 128 bytes as stored (masked).</summary>
-    /// <exception cref="ObjectDisposedException">The key material was released.</exception>
-    internal void CopyStoredForm(Span<byte> destination)
-    {
-        ThrowIfReleased();
-        _slot.StoredBytes.CopyTo(destination);
-    }
 
     [SkipLocalsInit]
     private void UseKey<TState>(int offset, SubKeyAction<TState> action, ref TState state)

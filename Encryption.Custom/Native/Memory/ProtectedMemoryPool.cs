@@ -39,13 +39,19 @@ internal sealed unsafe partial class ProtectedMemoryPool : IDisposable
     private bool _disposed;
     private bool _padFreed;
 
-    /// <summary>Creates a pool that asks the platform for protection, except for the refusals <paramref name="simulatedFaults"/> simulates.</summary>
-    public ProtectedMemoryPool(ProtectedMemoryFaults simulatedFaults = ProtectedMemoryFaults.None)
-        : this(Interlocked.Increment(ref s_lastPoolId), PageAllocator.CreateForCurrentPlatform(simulatedFaults))
+    /// <summary>Creates a pool over the platform's allocator.</summary>
+    public ProtectedMemoryPool()
+        : this(PageAllocator.CreateForCurrentPlatform())
     {
     }
 
-    internal ProtectedMemoryPool(int id, PageAllocator allocator)
+    /// <summary>Creates a pool over <paramref name="allocator"/> (tests pass one whose platform calls refuse, or that records what it maps).</summary>
+    internal ProtectedMemoryPool(PageAllocator allocator)
+        : this(Interlocked.Increment(ref s_lastPoolId), allocator)
+    {
+    }
+
+    private ProtectedMemoryPool(int id, PageAllocator allocator)
     {
         Id = id;
         _allocator = allocator;
@@ -62,7 +68,7 @@ internal sealed unsafe partial class ProtectedMemoryPool : IDisposable
     }
 
     /// <summary>The process-wide pool every key uses outside tests.</summary>
-    public static ProtectedMemoryPool Shared { get; } = new(0, PageAllocator.CreateForCurrentPlatform(ProtectedMemoryFaults.None));
+    public static ProtectedMemoryPool Shared { get; } = new(0, PageAllocator.CreateForCurrentPlatform());
 
     /// <summary>Identifies the pool in diagnostics events (0 is <see cref="Shared"/>).</summary>
     public int Id { get; }

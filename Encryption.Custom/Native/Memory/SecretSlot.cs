@@ -33,9 +33,6 @@ internal readonly unsafe struct SecretSlot
 
     internal int Index { get; }
 
-    /// <summary>Test seam: the bytes as stored (masked), read in place.</summary>
-    internal ReadOnlySpan<byte> StoredBytes => new(_stored, Length);
-
     /// <summary>Masks <paramref name="secret"/> into the slot at <paramref name="offset"/>.</summary>
     public void Store(ReadOnlySpan<byte> secret, int offset = 0)
     {

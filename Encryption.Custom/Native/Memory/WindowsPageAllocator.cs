@@ -12,25 +12,12 @@ namespace Encryption.Custom.Native.Memory;
 [SupportedOSPlatform("windows")]
 internal sealed unsafe class WindowsPageAllocator : PageAllocator
 {
-    private readonly ProtectedMemoryFaults _faults;
-
-    public WindowsPageAllocator(ProtectedMemoryFaults faults)
-    {
-        _faults = faults;
-    }
-
     public override bool TryAllocate(int length, ref KeyMemoryFailures failures, out ProtectedRegion region)
     {
         region = default;
         nuint pageSize = (nuint)Environment.SystemPageSize;
         nuint dataLength = (nuint)length;
         nuint mappingLength = dataLength + (2 * pageSize);
-
-        if (Has(ProtectedMemoryFaults.MappingUnavailable))
-        {
-            failures.Record(KeyMemoryFeature.GuardedMapping, Kernel32.ErrorNotEnoughMemory);
-            return false;
-        }
 
         byte* mappingBase = (byte*)Kernel32.VirtualAlloc(null, mappingLength, Kernel32.MemReserve | Kernel32.MemCommit, Kernel32.PageReadWrite);
         if (mappingBase == null)
@@ -51,9 +38,7 @@ internal sealed unsafe class WindowsPageAllocator : PageAllocator
         KeyMemoryProtection protection = KeyMemoryProtection.GuardPages;
 
         // VirtualLock is bounded by the process's minimum working set; past it, the pages stay pageable.
-        int lockError = Has(ProtectedMemoryFaults.LockRefused)
-            ? Kernel32.ErrorWorkingSetQuota
-            : Kernel32.VirtualLock(data, dataLength) ? 0 : Math.Max(1, Marshal.GetLastPInvokeError());
+        int lockError = Kernel32.VirtualLock(data, dataLength) ? 0 : Math.Max(1, Marshal.GetLastPInvokeError());
         if (lockError == 0)
         {
             protection |= KeyMemoryProtection.Locked;
@@ -77,6 +62,4 @@ internal sealed unsafe class WindowsPageAllocator : PageAllocator
 
         _ = Kernel32.VirtualFree(region.MappingBase, 0, Kernel32.MemRelease);
     }
-
-    private bool Has(ProtectedMemoryFaults fault) => (_faults & fault) != 0;
 }

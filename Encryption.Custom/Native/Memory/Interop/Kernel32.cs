@@ -16,9 +16,6 @@ internal static unsafe partial class Kernel32
     public const uint PageNoAccess = 0x01;
     public const uint PageReadWrite = 0x04;
 
-    public const int ErrorNotEnoughMemory = 8;
-    public const int ErrorWorkingSetQuota = 1453;
-
     [LibraryImport(Library, EntryPoint = "VirtualAlloc", SetLastError = true)]
     public static partial void* VirtualAlloc(void* address, nuint size, uint allocationType, uint protection);
 

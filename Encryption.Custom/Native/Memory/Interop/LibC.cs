@@ -28,11 +28,6 @@ internal static unsafe partial class LibC
     /// <summary>The <c>memfd_secret</c> syscall number (same on every architecture since Linux 5.14).</summary>
     public const nint SysMemfdSecret = 447;
 
-    public const int EAGAIN = 11;
-    public const int ENOMEM = 12;
-    public const int EINVAL = 22;
-    public const int ENOSYS = 38;
-
     /// <summary>What <c>mmap</c> returns on failure.</summary>
     public static readonly void* MapFailed = (void*)-1;
 
@@ -42,10 +37,8 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, EntryPoint = "munmap", SetLastError = true)]
     public static partial int Munmap(void* address, nuint length);
 
-
     [LibraryImport(Library, EntryPoint = "mlock", SetLastError = true)]
     public static partial int Mlock(void* address, nuint length);
-
 
     [LibraryImport(Library, EntryPoint = "madvise", SetLastError = true)]
     public static partial int Madvise(void* address, nuint length, int advice);
