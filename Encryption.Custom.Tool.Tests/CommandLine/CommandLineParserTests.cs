@@ -125,6 +125,15 @@ public sealed class CommandLineParserTests
         { ["decrypt", "--key-file", "k", "-x"], "unknown option '-x' for 'decrypt'" },
         { ["decrypt", "--key-file", "k", "--"], "unknown option '--' for 'decrypt'" },
         { ["decrypt", "--key-file", "k", "in.json"], "unexpected argument at position 4" },
+
+        // What System.CommandLine would otherwise accept or word differently.
+        { ["encrypt", "--key-file=k", "--dek-id", "d", "--path=/a", "stray"], "unexpected argument at position 6" },
+        { ["encrypt", "--key-file", "k", "--dek-id", "d", "--path", "/a", "/b"], "unexpected argument at position 8" },
+        { ["decrypt", "--key-file", "k", "--in", "--odd.json"], "option --in needs a value" },
+        { ["decrypt", "--key-file", "k", "@arguments.rsp"], "unexpected argument at position 4" },
+        { ["decrypt", "--verbose=1", "--key-file", "k"], "unknown option '--verbose' for 'decrypt'" },
+        { ["[suggest]", "decrypt", "--key-file", "k"], "unexpected argument at position 1" },
+        { ["/h"], "unknown command '(not printed)'" },
     };
 
     [Theory]

@@ -1,8 +1,13 @@
+using System.CommandLine;
 using System.Text;
 
 namespace Encryption.Custom.Tool.CommandLine;
 
-/// <summary>The text of <c>--help</c>, for the tool and for each command, built from the catalogues.</summary>
+/// <summary>
+/// The text of <c>--help</c>, for the tool and for each command, built from the catalogue's commands and options.
+/// Written here rather than by System.CommandLine's help builder: the usage line lists every option (scripts and
+/// docs copy it), and the key-file warning and the exit codes belong on the same page.
+/// </summary>
 internal static class HelpText
 {
     private const int OptionColumn = 34;
@@ -42,7 +47,7 @@ internal static class HelpText
             .AppendLine("  cosmos-encryption --help | --version")
             .AppendLine()
             .AppendLine("Commands:");
-        foreach (CommandSpec command in CommandCatalog.All)
+        foreach (ToolCommand command in CommandCatalog.All)
         {
             text.Append("  ").Append(command.Name.PadRight(10)).AppendLine(command.Summary);
         }
@@ -57,26 +62,26 @@ internal static class HelpText
     }
 
     /// <summary>The help of one command.</summary>
-    public static string For(CommandSpec command)
+    public static string For(ToolCommand command)
     {
         var text = new StringBuilder();
         text.Append("Usage: cosmos-encryption ").Append(command.Name);
-        foreach (OptionSpec option in command.Options)
+        foreach (Option option in command.Options)
         {
-            string usage = $"{option.Name} {option.ValueName}";
+            string usage = $"{option.Name} {option.HelpName}";
             text.Append(' ').Append(option.Required ? usage : $"[{usage}]");
-            if (option.Repeatable)
+            if (ToolCommand.IsRepeatable(option))
             {
                 text.Append(" [").Append(usage).Append(" ...]");
             }
         }
 
         text.AppendLine().AppendLine();
-        Wrap(text, command.Description, string.Empty);
+        Wrap(text, command.Description ?? string.Empty, string.Empty);
         text.AppendLine().AppendLine("Options:");
-        foreach (OptionSpec option in command.Options)
+        foreach (Option option in command.Options)
         {
-            string label = $"  {option.Name} {option.ValueName}";
+            string label = $"  {option.Name} {option.HelpName}";
             text.Append(label.PadRight(OptionColumn));
             if (label.Length >= OptionColumn)
             {

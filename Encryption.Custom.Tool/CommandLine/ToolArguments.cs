@@ -9,7 +9,7 @@ internal sealed class ToolArguments
     public required ToolAction Action { get; init; }
 
     /// <summary>The command to run or whose help to print; <see langword="null"/> for the tool's own help and version.</summary>
-    public CommandSpec? Command { get; init; }
+    public ToolCommand? Command { get; init; }
 
     public string? KeyFile { get; init; }
 
