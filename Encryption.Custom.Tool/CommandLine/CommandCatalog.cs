@@ -38,7 +38,36 @@ internal static class CommandCatalog
         + "{\"encrypted\":false} for a document without metadata. Reads no key and decrypts nothing.",
         [OptionCatalog.Input]);
 
-    public static IReadOnlyList<ToolCommand> All { get; } = [Encrypt, Decrypt, Inspect];
+    public static readonly ToolCommand Migrate = new(
+        CommandKind.Migrate,
+        "migrate",
+        "Bring a container's documents to a target encryption state, in place.",
+        "Runs the library's migration job (a change feed processor instance) until every document of the container "
+        + "is in the target state: encrypted with --dek-id in the --path properties, or decrypted (--decrypt). "
+        + "Documents are decrypted with the DEK they name (the target DEK or an --accept-dek one, unwrapped from the "
+        + "DEK container with --kek-file or --key-vault-credential) and replaced on the condition of their ETag, so "
+        + "a concurrent write is never overwritten. Ctrl+C stops cleanly; the same command resumes from the "
+        + "checkpoints. Progress goes to standard output (a bar on a terminal, lines otherwise); documents that "
+        + "cannot be migrated are listed (id, partition key, reason) and left as they were.",
+        [
+            OptionCatalog.Endpoint, OptionCatalog.Database, OptionCatalog.Container, OptionCatalog.LeaseContainer,
+            OptionCatalog.MigrationDekDatabase, OptionCatalog.MigrationDekContainer, OptionCatalog.MigrationKekFile,
+            OptionCatalog.KeyVaultCredential, OptionCatalog.TargetDekId, OptionCatalog.TargetPath, OptionCatalog.Decrypt,
+            OptionCatalog.AcceptDek, OptionCatalog.Budget, OptionCatalog.Parallelism, OptionCatalog.BatchSize,
+            OptionCatalog.Bulk, OptionCatalog.JobName, OptionCatalog.Processor,
+        ]);
+
+    public static readonly ToolCommand Status = new(
+        CommandKind.Status,
+        "status",
+        "Count a container's documents per DEK and against a target policy; needs no key.",
+        "Reads every document's encryption metadata once (about one request unit per kilobyte stored) and prints one "
+        + "line of JSON: the documents in total and per DEK id, without encryption, with plaintext in a path of the "
+        + "target policy, with paths other than the policy's, unreadable, in and outside the target state. A DEK "
+        + "with no documents can be retired. Decrypts nothing.",
+        [OptionCatalog.Endpoint, OptionCatalog.Database, OptionCatalog.Container, OptionCatalog.StatusDekId, OptionCatalog.StatusPath]);
+
+    public static IReadOnlyList<ToolCommand> All { get; } = [Encrypt, Decrypt, Inspect, Migrate, Status];
 
     /// <summary>
     /// The root: the commands, <c>--help</c> (also <c>-h</c>, <c>-?</c>; inherited by every command) and

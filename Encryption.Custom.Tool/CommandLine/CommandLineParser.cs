@@ -59,6 +59,11 @@ internal static class CommandLineParser
             throw ToolException.Usage($"the command line cannot be parsed (see '{ToolName} {command.Name} --help').");
         }
 
+        if (command.Kind is CommandKind.Migrate or CommandKind.Status)
+        {
+            return new ToolArguments { Action = ToolAction.Run, Command = command, Migration = ParseMigration(command, result) };
+        }
+
         string? keyFile = Value(result, OptionCatalog.KeyFile) ?? Value(result, OptionCatalog.KeyFileOrWrappedKey);
         WrappedKeyArguments? wrappedKey = command.Kind == CommandKind.Decrypt ? ParseKeySource(command, result, keyFile) : null;
         return new ToolArguments
@@ -114,6 +119,12 @@ internal static class CommandLineParser
                     if (!seen.Add(option) && !ToolCommand.IsRepeatable(option))
                     {
                         throw ToolException.Usage($"option {option.Name} is given more than once.");
+                    }
+
+                    if (option.Arity.MaximumNumberOfValues == 0)
+                    {
+                        // A flag: what follows is the next option (or a stray argument, found on the next turn).
+                        break;
                     }
 
                     // A value must follow its option (or its '='); one that starts with '--' only after '=', so that
@@ -198,16 +209,99 @@ internal static class CommandLineParser
                 throw ToolException.Usage($"--dek-endpoint needs --dek-database NAME and --dek-container NAME {help}.");
             }
 
-            if (!Uri.TryCreate(endpoint, UriKind.Absolute, out endpointUri) || endpointUri.Scheme != Uri.UriSchemeHttps)
-            {
-                throw ToolException.Usage($"--dek-endpoint needs an absolute https URI {help}.");
-            }
+            endpointUri = HttpsUri(endpoint, "--dek-endpoint", help);
         }
         else if (database is not null || container is not null)
         {
             throw ToolException.Usage($"--dek-database and --dek-container go with --dek-endpoint {help}.");
         }
 
+        CheckKeyEncryptionKey(kekFile, credential, help);
+        return new WrappedKeyArguments { DekFile = dekFile, Endpoint = endpointUri, Database = database, Container = container, KekFile = kekFile };
+    }
+
+    // migrate and status: the container, the target state, and for migrate the keys and how the job runs.
+    private static MigrationArguments ParseMigration(ToolCommand command, ParseResult result)
+    {
+        string help = $"(see '{ToolName} {command.Name} --help')";
+        bool isMigrate = command.Kind == CommandKind.Migrate;
+        string? targetDekId = Value(result, isMigrate ? OptionCatalog.TargetDekId : OptionCatalog.StatusDekId);
+        string[] paths = result.GetValue(isMigrate ? OptionCatalog.TargetPath : OptionCatalog.StatusPath) ?? [];
+        bool decrypt = isMigrate && IsGiven(result, OptionCatalog.Decrypt);
+        if (targetDekId is null && paths.Length > 0)
+        {
+            throw ToolException.Usage($"--path goes with --dek-id: the target policy is a DEK and its paths {help}.");
+        }
+
+        if (targetDekId is not null && paths.Length == 0)
+        {
+            throw ToolException.Usage($"--dek-id needs at least one --path /NAME {help}.");
+        }
+
+        if (isMigrate && decrypt == (targetDekId is not null))
+        {
+            throw ToolException.Usage($"'migrate' needs a target: --dek-id ID with --path /NAME, or --decrypt {help}.");
+        }
+
+        Uri endpoint = HttpsUri(Value(result, OptionCatalog.Endpoint)!, "--endpoint", help);
+        if (!isMigrate)
+        {
+            return new MigrationArguments
+            {
+                Endpoint = endpoint,
+                Database = Value(result, OptionCatalog.Database)!,
+                Container = Value(result, OptionCatalog.Container)!,
+                TargetDekId = targetDekId,
+                TargetPaths = paths,
+            };
+        }
+
+        string? kekFile = Value(result, OptionCatalog.MigrationKekFile);
+        string? credential = Value(result, OptionCatalog.KeyVaultCredential);
+        CheckKeyEncryptionKey(kekFile, credential, help);
+        return new MigrationArguments
+        {
+            Endpoint = endpoint,
+            Database = Value(result, OptionCatalog.Database)!,
+            Container = Value(result, OptionCatalog.Container)!,
+            TargetDekId = targetDekId,
+            TargetPaths = paths,
+            LeaseContainer = Value(result, OptionCatalog.LeaseContainer),
+            DekDatabase = Value(result, OptionCatalog.MigrationDekDatabase),
+            DekContainer = Value(result, OptionCatalog.MigrationDekContainer),
+            KekFile = kekFile,
+            AcceptedDekIds = result.GetValue(OptionCatalog.AcceptDek) ?? [],
+            RequestUnitsPerSecond = Positive<double>(Value(result, OptionCatalog.Budget), OptionCatalog.Budget),
+            Parallelism = Positive<int>(Value(result, OptionCatalog.Parallelism), OptionCatalog.Parallelism),
+            BatchSize = Positive<int>(Value(result, OptionCatalog.BatchSize), OptionCatalog.BatchSize),
+            Bulk = IsGiven(result, OptionCatalog.Bulk),
+            JobName = Value(result, OptionCatalog.JobName),
+            Processor = ParseProcessor(Value(result, OptionCatalog.Processor)),
+        };
+    }
+
+    // Like every value, a bad number is not echoed.
+    private static T? Positive<T>(string? text, Option option)
+        where T : struct, System.Numerics.INumber<T>
+    {
+        if (text is null)
+        {
+            return null;
+        }
+
+        System.Globalization.NumberStyles style = typeof(T) == typeof(double) ? System.Globalization.NumberStyles.Float : System.Globalization.NumberStyles.Integer;
+        return T.TryParse(text, style, System.Globalization.CultureInfo.InvariantCulture, out T value) && T.IsPositive(value) && !T.IsZero(value) && T.IsFinite(value)
+            ? value
+            : throw ToolException.Usage($"option {option.Name} needs a positive number ({option.HelpName}).");
+    }
+
+    private static Uri HttpsUri(string text, string optionName, string help) =>
+        Uri.TryCreate(text, UriKind.Absolute, out Uri? uri) && uri.Scheme == Uri.UriSchemeHttps
+            ? uri
+            : throw ToolException.Usage($"{optionName} needs an absolute https URI {help}.");
+
+    private static void CheckKeyEncryptionKey(string? kekFile, string? credential, string help)
+    {
         if ((kekFile is null) == (credential is null))
         {
             throw ToolException.Usage($"a wrapped DEK needs exactly one key-encryption key: --kek-file PATH or --key-vault-credential default {help}.");
@@ -217,8 +311,6 @@ internal static class CommandLineParser
         {
             throw ToolException.Usage($"unknown credential '{EchoWord(credential)}' for --key-vault-credential; expected 'default'.");
         }
-
-        return new WrappedKeyArguments { DekFile = dekFile, Endpoint = endpointUri, Database = database, Container = container, KekFile = kekFile };
     }
 
     private static JsonProcessor ParseProcessor(string? value) => value switch

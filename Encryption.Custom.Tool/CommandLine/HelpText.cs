@@ -25,10 +25,12 @@ internal static class HelpText
     private const string ExitCodes =
         """
         Exit codes:
-          0  success
-          1  the output could not be written, or an unexpected failure
+          0  success (migrate: every document is in the target state)
+          1  the output could not be written, the service refused a request or cannot be reached, cancelled
+             (migrate: run it again to resume), or an unexpected failure
           2  usage error: unknown command or option, missing required option, bad value or path syntax
           3  bad input: malformed JSON, wrong key, tampered value, unsupported format, unreadable input, bad key file
+          4  migrate finished, but some documents could not be migrated: they are listed and were left as they were
 
         A failure writes exactly one line to standard error (the error kind, the DEK id and path when known, and
         the message; never key material, plaintext or ciphertext) and leaves --out untouched.
@@ -39,7 +41,7 @@ internal static class HelpText
     {
         var text = new StringBuilder();
         text.AppendLine("cosmos-encryption: inspect, encrypt and decrypt Azure Cosmos DB documents in the Encryption.Custom")
-            .AppendLine("format (format 3; format 2 is decrypted too), offline.")
+            .AppendLine("format (format 3; format 2 is decrypted too), offline; migrate a container's documents in place.")
             .AppendLine()
             .AppendLine("Usage:")
             .AppendLine("  cosmos-encryption <command> [options]")
@@ -68,7 +70,7 @@ internal static class HelpText
         text.Append("Usage: cosmos-encryption ").Append(command.Name);
         foreach (Option option in command.Options)
         {
-            string usage = $"{option.Name} {option.HelpName}";
+            string usage = Label(option);
             text.Append(' ').Append(option.Required ? usage : $"[{usage}]");
             if (ToolCommand.IsRepeatable(option))
             {
@@ -81,7 +83,7 @@ internal static class HelpText
         text.AppendLine().AppendLine("Options:");
         foreach (Option option in command.Options)
         {
-            string label = $"  {option.Name} {option.HelpName}";
+            string label = "  " + Label(option);
             text.Append(label.PadRight(OptionColumn));
             if (label.Length >= OptionColumn)
             {
@@ -100,6 +102,9 @@ internal static class HelpText
         text.AppendLine().AppendLine(ExitCodes);
         return text.ToString();
     }
+
+    // A flag (--bulk) has no value.
+    private static string Label(Option option) => option.HelpName is null ? option.Name : $"{option.Name} {option.HelpName}";
 
     // Wraps at 110 columns; continuation lines start with indent.
     private static void Wrap(StringBuilder text, string paragraph, string indent, bool firstLineIndented = false)

@@ -103,4 +103,125 @@ internal static class OptionCatalog
             + "command succeeds; created readable by its owner only. Default: standard output, written only "
             + "after success.",
     };
+
+    // migrate and status: the container on an endpoint.
+    public static readonly Option<string> Endpoint = new("--endpoint")
+    {
+        HelpName = "URI",
+        Description = "Cosmos DB account endpoint (https). The account key comes from the COSMOS_KEY environment variable, "
+            + "or else DefaultAzureCredential; a loopback endpoint (a local emulator) may have a self-signed certificate.",
+        Required = true,
+    };
+
+    public static readonly Option<string> Database = new("--database")
+    {
+        HelpName = "NAME",
+        Description = "Database of the container.",
+        Required = true,
+    };
+
+    public static readonly Option<string> Container = new("--container")
+    {
+        HelpName = "NAME",
+        Description = "The container whose documents are migrated or counted.",
+        Required = true,
+    };
+
+    public static readonly Option<string> LeaseContainer = new("--lease-container")
+    {
+        HelpName = "NAME",
+        Description = "The change feed processor's lease container in the same database (partition key /id; created when "
+            + "missing). It holds the job's checkpoints: a rerun with the same --job-name resumes from them.",
+        Required = true,
+    };
+
+    public static readonly Option<string> MigrationDekDatabase = new("--dek-database")
+    {
+        HelpName = "NAME",
+        Description = "Database of the DEK container. Default: --database.",
+    };
+
+    public static readonly Option<string> MigrationDekContainer = new("--dek-container")
+    {
+        HelpName = "NAME",
+        Description = "The DEK container holding the target DEK and the accepted source DEKs (only read).",
+        Required = true,
+    };
+
+    public static readonly Option<string> MigrationKekFile = new("--kek-file")
+    {
+        HelpName = "PATH",
+        Description = "Local key-encryption key that wrapped the DEKs: a JSON Web Key (RSA or oct) or an RSA PEM file, used "
+            + "under every key name the DEK documents' metadata gives.",
+    };
+
+    public static readonly Option<string> TargetDekId = new("--dek-id")
+    {
+        HelpName = "ID",
+        Description = "The target policy's data encryption key: documents end up encrypted with it (with --path).",
+    };
+
+    public static readonly Option<string[]> TargetPath = new("--path")
+    {
+        HelpName = "/NAME",
+        Description = "A top-level property the target policy encrypts, as '/name'; repeat for more (with --dek-id).",
+    };
+
+    public static readonly Option<bool> Decrypt = new("--decrypt")
+    {
+        Arity = ArgumentArity.Zero,
+        Description = "Target state: no encryption. Every document is decrypted (instead of --dek-id and --path).",
+    };
+
+    public static readonly Option<string[]> AcceptDek = new("--accept-dek")
+    {
+        HelpName = "ID",
+        Description = "A source DEK documents may be encrypted with (besides the target DEK); repeat for more. A document "
+            + "under any other DEK is reported and left as it was.",
+    };
+
+    public static readonly Option<string> Budget = new("--budget")
+    {
+        HelpName = "RU/S",
+        Description = "Throughput budget in request units per second, counted from the responses' request charge. Default: "
+            + "none (the service's 429 answers still slow the job down).",
+    };
+
+    public static readonly Option<string> Parallelism = new("--parallelism")
+    {
+        HelpName = "N",
+        Description = "Documents rewritten at once. Default: 8.",
+    };
+
+    public static readonly Option<string> BatchSize = new("--batch-size")
+    {
+        HelpName = "N",
+        Description = "Change feed page size, and so the work between two checkpoints. Default: 100.",
+    };
+
+    public static readonly Option<bool> Bulk = new("--bulk")
+    {
+        Arity = ArgumentArity.Zero,
+        Description = "Send a page's rewrites together through the SDK's bulk execution.",
+    };
+
+    public static readonly Option<string> JobName = new("--job-name")
+    {
+        HelpName = "NAME",
+        Description = "Names the job's leases (and checkpoints) in the lease container. Default: encryption-migration. Use a "
+            + "new name for a new migration of the same container.",
+    };
+
+    public static readonly Option<string> StatusDekId = new("--dek-id")
+    {
+        HelpName = "ID",
+        Description = "The target policy's data encryption key (with --path), to count documents outside the target state, "
+            + "with plaintext in its paths or with other paths. Without it the target is 'no encryption'.",
+    };
+
+    public static readonly Option<string[]> StatusPath = new("--path")
+    {
+        HelpName = "/NAME",
+        Description = "A top-level property of the target policy, as '/name'; repeat for more (with --dek-id).",
+    };
 }

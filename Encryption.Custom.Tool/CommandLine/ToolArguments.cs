@@ -16,6 +16,9 @@ internal sealed class ToolArguments
     /// <summary>The wrapped DEK and its key-encryption key (decrypt without <c>--key-file</c>).</summary>
     public WrappedKeyArguments? WrappedKey { get; init; }
 
+    /// <summary>The container and target of migrate and status.</summary>
+    public MigrationArguments? Migration { get; init; }
+
     public string? DataEncryptionKeyId { get; init; }
 
     /// <summary>The <c>--path</c> values, in the order given.</summary>
