@@ -120,6 +120,7 @@ public sealed class MigrateCommandTests(ToolFixture fixture) : IClassFixture<Too
         // Started over, the rerun would see every in-target document, each plaintext one still there, and every
         // rewrite of both runs: InTarget + 2 * Plaintext - rewrittenBeforeKill. Resumed, it skips the in-target ones.
         long startedOver = InTarget + (2L * Plaintext) - rewrittenBeforeKill;
+        TestContext.Current.SendDiagnosticMessage($"Killed after {rewrittenBeforeKill} rewrites; the rerun saw {seen} documents (starting over: {startedOver}).");
         Assert.True(seen <= startedOver - (InTarget / 2), $"The rerun saw {seen} documents; starting over it would see {startedOver}.");
         Assert.Equal(Plaintext - rewrittenBeforeKill, rewritten);
         await AssertEveryDocumentAsync(raw, ToolFixture.Dek1, Plaintext, InTarget);
