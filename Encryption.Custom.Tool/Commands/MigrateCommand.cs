@@ -32,9 +32,12 @@ internal static class MigrateCommand
         using PosixSignalRegistration interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, context => Stop(context, stop));
         using PosixSignalRegistration terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context => Stop(context, stop));
 
-        using CosmosClient client = AccountClient.Create(migration.Endpoint, migration.Bulk);
+        // With --bulk only the migrated container goes through a bulk client: the lease container's reads and
+        // checkpoints are one at a time, and bulk would hold each back for its batch dispatch (docs/migration.md).
+        using CosmosClient client = AccountClient.Create(migration.Endpoint);
+        using CosmosClient? bulkClient = migration.Bulk ? AccountClient.Create(migration.Endpoint, allowBulkExecution: true) : null;
         Database database = client.GetDatabase(migration.Database);
-        Container container = database.GetContainer(migration.Container);
+        Container container = (bulkClient ?? client).GetContainer(migration.Database, migration.Container);
         await using MigrationKeys keys = await MigrationKeys.OpenAsync(client, migration, stop.Token).ConfigureAwait(false);
         ContainerResponse leases = await database.CreateContainerIfNotExistsAsync(
             migration.LeaseContainer!, "/id", cancellationToken: stop.Token).ConfigureAwait(false);

@@ -137,7 +137,7 @@ internal sealed class DocumentMigrator
                         current = await ReadLatestAsync(current, cancellationToken).ConfigureAwait(false);
                         continue;
                     default:
-                        Fail(current, null, RefusedReason("rewrite", response));
+                        Refused(current, "rewrite", response);
                         return;
                 }
             }
@@ -163,7 +163,7 @@ internal sealed class DocumentMigrator
                 case HttpStatusCode.OK:
                     break;
                 default:
-                    Fail(stale, null, RefusedReason("read", response));
+                    Refused(stale, "read", response);
                     return null;
             }
 
@@ -253,14 +253,24 @@ internal sealed class DocumentMigrator
         }
     }
 
-    private void Fail(StoredDocument document, EncryptionErrorKind? kind, string reason)
+    private void Fail(StoredDocument document, EncryptionErrorKind? kind, string reason, string? errorType = null)
     {
         var failure = new EncryptionMigrationFailure(document.Id, document.PartitionKey.ToString(), kind, reason);
         _counters.Failed(failure);
-        MigrationLog.Failure(_logger, failure);
+        if (_logger is not null)
+        {
+            EncryptionLog.MigrationDocumentFailed(_logger, failure.Id, failure.PartitionKey, errorType ?? kind?.ToString() ?? "unknown", reason);
+        }
     }
 
-    // Status codes only: the service's error text may quote the request.
-    private static string RefusedReason(string what, ResponseMessage response) =>
-        string.Create(CultureInfo.InvariantCulture, $"The service refused the {what} with status {(int)response.StatusCode} (substatus {response.Headers["x-ms-substatus"] ?? "0"}).");
+    // Status codes only: the service's error text may quote the request. The error type is the meter's (cosmos.<status>).
+    private void Refused(StoredDocument document, string what, ResponseMessage response)
+    {
+        int status = (int)response.StatusCode;
+        Fail(
+            document,
+            null,
+            string.Create(CultureInfo.InvariantCulture, $"The service refused the {what} with status {status} (substatus {response.Headers["x-ms-substatus"] ?? "0"})."),
+            string.Create(CultureInfo.InvariantCulture, $"cosmos.{status}"));
+    }
 }

@@ -133,7 +133,11 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
                 .WithMaxItems(_options.MaxItemsPerBatch)
                 .Build();
             await processor.StartAsync().ConfigureAwait(false);
-            MigrationLog.Started(_options.Logger, _options.ProcessorName, _options.InstanceName);
+            if (_options.Logger is { } logger)
+            {
+                EncryptionLog.MigrationStarted(logger, _options.ProcessorName, _options.InstanceName);
+            }
+
             EncryptionMigrationStatus? verification = null;
             bool completed = false;
             try
@@ -148,8 +152,13 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
 
             EncryptionMigrationProgress last = Snapshot();
             progress?.Report(last);
+            LogProgress(last);
             IReadOnlyList<EncryptionMigrationFailure> failures = _counters.Failures();
-            MigrationLog.Stopped(_options.Logger, completed, failures.Count);
+            if (_options.Logger is { } stoppedLogger)
+            {
+                EncryptionLog.MigrationStopped(stoppedLogger, _options.ProcessorName, completed, failures.Count);
+            }
+
             return new EncryptionMigrationResult(completed, last, failures, verification);
         }
         finally
@@ -205,7 +214,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
                 _lastLag = lag;
                 EncryptionMigrationProgress snapshot = Snapshot();
                 progress?.Report(snapshot);
-                MigrationLog.Progress(_options.Logger, snapshot);
+                LogProgress(snapshot);
                 if (_options.RunUntilCancelled || lag != 0 || Interlocked.Read(ref _inFlight) != 0)
                 {
                     continue;
@@ -223,6 +232,11 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
                 // instance's failures, or documents the feed no longer shows. The status query tells which.
                 if (seen == seenAtLastVerification)
                 {
+                    if (_options.Logger is { } logger)
+                    {
+                        EncryptionLog.MigrationVerificationOutstanding(logger, _options.ProcessorName, unexplained);
+                    }
+
                     return (false, verification);
                 }
 
@@ -255,6 +269,24 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
         }
 
         return leases == 0 ? null : lag;
+    }
+
+    private void LogProgress(EncryptionMigrationProgress progress)
+    {
+        if (_options.Logger is { } logger)
+        {
+            EncryptionLog.MigrationProgress(
+                logger,
+                _options.ProcessorName,
+                progress.DocumentsSeen,
+                progress.DocumentsRewritten,
+                progress.DocumentsSkipped,
+                progress.DocumentsFailed,
+                progress.Conflicts,
+                progress.RequestUnits,
+                progress.EstimatedLag,
+                progress.EstimatedTimeRemaining);
+        }
     }
 
     private EncryptionMigrationProgress Snapshot() => _counters.Snapshot(_budget.Total, _lastLag);

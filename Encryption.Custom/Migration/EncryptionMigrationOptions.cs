@@ -98,7 +98,9 @@ public sealed class EncryptionMigrationOptions
     /// <summary>
     /// Whether a page's rewrites are all issued at once rather than <see cref="MaxDegreeOfParallelism"/> at a time,
     /// so that a client created with <c>CosmosClientOptions.AllowBulkExecution</c> groups them into bulk requests.
-    /// Default <see langword="false"/>. The client is the caller's: the job cannot turn bulk on by itself.
+    /// Default <see langword="false"/>. The client is the caller's: the job cannot turn bulk on by itself. Give the
+    /// job its lease container from a client without bulk: the change feed processor reads and checkpoints leases one
+    /// at a time, and bulk would hold each of those requests back for its batch dispatch.
     /// </summary>
     public bool UseBulkExecution { get; set; }
 

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Encryption.Custom.Emulator.Tests.Encryption;
+using Encryption.Custom.Emulator.Tests.Hosting;
 using Newtonsoft.Json.Linq;
 using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
 
@@ -26,8 +27,35 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
     [Fact]
     public async Task PlaintextToEncrypted_WhileAWriterUpdates_EveryDocumentEncryptedAndNoUpdateLost()
     {
-        int count = Documents;
         (Container raw, Container leases) = await ContainersAsync();
+        await MigrateWhileAWriterUpdatesAsync(raw, raw, leases, Documents, Options());
+    }
+
+    [Fact]
+    public async Task BulkExecution_WhileAWriterUpdates_RewritesThroughBulkRequestsAndLosesNoUpdate()
+    {
+        var batches = new BatchRequestCounter();
+        using CosmosClient bulkClient = fixture.Endpoint.CreateClient(options =>
+        {
+            options.AllowBulkExecution = true;
+            options.CustomHandlers.Add(batches);
+        });
+        (Container raw, Container leases) = await ContainersAsync();
+        Container bulk = bulkClient.GetContainer(fixture.Database.Id, raw.Id);
+        EncryptionMigrationOptions options = Options();
+        options.UseBulkExecution = true;
+
+        await MigrateWhileAWriterUpdatesAsync(raw, bulk, leases, SmallDocuments, options);
+
+        // The SDK grouped the job's conditional replaces into batch requests (If-Match travels per operation).
+        Assert.True(batches.Count > 0, "The job's rewrites did not go through bulk requests.");
+    }
+
+    // Seeds plaintext documents through raw, migrates them to DEK1 through migrated (the container the job is given)
+    // while a writer (through raw, encrypting by the rollout's policy) updates random documents, then checks that
+    // every document is encrypted under DEK1 and holds its last write.
+    private async Task MigrateWhileAWriterUpdatesAsync(Container raw, Container migrated, Container leases, int count, EncryptionMigrationOptions options)
+    {
         await SeedAsync(raw, count, Ct);
 
         // The rollout's state during the migration: writers encrypt, readers accept both.
@@ -58,7 +86,7 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
                 stopWriter.Cancel();
             }
         });
-        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, Options());
+        await using var job = new EncryptionMigrationJob(migrated, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, options);
         EncryptionMigrationResult result = await RunAsync(job, Ct, progress);
         await stopWriter.CancelAsync();
         await writer;
@@ -116,7 +144,7 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
     [Fact]
     public async Task Cancelled_Halfway_ThenRestarted_FinishesWithoutRewritingAnyDocumentTwice()
     {
-        int count = Documents;
+        int count = SmallDocuments;
         (Container raw, Container leases) = await ContainersAsync();
         await SeedAsync(raw, count, Ct);
         ContainerEncryptionPolicy policy = Policy(EncryptionFixture.Dek1);
@@ -145,8 +173,10 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         await using var restarted = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("b"));
         EncryptionMigrationResult second = await RunAsync(restarted, Ct);
 
+        // Nothing is rewritten twice: what the first run wrote comes back in the target state and is skipped. Writes
+        // in flight when the first run was cancelled may have landed without being counted (at most one per slot).
         Assert.True(second.Completed);
-        Assert.Equal(count, first.Progress.DocumentsRewritten + second.Progress.DocumentsRewritten);
+        Assert.InRange(first.Progress.DocumentsRewritten + second.Progress.DocumentsRewritten, count - options.MaxDegreeOfParallelism, count);
         Dictionary<string, JObject> read = await ReadDecryptedAsync(raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = policy }), Ct);
         Assert.All(Enumerable.Range(0, count), i => Assert.Equal(Ssn(i, 0), (string)read[DocumentId(i)]["ssn"]!));
     }
@@ -154,7 +184,7 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
     [Fact]
     public async Task TwoInstances_SharingTheLeaseContainer_TogetherMigrateEveryDocumentOnce()
     {
-        int count = Documents;
+        int count = SmallDocuments;
         (Container raw, Container leases) = await ContainersAsync();
         await SeedAsync(raw, count, Ct);
         ContainerEncryptionPolicy policy = Policy(EncryptionFixture.Dek1);
@@ -193,7 +223,10 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         await ReplaceStoredAsync(raw, original[DocumentId(4)], d => d["_ei"] = 5);
         Dictionary<string, JObject> beforeRun = await ReadStoredAsync(raw, Ct);
 
-        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1, "dek-missing"], leases, Options());
+        using var logs = new CapturedLogs();
+        EncryptionMigrationOptions options = Options();
+        options.Logger = logs.CreateLogger("Encryption.Custom.Migration");
+        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1, "dek-missing"], leases, options);
         EncryptionMigrationResult result = await RunAsync(job, Ct);
 
         Assert.True(result.Completed);
@@ -212,12 +245,61 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         }
 
         Assert.Equal(Count - broken.Count, after.Values.Count(d => KeyId(d) == EncryptionFixture.Dek2));
+
+        // The log has the run's start, progress, one warning per failure (id, partition key, error type) and its end;
+        // never a value: no plaintext, and no stored ciphertext either.
+        Assert.True(logs.Has("MigrationStarted", "'a'"));
+        Assert.True(logs.Has("MigrationProgress", $"{Count - broken.Count} rewritten"));
+        foreach ((string id, EncryptionErrorKind kind) in broken)
+        {
+            Assert.True(logs.Has("MigrationDocumentFailed", $"'{id}' (partition key {PartitionKeyOf(beforeRun[id])}) as it was ({kind})"), id);
+        }
+
+        Assert.True(logs.Has("MigrationStopped", "completed: True, failures: 4"));
+        Assert.DoesNotContain("ssn-", logs.AllText, StringComparison.Ordinal);
+        Assert.All(beforeRun.Values, d => Assert.DoesNotContain((string)d["ssn"]!, logs.AllText, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task CaughtUp_ButTheVerificationFindsDocumentsOutsideTheTarget_IsNotCompleted()
+    {
+        const int Count = 40;
+        (Container raw, Container leases) = await ContainersAsync();
+        await SeedAsync(raw, Count, Ct);
+        await using (var encrypt = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, Options()))
+        {
+            Assert.True((await RunAsync(encrypt, Ct)).Completed);
+        }
+
+        // A rotation started under the same processor name inherits the finished checkpoints: the estimator reports
+        // no lag and the feed shows nothing, yet every document is outside the new target. Lag alone is not "done".
+        using var logs = new CapturedLogs();
+        EncryptionMigrationOptions reused = Options();
+        reused.Logger = logs.CreateLogger("Encryption.Custom.Migration");
+        await using var stale = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1], leases, reused);
+        EncryptionMigrationResult notDone = await RunAsync(stale, Ct);
+
+        Assert.False(notDone.Completed);
+        Assert.Equal(0, notDone.Progress.EstimatedLag);
+        Assert.Equal(0, notDone.Progress.DocumentsRewritten);
+        Assert.Equal(Count, notDone.Verification!.DocumentsOutsideTargetState);
+        Assert.True(logs.Has("MigrationVerificationOutstanding", $"found {Count} documents"));
+
+        // Under a processor name of its own, the rotation reads the feed from the beginning and completes.
+        EncryptionMigrationOptions fresh = Options();
+        fresh.ProcessorName = "rotation-to-dek2";
+        await using var rotation = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1], leases, fresh);
+        EncryptionMigrationResult done = await RunAsync(rotation, Ct);
+
+        Assert.True(done.Completed);
+        Assert.Equal(Count, done.Progress.DocumentsRewritten);
+        Assert.Equal(0, done.Verification!.DocumentsOutsideTargetState);
     }
 
     [Fact]
     public async Task Budget_KeepsTheMeasuredRequestUnitRateUnderTheCap()
     {
-        int count = Math.Min(Documents, 150);
+        int count = Math.Min(SmallDocuments, 150);
         const double Cap = 40;
         var meter = new ChargeMeter();
         CosmosClientOptions clientOptions = fixture.Endpoint.CreateClientOptions();
@@ -302,6 +384,24 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
             }
 
             return response;
+        }
+    }
+
+    /// <summary>Counts the transactional-batch/bulk requests (the SDK's batch header) sent through its client.</summary>
+    private sealed class BatchRequestCounter : RequestHandler
+    {
+        private int _count;
+
+        public int Count => Volatile.Read(ref _count);
+
+        public override Task<ResponseMessage> SendAsync(RequestMessage request, CancellationToken cancellationToken)
+        {
+            if (string.Equals(request.Headers["x-ms-cosmos-is-batch-request"], "True", StringComparison.OrdinalIgnoreCase))
+            {
+                Interlocked.Increment(ref _count);
+            }
+
+            return base.SendAsync(request, cancellationToken);
         }
     }
 }
