@@ -16,8 +16,8 @@ if [[ ${1:-} != --no-pack ]]; then
   eng/pack.sh
 fi
 
-# NuGet never re-extracts a version it already has: drop the last build's copy so this build gets the new package.
-rm -rf artifacts/sample-packages/encryption.custom artifacts/sample-packages/encryption.custom.hosting
+# NuGet never re-extracts a version it already has: drop the last build's copy so this build gets the new packages.
+eng/forget-packed-versions.sh artifacts/packages artifacts/sample-packages
 
 printf '\n==> build %s (Release, Encryption.Custom from artifacts/packages)\n' "$project"
 dotnet build "$project" -c Release

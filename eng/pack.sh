@@ -96,18 +96,11 @@ pdb_path=$(unzip -p "$library" lib/net10.0/Encryption.Custom.dll | strings | gre
 [[ $pdb_path == /_/* ]] || fail "Encryption.Custom.dll is not a ContinuousIntegrationBuild (PDB path: ${pdb_path:-none})"
 
 # NuGet never re-extracts a version its global packages folder already holds: an application that restored the
-# previous build of this same version would silently keep it. Drop exactly this version of our two packages from
-# that folder so the next restore anywhere on this machine takes the package just written (docs/packaging.md).
-version=$(basename "$library" .nupkg)
-version=${version#Encryption.Custom.}
+# previous build of this same version would silently keep it. Drop exactly the versions of the packages just written
+# from that folder so the next restore anywhere on this machine takes them (docs/packaging.md).
 global_packages=$(dotnet nuget locals global-packages --list | sed -n 's/^global-packages: //p')
-if [[ -n $global_packages && -n $version ]]; then
-  for id in encryption.custom encryption.custom.tool; do
-    if [[ -d "$global_packages/$id/$version" ]]; then
-      printf 'pack: removing the cached %s %s from %s\n' "$id" "$version" "$global_packages"
-      rm -rf "${global_packages:?}/$id/$version"
-    fi
-  done
+if [[ -n $global_packages ]]; then
+  eng/forget-packed-versions.sh "$out" "$global_packages"
 fi
 
 printf '\nPackages in %s:\n' "${out#"$root"/}"

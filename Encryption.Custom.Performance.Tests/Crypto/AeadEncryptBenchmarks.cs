@@ -2,7 +2,7 @@ using System.Security.Cryptography;
 using BenchmarkDotNet.Attributes;
 using Encryption.Custom.Crypto;
 using Encryption.Custom.Crypto.Managed;
-using Encryption.Custom.Crypto.OpenSsl;
+using Encryption.Custom.Native.OpenSsl;
 
 namespace Encryption.Custom.Performance.Tests.Crypto;
 

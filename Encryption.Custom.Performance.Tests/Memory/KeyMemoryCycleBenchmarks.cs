@@ -1,7 +1,7 @@
 using System.Security.Cryptography;
 using BenchmarkDotNet.Attributes;
 using Encryption.Custom.Crypto;
-using Encryption.Custom.Keys.Memory;
+using Encryption.Custom.Native.Memory;
 
 namespace Encryption.Custom.Performance.Tests.Memory;
 

@@ -1,6 +1,6 @@
 using Encryption.Custom.Crypto;
 using Encryption.Custom.Crypto.Managed;
-using Encryption.Custom.Crypto.OpenSsl;
+using Encryption.Custom.Native.OpenSsl;
 
 namespace Encryption.Custom.Tests.Crypto;
 

@@ -1,7 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using Encryption.Custom.Keys;
-using Encryption.Custom.Keys.Memory;
+using Encryption.Custom.Native.Memory;
 using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys;

@@ -7,7 +7,7 @@ using Encryption.Custom.Crypto;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Caching;
 using Encryption.Custom.Keys.Local;
-using Encryption.Custom.Keys.Memory;
+using Encryption.Custom.Native.Memory;
 
 namespace Encryption.Custom.Tests.Keys;
 

@@ -1,4 +1,3 @@
-using System.Diagnostics.CodeAnalysis;
 using System.Diagnostics.Tracing;
 
 namespace Encryption.Custom.Diagnostics;
@@ -16,8 +15,8 @@ internal sealed class EncryptionEventSource : EventSource
     private const int KeyMemoryProtectionUnavailableId = 1;
     private const int KeyMemorySlabMappedId = 2;
 
-    // WriteEventCore only trims badly for object payloads; every payload here is an int or a string.
-    private const string PrimitivePayload = "Payloads are primitive types only.";
+    // Payloads go through WriteEvent's EventSourcePrimitive overload: trim-safe, no unsafe code, and the small array
+    // it allocates is paid only while a listener is enabled, for events that happen a few times per process.
 
     private EncryptionEventSource()
     {
@@ -43,23 +42,11 @@ internal sealed class EncryptionEventSource : EventSource
         Level = EventLevel.Warning,
         Keywords = Keywords.KeyMemory,
         Message = "Key memory protection {1} is unavailable (pool {0}, platform error {2}); key memory now has: {3}.")]
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026:RequiresUnreferencedCode", Justification = PrimitivePayload)]
-    public unsafe void KeyMemoryProtectionUnavailable(int poolId, string feature, int errorCode, string protection)
+    public void KeyMemoryProtectionUnavailable(int poolId, string feature, int errorCode, string protection)
     {
-        if (!IsEnabled())
+        if (IsEnabled())
         {
-            return;
-        }
-
-        fixed (char* featureChars = feature)
-        fixed (char* protectionChars = protection)
-        {
-            EventData* data = stackalloc EventData[4];
-            data[0] = Int32Data(&poolId);
-            data[1] = StringData(featureChars, feature);
-            data[2] = Int32Data(&errorCode);
-            data[3] = StringData(protectionChars, protection);
-            WriteEventCore(KeyMemoryProtectionUnavailableId, 4, data);
+            WriteEvent(KeyMemoryProtectionUnavailableId, poolId, feature, errorCode, protection);
         }
     }
 
@@ -73,28 +60,11 @@ internal sealed class EncryptionEventSource : EventSource
         Level = EventLevel.Informational,
         Keywords = Keywords.KeyMemory,
         Message = "Key memory region mapped (pool {0}): {2} slots of {1} bytes; protection: {3}.")]
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026:RequiresUnreferencedCode", Justification = PrimitivePayload)]
-    public unsafe void KeyMemorySlabMapped(int poolId, int slotSize, int slotCount, string protection)
+    public void KeyMemorySlabMapped(int poolId, int slotSize, int slotCount, string protection)
     {
-        if (!IsEnabled())
+        if (IsEnabled())
         {
-            return;
-        }
-
-        fixed (char* protectionChars = protection)
-        {
-            EventData* data = stackalloc EventData[4];
-            data[0] = Int32Data(&poolId);
-            data[1] = Int32Data(&slotSize);
-            data[2] = Int32Data(&slotCount);
-            data[3] = StringData(protectionChars, protection);
-            WriteEventCore(KeyMemorySlabMappedId, 4, data);
+            WriteEvent(KeyMemorySlabMappedId, poolId, slotSize, slotCount, protection);
         }
     }
-
-    private static unsafe EventData Int32Data(int* value) =>
-        new() { DataPointer = (nint)value, Size = sizeof(int) };
-
-    private static unsafe EventData StringData(char* chars, string value) =>
-        new() { DataPointer = (nint)chars, Size = (value.Length + 1) * sizeof(char) };
 }

@@ -3,7 +3,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
-using Encryption.Custom.Keys.Memory;
+using Encryption.Custom.Native.Memory;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Processing;
 using Encryption.Custom.Tests.Keys.TestSupport;

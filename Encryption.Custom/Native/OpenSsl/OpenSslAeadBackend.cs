@@ -1,0 +1,29 @@
+// The native AEAD backend (wire-format.md §1 over OpenSSL 3 libcrypto), used when libcrypto.so.3 loads.
+namespace Encryption.Custom.Native.OpenSsl;
+
+/// <summary>Creates <see cref="OpenSslAeadContext"/>s; available only where <see cref="LibCrypto.IsAvailable"/>.</summary>
+internal sealed class OpenSslAeadBackend : AeadBackend
+{
+    private OpenSslAeadBackend()
+    {
+    }
+
+    /// <summary>Whether libcrypto 3 can be loaded in this process.</summary>
+    public static bool IsSupported => LibCrypto.IsAvailable;
+
+    /// <summary>The backend; creating contexts throws <see cref="PlatformNotSupportedException"/> when not <see cref="IsSupported"/>.</summary>
+    public static OpenSslAeadBackend Instance { get; } = new();
+
+    public override string Name => "OpenSsl";
+
+    /// <exception cref="PlatformNotSupportedException">libcrypto 3 cannot be loaded.</exception>
+    public override AeadContext CreateContext(AeadKeySource keySource)
+    {
+        if (!IsSupported)
+        {
+            throw new PlatformNotSupportedException("OpenSSL 3 libcrypto could not be loaded; use the managed AEAD backend.");
+        }
+
+        return new OpenSslAeadContext(keySource);
+    }
+}
