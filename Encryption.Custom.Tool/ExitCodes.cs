@@ -6,7 +6,7 @@ internal static class ExitCodes
     /// <summary>The command succeeded.</summary>
     public const int Success = 0;
 
-    /// <summary>The output could not be written, or the tool failed unexpectedly.</summary>
+    /// <summary>The output could not be written, the service refused a request or cannot be reached, the run was cancelled, or the tool failed unexpectedly.</summary>
     public const int Failure = 1;
 
     /// <summary>Unknown command or option, missing required option, bad option value or path syntax.</summary>
@@ -14,4 +14,7 @@ internal static class ExitCodes
 
     /// <summary>Bad input: malformed JSON, wrong key, tampered value, unsupported format, unreadable input, bad key file.</summary>
     public const int BadInput = 3;
+
+    /// <summary>migrate finished, but reported documents it could not migrate (left as they were).</summary>
+    public const int DocumentsFailed = 4;
 }

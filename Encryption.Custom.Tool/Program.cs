@@ -13,6 +13,6 @@ internal static class Program
 
         using Stream standardInput = Console.OpenStandardInput();
         using Stream standardOutput = Console.OpenStandardOutput();
-        return await ToolApplication.RunAsync(args, new ToolConsole(standardInput, standardOutput, Console.Error));
+        return await ToolApplication.RunAsync(args, new ToolConsole(standardInput, standardOutput, Console.Error, IsTerminal: !Console.IsOutputRedirected));
     }
 }

@@ -2,7 +2,9 @@ using System.Reflection;
 using System.Text;
 using Encryption.Custom.Tool.CommandLine;
 using Encryption.Custom.Tool.Commands;
+using Azure.Identity;
 using Encryption.Custom.Tool.Errors;
+using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Tool;
 
@@ -49,6 +51,16 @@ internal static class ToolApplication
         {
             return Fail(console, ErrorLine.Prefix + "Cancelled: the run was cancelled; nothing was written.", ExitCodes.Failure);
         }
+        catch (CosmosException exception)
+        {
+            // The status code says what went wrong (401 key, 404 database or container, 429...); the SDK's message is
+            // not printed: it carries request diagnostics, not what the operator needs, and could grow to quote more.
+            return Fail(console, ErrorLine.ForService($"the service answered {(int)exception.StatusCode} {exception.StatusCode}."), ExitCodes.Failure);
+        }
+        catch (Exception exception) when (exception is HttpRequestException or AuthenticationFailedException or CredentialUnavailableException)
+        {
+            return Fail(console, ErrorLine.ForService($"the endpoint cannot be reached or signed in to ({exception.GetType().Name})."), ExitCodes.Failure);
+        }
 #pragma warning disable CA1031 // The last resort: a failure must still be one line and an exit code, never a stack trace quoting data.
         catch (Exception exception)
 #pragma warning restore CA1031
@@ -67,6 +79,8 @@ internal static class ToolApplication
     {
         CommandKind.Encrypt => EncryptCommand.RunAsync(arguments, console, cancellationToken),
         CommandKind.Decrypt => DecryptCommand.RunAsync(arguments, console, cancellationToken),
+        CommandKind.Migrate => MigrateCommand.RunAsync(arguments, console, cancellationToken),
+        CommandKind.Status => StatusCommand.RunAsync(arguments, console, cancellationToken),
         _ => InspectCommand.RunAsync(arguments, console, cancellationToken),
     };
 

@@ -95,6 +95,44 @@ public sealed class CommandLineParserTests
     public void Parse_DecryptWithKeyFile_HasNoWrappedKeySource() =>
         Assert.Null(CommandLineParser.Parse(["decrypt", "--key-file", "k.hex"]).WrappedKey);
 
+    private static readonly string[] s_migrate =
+        ["migrate", "--endpoint", "https://127.0.0.1:8081/", "--database", "db", "--container", "c", "--lease-container", "l", "--dek-container", "keys"];
+
+    [Fact]
+    public void Parse_MigrateWithEveryOption_ReadsEachValue()
+    {
+        ToolArguments arguments = CommandLineParser.Parse(
+            [.. s_migrate, "--dek-database", "kdb", "--kek-file", "kek.jwk", "--dek-id", "dek2", "--path", "/a", "--path=/b", "--accept-dek", "dek1",
+             "--accept-dek", "dek0", "--budget", "250.5", "--parallelism", "3", "--batch-size", "50", "--bulk", "--job-name", "rotate", "--processor", "newtonsoft"]);
+
+        MigrationArguments migration = arguments.Migration!;
+        Assert.Equal(CommandKind.Migrate, arguments.Command!.Kind);
+        Assert.Equal(new Uri("https://127.0.0.1:8081/"), migration.Endpoint);
+        Assert.Equal(("db", "c", "l", "kdb", "keys", "kek.jwk"), (migration.Database, migration.Container, migration.LeaseContainer, migration.DekDatabase, migration.DekContainer, migration.KekFile));
+        Assert.Equal("dek2", migration.TargetDekId);
+        Assert.Equal(["/a", "/b"], migration.TargetPaths);
+        Assert.Equal(["dek1", "dek0"], migration.AcceptedDekIds);
+        Assert.Equal((250.5, 3, 50, true, "rotate", JsonProcessor.Newtonsoft), (migration.RequestUnitsPerSecond, migration.Parallelism, migration.BatchSize, migration.Bulk, migration.JobName, migration.Processor));
+    }
+
+    [Fact]
+    public void Parse_MigrateDecryptWithKeyVault_HasNoTargetAndDefaults()
+    {
+        MigrationArguments migration = CommandLineParser.Parse([.. s_migrate, "--decrypt", "--key-vault-credential", "default"]).Migration!;
+
+        Assert.Null(migration.TargetDekId);
+        Assert.Null(migration.KekFile);
+        Assert.Equal((null, null, null, false, null), (migration.RequestUnitsPerSecond, migration.Parallelism, migration.BatchSize, migration.Bulk, migration.JobName));
+    }
+
+    [Fact]
+    public void Parse_StatusWithoutTarget_CountsAgainstNoEncryption()
+    {
+        MigrationArguments migration = CommandLineParser.Parse(["status", "--endpoint", "https://a/", "--database", "b", "--container", "c"]).Migration!;
+
+        Assert.Equal(("b", "c", null), (migration.Database, migration.Container, migration.TargetDekId));
+    }
+
     public static TheoryData<string[], string> UsageErrors => new()
     {
         { [], "no command given" },
@@ -125,6 +163,32 @@ public sealed class CommandLineParserTests
         { ["decrypt", "--key-file", "k", "-x"], "unknown option '-x' for 'decrypt'" },
         { ["decrypt", "--key-file", "k", "--"], "unknown option '--' for 'decrypt'" },
         { ["decrypt", "--key-file", "k", "in.json"], "unexpected argument at position 4" },
+
+        // migrate and status.
+        { [.. s_migrate, "--kek-file", "k"], "'migrate' needs a target: --dek-id ID with --path /NAME, or --decrypt" },
+        { [.. s_migrate, "--kek-file", "k", "--decrypt", "--dek-id", "d", "--path", "/a"], "'migrate' needs a target" },
+        { [.. s_migrate, "--kek-file", "k", "--path", "/a", "--decrypt"], "--path goes with --dek-id" },
+        { [.. s_migrate, "--kek-file", "k", "--dek-id", "d"], "--dek-id needs at least one --path /NAME" },
+        { [.. s_migrate, "--decrypt"], "exactly one key-encryption key" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--budget", "0"], "option --budget needs a positive number (RU/S)" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--budget", "NaN"], "option --budget needs a positive number" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--parallelism", "1.5"], "option --parallelism needs a positive number (N)" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--bulk", "yes"], "unexpected argument at position 16" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--decrypt"], "option --decrypt is given more than once" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--path", "/a"], "--path goes with --dek-id" },
+        { ["migrate", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--dek-container", "k", "--decrypt", "--kek-file", "k"], "needs the option --lease-container" },
+        { ["status", "--endpoint", "http://a/", "--database", "b", "--container", "c"], "--endpoint needs an absolute https URI" },
+        { ["status", "--endpoint", "https://a/", "--database", "b"], "'status' needs the option --container NAME" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--kek-file", "k"], "unknown option '--kek-file' for 'status'" },
+
+        // What System.CommandLine would otherwise accept or word differently.
+        { ["encrypt", "--key-file=k", "--dek-id", "d", "--path=/a", "stray"], "unexpected argument at position 6" },
+        { ["encrypt", "--key-file", "k", "--dek-id", "d", "--path", "/a", "/b"], "unexpected argument at position 8" },
+        { ["decrypt", "--key-file", "k", "--in", "--odd.json"], "option --in needs a value" },
+        { ["decrypt", "--key-file", "k", "@arguments.rsp"], "unexpected argument at position 4" },
+        { ["decrypt", "--verbose=1", "--key-file", "k"], "unknown option '--verbose' for 'decrypt'" },
+        { ["[suggest]", "decrypt", "--key-file", "k"], "unexpected argument at position 1" },
+        { ["/h"], "unknown command '(not printed)'" },
     };
 
     [Theory]

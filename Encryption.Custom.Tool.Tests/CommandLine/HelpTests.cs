@@ -1,3 +1,4 @@
+using System.CommandLine;
 using Encryption.Custom.Tool.CommandLine;
 using Encryption.Custom.Tool.Tests.TestSupport;
 
@@ -15,7 +16,7 @@ public sealed class HelpTests
         ToolRun run = (await InProcessTool.RunAsync(flag)).AssertSuccess();
 
         string text = run.OutputText;
-        foreach (CommandSpec command in CommandCatalog.All)
+        foreach (ToolCommand command in CommandCatalog.All)
         {
             Assert.Contains($"  {command.Name}", text, StringComparison.Ordinal);
             Assert.Contains(command.Summary, text, StringComparison.Ordinal);
@@ -31,16 +32,16 @@ public sealed class HelpTests
     [MemberData(nameof(CommandNames))]
     public async Task Help_Command_ShowsUsageAndEveryOption(string name)
     {
-        CommandSpec command = CommandCatalog.Find(name)!;
+        ToolCommand command = CommandCatalog.Find(name)!;
 
         ToolRun run = (await InProcessTool.RunAsync(name, "--help")).AssertSuccess();
         ToolRun shortFlag = (await InProcessTool.RunAsync(name, "-h")).AssertSuccess();
 
         string text = run.OutputText;
         Assert.StartsWith($"Usage: cosmos-encryption {name} ", text, StringComparison.Ordinal);
-        foreach (OptionSpec option in command.Options)
+        foreach (Option option in command.Options)
         {
-            Assert.Contains($"  {option.Name} {option.ValueName}", text, StringComparison.Ordinal);
+            Assert.Contains($"  {option.Name} {option.HelpName}", text, StringComparison.Ordinal);
         }
 
         Assert.Equal(command.Options.Any(o => o.Name == "--key-file"), text.Contains("development and support only", StringComparison.Ordinal));

@@ -1,9 +1,12 @@
+using System.CommandLine;
+using System.CommandLine.Help;
+
 namespace Encryption.Custom.Tool.CommandLine;
 
-/// <summary>The catalogue of commands.</summary>
+/// <summary>The catalogue of commands, and the System.CommandLine root that parses them.</summary>
 internal static class CommandCatalog
 {
-    public static readonly CommandSpec Encrypt = new(
+    public static readonly ToolCommand Encrypt = new(
         CommandKind.Encrypt,
         "encrypt",
         "Encrypt top-level properties of a JSON document (format 3).",
@@ -12,7 +15,7 @@ internal static class CommandCatalog
         + "does before a write to Cosmos DB.",
         [OptionCatalog.KeyFile, OptionCatalog.DataEncryptionKeyId, OptionCatalog.Path, OptionCatalog.Processor, OptionCatalog.Input, OptionCatalog.Output]);
 
-    public static readonly CommandSpec Decrypt = new(
+    public static readonly ToolCommand Decrypt = new(
         CommandKind.Decrypt,
         "decrypt",
         "Decrypt a document (format 3, or legacy format 2).",
@@ -26,7 +29,7 @@ internal static class CommandCatalog
             OptionCatalog.Processor, OptionCatalog.Input, OptionCatalog.Output,
         ]);
 
-    public static readonly CommandSpec Inspect = new(
+    public static readonly ToolCommand Inspect = new(
         CommandKind.Inspect,
         "inspect",
         "Print a document's encryption metadata; needs no key.",
@@ -35,12 +38,89 @@ internal static class CommandCatalog
         + "{\"encrypted\":false} for a document without metadata. Reads no key and decrypts nothing.",
         [OptionCatalog.Input]);
 
-    public static IReadOnlyList<CommandSpec> All { get; } = [Encrypt, Decrypt, Inspect];
+    public static readonly ToolCommand Migrate = new(
+        CommandKind.Migrate,
+        "migrate",
+        "Bring a container's documents to a target encryption state, in place.",
+        "Runs the library's migration job (a change feed processor instance) until every document of the container "
+        + "is in the target state: encrypted with --dek-id in the --path properties, or decrypted (--decrypt). "
+        + "Documents are decrypted with the DEK they name (the target DEK or an --accept-dek one, unwrapped from the "
+        + "DEK container with --kek-file or --key-vault-credential) and replaced on the condition of their ETag, so "
+        + "a concurrent write is never overwritten. Ctrl+C stops cleanly; the same command resumes from the "
+        + "checkpoints. Progress goes to standard output (a bar on a terminal, lines otherwise); documents that "
+        + "cannot be migrated are listed (id, partition key, reason) and left as they were.",
+        [
+            OptionCatalog.Endpoint, OptionCatalog.Database, OptionCatalog.Container, OptionCatalog.LeaseContainer,
+            OptionCatalog.MigrationDekDatabase, OptionCatalog.MigrationDekContainer, OptionCatalog.MigrationKekFile,
+            OptionCatalog.KeyVaultCredential, OptionCatalog.TargetDekId, OptionCatalog.TargetPath, OptionCatalog.Decrypt,
+            OptionCatalog.AcceptDek, OptionCatalog.Budget, OptionCatalog.Parallelism, OptionCatalog.BatchSize,
+            OptionCatalog.Bulk, OptionCatalog.JobName, OptionCatalog.Processor,
+        ]);
+
+    public static readonly ToolCommand Status = new(
+        CommandKind.Status,
+        "status",
+        "Count a container's documents per DEK and against a target policy; needs no key.",
+        "Reads every document's encryption metadata once (about one request unit per kilobyte stored) and prints one "
+        + "line of JSON: the documents in total and per DEK id, without encryption, with plaintext in a path of the "
+        + "target policy, with paths other than the policy's, unreadable, in and outside the target state. A DEK "
+        + "with no documents can be retired. Decrypts nothing.",
+        [OptionCatalog.Endpoint, OptionCatalog.Database, OptionCatalog.Container, OptionCatalog.StatusDekId, OptionCatalog.StatusPath]);
+
+    public static IReadOnlyList<ToolCommand> All { get; } = [Encrypt, Decrypt, Inspect, Migrate, Status];
+
+    /// <summary>
+    /// The root: the commands, <c>--help</c> (also <c>-h</c>, <c>-?</c>; inherited by every command) and
+    /// <c>--version</c>. The library's default help aliases add the Windows-style <c>/h</c> and <c>/?</c>, and its
+    /// default <c>[suggest]</c> directive would read a first argument in brackets as a request for completions:
+    /// neither is part of this tool's command line.
+    /// </summary>
+    public static RootCommand Root { get; } = CreateRoot();
+
+    /// <summary>Every option name the root and the commands know (a value equal to one is a forgotten value).</summary>
+    public static bool IsOptionName(string token)
+    {
+        if (token is "--help" or "-h" or "-?" or "--version")
+        {
+            return true;
+        }
+
+        foreach (ToolCommand command in All)
+        {
+            if (command.FindOption(token) is not null)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static RootCommand CreateRoot()
+    {
+        var root = new RootCommand("cosmos-encryption");
+        root.Directives.Clear();
+        for (int i = root.Options.Count - 1; i >= 0; i--)
+        {
+            if (root.Options[i] is HelpOption)
+            {
+                root.Options.RemoveAt(i);
+            }
+        }
+
+        root.Options.Add(new HelpOption("--help", "-h", "-?"));
+        foreach (ToolCommand command in All)
+        {
+            root.Subcommands.Add(command);
+        }
+
+        return root;
+    }
 
     /// <summary>The command with this exact name, or <see langword="null"/>.</summary>
-    public static CommandSpec? Find(string name)
+    public static ToolCommand? Find(string name)
     {
-        foreach (CommandSpec command in All)
+        foreach (ToolCommand command in All)
         {
             if (string.Equals(command.Name, name, StringComparison.Ordinal))
             {

@@ -11,4 +11,10 @@ internal enum CommandKind
 
     /// <summary>Print a document's encryption metadata without a key.</summary>
     Inspect,
+
+    /// <summary>Bring a container's documents to a target encryption state.</summary>
+    Migrate,
+
+    /// <summary>Count a container's documents against a target state.</summary>
+    Status,
 }

@@ -1,8 +1,13 @@
+using System.CommandLine;
 using System.Text;
 
 namespace Encryption.Custom.Tool.CommandLine;
 
-/// <summary>The text of <c>--help</c>, for the tool and for each command, built from the catalogues.</summary>
+/// <summary>
+/// The text of <c>--help</c>, for the tool and for each command, built from the catalogue's commands and options.
+/// Written here rather than by System.CommandLine's help builder: the usage line lists every option (scripts and
+/// docs copy it), and the key-file warning and the exit codes belong on the same page.
+/// </summary>
 internal static class HelpText
 {
     private const int OptionColumn = 34;
@@ -20,10 +25,12 @@ internal static class HelpText
     private const string ExitCodes =
         """
         Exit codes:
-          0  success
-          1  the output could not be written, or an unexpected failure
+          0  success (migrate: every document is in the target state)
+          1  the output could not be written, the service refused a request or cannot be reached, cancelled
+             (migrate: run it again to resume), or an unexpected failure
           2  usage error: unknown command or option, missing required option, bad value or path syntax
           3  bad input: malformed JSON, wrong key, tampered value, unsupported format, unreadable input, bad key file
+          4  migrate finished, but some documents could not be migrated: they are listed and were left as they were
 
         A failure writes exactly one line to standard error (the error kind, the DEK id and path when known, and
         the message; never key material, plaintext or ciphertext) and leaves --out untouched.
@@ -34,7 +41,7 @@ internal static class HelpText
     {
         var text = new StringBuilder();
         text.AppendLine("cosmos-encryption: inspect, encrypt and decrypt Azure Cosmos DB documents in the Encryption.Custom")
-            .AppendLine("format (format 3; format 2 is decrypted too), offline.")
+            .AppendLine("format (format 3; format 2 is decrypted too), offline; migrate a container's documents in place.")
             .AppendLine()
             .AppendLine("Usage:")
             .AppendLine("  cosmos-encryption <command> [options]")
@@ -42,7 +49,7 @@ internal static class HelpText
             .AppendLine("  cosmos-encryption --help | --version")
             .AppendLine()
             .AppendLine("Commands:");
-        foreach (CommandSpec command in CommandCatalog.All)
+        foreach (ToolCommand command in CommandCatalog.All)
         {
             text.Append("  ").Append(command.Name.PadRight(10)).AppendLine(command.Summary);
         }
@@ -57,26 +64,26 @@ internal static class HelpText
     }
 
     /// <summary>The help of one command.</summary>
-    public static string For(CommandSpec command)
+    public static string For(ToolCommand command)
     {
         var text = new StringBuilder();
         text.Append("Usage: cosmos-encryption ").Append(command.Name);
-        foreach (OptionSpec option in command.Options)
+        foreach (Option option in command.Options)
         {
-            string usage = $"{option.Name} {option.ValueName}";
+            string usage = Label(option);
             text.Append(' ').Append(option.Required ? usage : $"[{usage}]");
-            if (option.Repeatable)
+            if (ToolCommand.IsRepeatable(option))
             {
                 text.Append(" [").Append(usage).Append(" ...]");
             }
         }
 
         text.AppendLine().AppendLine();
-        Wrap(text, command.Description, string.Empty);
+        Wrap(text, command.Description ?? string.Empty, string.Empty);
         text.AppendLine().AppendLine("Options:");
-        foreach (OptionSpec option in command.Options)
+        foreach (Option option in command.Options)
         {
-            string label = $"  {option.Name} {option.ValueName}";
+            string label = "  " + Label(option);
             text.Append(label.PadRight(OptionColumn));
             if (label.Length >= OptionColumn)
             {
@@ -95,6 +102,9 @@ internal static class HelpText
         text.AppendLine().AppendLine(ExitCodes);
         return text.ToString();
     }
+
+    // A flag (--bulk) has no value.
+    private static string Label(Option option) => option.HelpName is null ? option.Name : $"{option.Name} {option.HelpName}";
 
     // Wraps at 110 columns; continuation lines start with indent.
     private static void Wrap(StringBuilder text, string paragraph, string indent, bool firstLineIndented = false)

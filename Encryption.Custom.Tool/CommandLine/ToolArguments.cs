@@ -9,12 +9,15 @@ internal sealed class ToolArguments
     public required ToolAction Action { get; init; }
 
     /// <summary>The command to run or whose help to print; <see langword="null"/> for the tool's own help and version.</summary>
-    public CommandSpec? Command { get; init; }
+    public ToolCommand? Command { get; init; }
 
     public string? KeyFile { get; init; }
 
     /// <summary>The wrapped DEK and its key-encryption key (decrypt without <c>--key-file</c>).</summary>
     public WrappedKeyArguments? WrappedKey { get; init; }
+
+    /// <summary>The container and target of migrate and status.</summary>
+    public MigrationArguments? Migration { get; init; }
 
     public string? DataEncryptionKeyId { get; init; }
 

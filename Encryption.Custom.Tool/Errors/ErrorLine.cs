@@ -21,6 +21,9 @@ internal static class ErrorLine
     public static string For(EncryptionException exception) =>
         Compose(exception.Kind.ToString(), exception.Message, exception.DataEncryptionKeyId, exception.Path);
 
+    /// <summary>The line for a request the service refused or that could not reach it.</summary>
+    public static string ForService(string message) => Compose("ServiceError", message, null, null);
+
     /// <summary>The line for a failure nobody anticipated: its type only, since its message could quote document content.</summary>
     public static string ForUnexpected(Exception exception) =>
         Compose("Unexpected", $"the tool failed with {exception.GetType().FullName}; no details are printed because they could quote document content.", null, null);

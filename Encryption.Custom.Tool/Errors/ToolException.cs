@@ -18,6 +18,12 @@ internal sealed class ToolException : Exception
     /// <summary>The kind of an output file or stream that cannot be written.</summary>
     public const string OutputFailedKind = "OutputFailed";
 
+    /// <summary>The kind of a run stopped by Ctrl+C, SIGTERM or its cancellation token.</summary>
+    public const string CancelledKind = "Cancelled";
+
+    /// <summary>The kind of a migration that left documents as they were.</summary>
+    public const string DocumentsFailedKind = "DocumentsFailed";
+
     public ToolException()
         : this(ExitCodes.Failure, "Unexpected", "The tool failed.", null)
     {
@@ -52,6 +58,12 @@ internal sealed class ToolException : Exception
     /// <summary>Bad input the operator supplied (exit code 3).</summary>
     public static ToolException BadInput(string kind, string message, Exception? innerException = null) =>
         new(ExitCodes.BadInput, kind, message, innerException);
+
+    /// <summary>The run was stopped before its end (exit code 1).</summary>
+    public static ToolException Cancelled(string message) => new(ExitCodes.Failure, CancelledKind, message, null);
+
+    /// <summary>migrate finished but could not migrate some documents (exit code 4).</summary>
+    public static ToolException DocumentsFailed(string message) => new(ExitCodes.DocumentsFailed, DocumentsFailedKind, message, null);
 
     /// <summary>The result could not be written (exit code 1).</summary>
     public static ToolException OutputFailed(string message, Exception? innerException) =>

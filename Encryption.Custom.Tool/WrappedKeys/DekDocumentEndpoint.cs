@@ -1,42 +1,29 @@
-using Azure.Identity;
+using Encryption.Custom.Tool.Endpoints;
 using Encryption.Custom.Keys.Cosmos;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Tool.WrappedKeys;
 
 /// <summary>
-/// The DEK container on a Cosmos DB endpoint, read (never written) with the library's own DEK document reader.
-/// The account key comes from <c>COSMOS_KEY</c> (never from the command line, which ends up in shell history and
-/// process listings), or else the tool authenticates with <see cref="DefaultAzureCredential"/>.
+/// The DEK container on a Cosmos DB endpoint (<see cref="AccountClient"/>), read (never written) with the library's
+/// own DEK document reader.
 /// </summary>
 internal sealed class DekDocumentEndpoint : DekDocumentSource
 {
-    /// <summary>The environment variable holding the account key.</summary>
-    public const string AccountKeyVariable = "COSMOS_KEY";
-
-    private readonly CosmosClient _client;
+    private readonly CosmosClient? _client;
     private readonly Container _container;
 
+    /// <summary>Reads from the DEK container on <paramref name="endpoint"/>, through a client of its own.</summary>
     public DekDocumentEndpoint(Uri endpoint, string database, string container)
     {
-        var options = new CosmosClientOptions
-        {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
-        };
-
-        // A loopback endpoint is a local emulator with a self-signed certificate (Microsoft's, or the bundled one):
-        // nothing on another host can answer there. Any other host must present a trusted certificate.
-        if (endpoint.IsLoopback)
-        {
-            options.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
-        }
-
-        string? accountKey = Environment.GetEnvironmentVariable(AccountKeyVariable);
-        _client = string.IsNullOrEmpty(accountKey)
-            ? new CosmosClient(endpoint.AbsoluteUri, new DefaultAzureCredential(), options)
-            : new CosmosClient(endpoint.AbsoluteUri, accountKey, options);
+        _client = AccountClient.Create(endpoint);
         _container = _client.GetContainer(database, container);
+    }
+
+    /// <summary>Reads from <paramref name="container"/>, whose client the caller owns.</summary>
+    public DekDocumentEndpoint(Container container)
+    {
+        _container = container;
     }
 
     public override async Task<DataEncryptionKeyProperties> ReadAsync(string dataEncryptionKeyId, CancellationToken cancellationToken)
@@ -68,7 +55,7 @@ internal sealed class DekDocumentEndpoint : DekDocumentSource
 
     public override ValueTask DisposeAsync()
     {
-        _client.Dispose();
+        _client?.Dispose();
         return ValueTask.CompletedTask;
     }
 }

@@ -16,9 +16,17 @@ internal static class KeyEncryptionKeys
     /// registered under the key name the metadata gives, so the library resolves it as it would in an application.
     /// </summary>
     /// <exception cref="ToolException">The key file cannot be read or holds no supported key (exit code 3).</exception>
-    public static EncryptionKeyWrapProvider Open(WrappedKeyArguments arguments, EncryptionKeyWrapMetadata metadata)
+    public static EncryptionKeyWrapProvider Open(WrappedKeyArguments arguments, EncryptionKeyWrapMetadata metadata) =>
+        Open(arguments.KekFile, [metadata]);
+
+    /// <summary>
+    /// The provider for the DEKs with these key-wrap metadata: Key Vault without <paramref name="kekFile"/>, else the
+    /// local key file registered under every key name the metadata give (one key-encryption key wraps them all).
+    /// </summary>
+    /// <exception cref="ToolException">The key file cannot be read or holds no supported key (exit code 3).</exception>
+    public static EncryptionKeyWrapProvider Open(string? kekFile, IEnumerable<EncryptionKeyWrapMetadata> metadata)
     {
-        if (arguments.KekFile is not { } path)
+        if (kekFile is not { } path)
         {
             return new AzureKeyVaultKeyWrapProvider(new DefaultAzureCredential());
         }
@@ -26,14 +34,17 @@ internal static class KeyEncryptionKeys
         var provider = new LocalKeyWrapProvider();
         try
         {
-            string name = metadata.Name ?? metadata.Value;
-            if (StartsWithJson(path))
+            bool isJson = StartsWithJson(path);
+            foreach (string name in metadata.Select(m => m.Name ?? m.Value).Distinct(StringComparer.Ordinal))
             {
-                provider.AddJsonWebKeyFile(name, path);
-            }
-            else
-            {
-                provider.AddRsaPemFile(name, path);
+                if (isJson)
+                {
+                    provider.AddJsonWebKeyFile(name, path);
+                }
+                else
+                {
+                    provider.AddRsaPemFile(name, path);
+                }
             }
 
             return provider;

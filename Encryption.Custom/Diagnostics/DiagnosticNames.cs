@@ -54,6 +54,12 @@ public static class DiagnosticNames
     /// <summary>Counter: paths a write was asked to encrypt that the document did not hold (absent or null), so were not encrypted.</summary>
     public const string AbsentPaths = "encryption.custom.encrypt.absent_paths";
 
+    /// <summary>Counter: documents handled by an <see cref="EncryptionMigrationJob"/>, tagged with <see cref="OutcomeTag"/> (<c>rewritten</c>, <c>skipped</c>, <c>failed</c>, <c>conflict</c>).</summary>
+    public const string MigrationDocuments = "encryption.custom.migration.documents";
+
+    /// <summary>Counter: request units charged to <see cref="EncryptionMigrationJob"/> instances.</summary>
+    public const string MigrationRequestUnits = "encryption.custom.migration.request_units";
+
     /// <summary>Tag: the container operation (<c>CreateItem</c>, <c>Query.ReadNext</c>, ...).</summary>
     public const string OperationTag = "encryption.operation";
 

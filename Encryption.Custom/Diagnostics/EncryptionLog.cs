@@ -36,4 +36,51 @@ internal static partial class EncryptionLog
         Level = LogLevel.Warning,
         Message = "The background refresh of data encryption key '{DataEncryptionKeyId}' failed ({ErrorType}); the cached key stays in use until it expires, and the refresh is retried after {RetryInterval}.")]
     public static partial void DataEncryptionKeyRefreshFailed(ILogger logger, string dataEncryptionKeyId, string errorType, TimeSpan retryInterval, Exception exception);
+
+    // The migration job (docs/migration.md): ids 201-205. Documents are named by id and partition key only; reasons
+    // are the library's messages or status codes, never a value.
+    [LoggerMessage(
+        EventId = 201,
+        EventName = "MigrationStarted",
+        Level = LogLevel.Information,
+        Message = "Encryption migration '{ProcessorName}' started as instance '{InstanceName}'.")]
+    public static partial void MigrationStarted(ILogger logger, string processorName, string instanceName);
+
+    [LoggerMessage(
+        EventId = 202,
+        EventName = "MigrationProgress",
+        Level = LogLevel.Information,
+        Message = "Encryption migration '{ProcessorName}': {DocumentsSeen} seen, {DocumentsRewritten} rewritten, {DocumentsSkipped} skipped, {DocumentsFailed} failed, {Conflicts} conflicts redone, {RequestUnits} RU; lag {EstimatedLag}, about {EstimatedTimeRemaining} left.")]
+    public static partial void MigrationProgress(
+        ILogger logger,
+        string processorName,
+        long documentsSeen,
+        long documentsRewritten,
+        long documentsSkipped,
+        long documentsFailed,
+        long conflicts,
+        double requestUnits,
+        long? estimatedLag,
+        TimeSpan? estimatedTimeRemaining);
+
+    [LoggerMessage(
+        EventId = 203,
+        EventName = "MigrationDocumentFailed",
+        Level = LogLevel.Warning,
+        Message = "Encryption migration left document '{DocumentId}' (partition key {PartitionKey}) as it was ({ErrorType}): {Reason}")]
+    public static partial void MigrationDocumentFailed(ILogger logger, string documentId, string partitionKey, string errorType, string reason);
+
+    [LoggerMessage(
+        EventId = 204,
+        EventName = "MigrationVerificationOutstanding",
+        Level = LogLevel.Warning,
+        Message = "Encryption migration '{ProcessorName}' is caught up, but the verification scan found {Outstanding} documents outside the target state that this instance did not report; the change feed shows nothing new for them (another instance's failures, or checkpoints of an earlier migration under this processor name).")]
+    public static partial void MigrationVerificationOutstanding(ILogger logger, string processorName, long outstanding);
+
+    [LoggerMessage(
+        EventId = 205,
+        EventName = "MigrationStopped",
+        Level = LogLevel.Information,
+        Message = "Encryption migration '{ProcessorName}' stopped (completed: {Completed}, failures: {Failures}).")]
+    public static partial void MigrationStopped(ILogger logger, string processorName, bool completed, int failures);
 }

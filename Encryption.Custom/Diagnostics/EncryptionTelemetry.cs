@@ -45,6 +45,10 @@ internal static class EncryptionTelemetry
 
     public static readonly Counter<long> AbsentPaths = Meter.CreateCounter<long>(DiagnosticNames.AbsentPaths, "{path}", "Paths to encrypt that a written document did not hold.");
 
+    public static readonly Counter<long> MigrationDocuments = Meter.CreateCounter<long>(DiagnosticNames.MigrationDocuments, "{document}", "Documents handled by migration jobs, by outcome.");
+
+    public static readonly Counter<double> MigrationRequestUnits = Meter.CreateCounter<double>(DiagnosticNames.MigrationRequestUnits, "{request_unit}", "Request units charged to migration jobs.");
+
     private static readonly KeyValuePair<string, object?> s_success = new(DiagnosticNames.OutcomeTag, "success");
     private static readonly KeyValuePair<string, object?> s_failure = new(DiagnosticNames.OutcomeTag, "failure");
 

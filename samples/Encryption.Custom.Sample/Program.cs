@@ -40,6 +40,7 @@ internal static class Program
             & await InNewDatabaseAsync(client, "encryption-readme-", RunReadmeExampleAsync)
             & await InNewDatabaseAsync(client, "encryption-hosting-", database => RunHostingExampleAsync(client, database))
             & await InNewDatabaseAsync(client, "encryption-migration-", RunMigrationExampleAsync)
+            & await InNewDatabaseAsync(client, "encryption-migration-job-", MigrationJobExample.RunAsync)
             & await InNewDatabaseAsync(client, "encryption-local-keys-", RunLocalKeysExampleAsync)
             & await InNewDatabaseAsync(client, "encryption-queries-", RunQueriesExampleAsync);
         Output.Step(ok ? "Done: everything read back is what was written." : "FAILED: see the checks above.");

@@ -35,8 +35,8 @@ internal static class PolicyScan
         }
     }
 
-    // The first property (in document order) that the policy lists, that _ep does not, and whose value is not null.
-    private static int FindPlaintext(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, EncryptionPlan plan)
+    /// <summary>The first property (in document order) that <paramref name="plan"/> lists, that <c>_ep</c> does not, and whose value is not null; or -1.</summary>
+    internal static int FindPlaintext(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, EncryptionPlan plan)
     {
         PropertyRecord[] properties = scan.Properties;
         int end = document.FirstProperty + document.PropertyCount;

@@ -1,0 +1,407 @@
+using System.Collections.Concurrent;
+using Encryption.Custom.Emulator.Tests.Encryption;
+using Encryption.Custom.Emulator.Tests.Hosting;
+using Newtonsoft.Json.Linq;
+using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
+
+namespace Encryption.Custom.Emulator.Tests.Migration;
+
+/// <summary>
+/// <see cref="EncryptionMigrationJob"/> end to end: the real SDK's change feed processor with a real lease container
+/// on the endpoint, documents written by the SDK, the results read back as stored.
+/// </summary>
+public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
+{
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    private static ContainerEncryptionPolicy Policy(string dek, PlaintextPolicy mode = PlaintextPolicy.WriteEncryptedForbidPlaintext) =>
+        new(dek, Paths) { PlaintextPolicy = mode };
+
+    private async Task<(Container Raw, Container Leases)> ContainersAsync()
+    {
+        (Container raw, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
+        (Container leases, _) = await fixture.CreateContainerAsync("/id", cancellationToken: Ct);
+        return (raw, leases);
+    }
+
+    [Fact]
+    public async Task PlaintextToEncrypted_WhileAWriterUpdates_EveryDocumentEncryptedAndNoUpdateLost()
+    {
+        (Container raw, Container leases) = await ContainersAsync();
+        await MigrateWhileAWriterUpdatesAsync(raw, raw, leases, Documents, Options());
+    }
+
+    [Fact]
+    public async Task BulkExecution_WhileAWriterUpdates_RewritesThroughBulkRequestsAndLosesNoUpdate()
+    {
+        var batches = new BatchRequestCounter();
+        using CosmosClient bulkClient = fixture.Endpoint.CreateClient(options =>
+        {
+            options.AllowBulkExecution = true;
+            options.CustomHandlers.Add(batches);
+        });
+        (Container raw, Container leases) = await ContainersAsync();
+        Container bulk = bulkClient.GetContainer(fixture.Database.Id, raw.Id);
+        EncryptionMigrationOptions options = Options();
+        options.UseBulkExecution = true;
+
+        await MigrateWhileAWriterUpdatesAsync(raw, bulk, leases, SmallDocuments, options);
+
+        // The SDK grouped the job's conditional replaces into batch requests (If-Match travels per operation).
+        Assert.True(batches.Count > 0, "The job's rewrites did not go through bulk requests.");
+    }
+
+    // Seeds plaintext documents through raw, migrates them to DEK1 through migrated (the container the job is given)
+    // while a writer (through raw, encrypting by the rollout's policy) updates random documents, then checks that
+    // every document is encrypted under DEK1 and holds its last write.
+    private async Task MigrateWhileAWriterUpdatesAsync(Container raw, Container migrated, Container leases, int count, EncryptionMigrationOptions options)
+    {
+        await SeedAsync(raw, count, Ct);
+
+        // The rollout's state during the migration: writers encrypt, readers accept both.
+        ContainerEncryptionPolicy policy = Policy(EncryptionFixture.Dek1, PlaintextPolicy.WriteEncryptedReadBoth);
+        Container writerView = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = policy });
+        var lastSsn = new ConcurrentDictionary<string, string>();
+        using var stopWriter = CancellationTokenSource.CreateLinkedTokenSource(Ct);
+        long writes = 0;
+        Task writer = Task.Run(async () =>
+        {
+            var random = new Random(17);
+            var versions = new int[count];
+            while (!stopWriter.IsCancellationRequested)
+            {
+                int i = random.Next(count);
+                JObject document = Document(i, ++versions[i]);
+                await writerView.UpsertItemAsync(document, PartitionKeyOf(document), cancellationToken: Ct);
+                lastSsn[DocumentId(i)] = (string)document["ssn"]!;
+                Interlocked.Increment(ref writes);
+            }
+        }, Ct);
+
+        // The writer keeps going until the job has seen half the documents (and for at least a few writes).
+        var progress = new InlineProgress(p =>
+        {
+            if (p.DocumentsSeen >= count / 2 && Interlocked.Read(ref writes) > 20)
+            {
+                stopWriter.Cancel();
+            }
+        });
+        await using var job = new EncryptionMigrationJob(migrated, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, options);
+        EncryptionMigrationResult result = await RunAsync(job, Ct, progress);
+        await stopWriter.CancelAsync();
+        await writer;
+
+        Assert.True(result.Completed);
+        Assert.Empty(result.Failures);
+        Assert.True(Interlocked.Read(ref writes) > 0);
+        Dictionary<string, JObject> stored = await ReadStoredAsync(raw, Ct);
+        Assert.Equal(count, stored.Count);
+        Assert.All(stored.Values, d => Assert.Equal(EncryptionFixture.Dek1, KeyId(d)));
+
+        // Reading under the final policy (plaintext forbidden) works for every document, each with its last write.
+        Container reader = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1) });
+        Dictionary<string, JObject> read = await ReadDecryptedAsync(reader, Ct);
+        for (int i = 0; i < count; i++)
+        {
+            string id = DocumentId(i);
+            Assert.Equal(lastSsn.GetValueOrDefault(id, Ssn(i, 0)), (string)read[id]["ssn"]!);
+        }
+
+        EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(raw, Policy(EncryptionFixture.Dek1), Ct);
+        Assert.Equal(count, status.DocumentsInTargetState);
+        Assert.Equal(0, status.PlaintextDocuments);
+        Assert.Equal(count, status.DocumentsByDataEncryptionKeyId[EncryptionFixture.Dek1]);
+    }
+
+    [Fact]
+    public async Task Rotation_Dek1ToDek2_StatusShowsNothingOnDek1_AndDocumentsReadWithOnlyDek2Accepted()
+    {
+        int count = Documents;
+        (Container raw, Container leases) = await ContainersAsync();
+        Container dek1Writer = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1) });
+        await SeedAsync(dek1Writer, count, Ct);
+        EncryptionMigrationStatus before = await EncryptionMigrationJob.GetStatusAsync(raw, Policy(EncryptionFixture.Dek2), Ct);
+        Assert.Equal(count, before.DocumentsByDataEncryptionKeyId[EncryptionFixture.Dek1]);
+        Assert.Equal(count, before.DocumentsOutsideTargetState);
+
+        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1], leases, Options());
+        EncryptionMigrationResult result = await RunAsync(job, Ct);
+
+        Assert.True(result.Completed);
+        Assert.Equal(count, result.Progress.DocumentsRewritten);
+        EncryptionMigrationStatus after = await EncryptionMigrationJob.GetStatusAsync(raw, Policy(EncryptionFixture.Dek2), Ct);
+        Assert.Equal(0, after.DocumentsByDataEncryptionKeyId.GetValueOrDefault(EncryptionFixture.Dek1));
+        Assert.Equal(count, after.DocumentsByDataEncryptionKeyId[EncryptionFixture.Dek2]);
+        Assert.Equal(0, after.DocumentsOutsideTargetState);
+
+        // A policy that accepts only DEK2 refuses any DEK1 document before loading a key: every read succeeds.
+        Container dek2Only = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek2) });
+        Dictionary<string, JObject> read = await ReadDecryptedAsync(dek2Only, Ct);
+        Assert.Equal(count, read.Count);
+        Assert.All(Enumerable.Range(0, count), i => Assert.Equal(Ssn(i, 0), (string)read[DocumentId(i)]["ssn"]!));
+    }
+
+    [Fact]
+    public async Task Cancelled_Halfway_ThenRestarted_FinishesWithoutRewritingAnyDocumentTwice()
+    {
+        int count = SmallDocuments;
+        (Container raw, Container leases) = await ContainersAsync();
+        await SeedAsync(raw, count, Ct);
+        ContainerEncryptionPolicy policy = Policy(EncryptionFixture.Dek1);
+
+        // Slowed by a budget so that it is still running when cancelled.
+        EncryptionMigrationOptions options = Options();
+        options.RequestUnitsPerSecond = Math.Max(20, count / 4);
+        options.MaxItemsPerBatch = 10;
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(Ct);
+        var progress = new InlineProgress(p =>
+        {
+            if (p.DocumentsRewritten >= count / 3)
+            {
+                stop.Cancel();
+            }
+        });
+        EncryptionMigrationResult first;
+        await using (var job = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, options))
+        {
+            first = await job.RunAsync(progress, stop.Token);
+        }
+
+        Assert.False(first.Completed);
+        Assert.InRange(first.Progress.DocumentsRewritten, count / 3, count - 1);
+
+        await using var restarted = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("b"));
+        EncryptionMigrationResult second = await RunAsync(restarted, Ct);
+
+        // Nothing is rewritten twice: what the first run wrote comes back in the target state and is skipped. Writes
+        // in flight when the first run was cancelled may have landed without being counted (at most one per slot).
+        Assert.True(second.Completed);
+        Assert.InRange(first.Progress.DocumentsRewritten + second.Progress.DocumentsRewritten, count - options.MaxDegreeOfParallelism, count);
+        Dictionary<string, JObject> read = await ReadDecryptedAsync(raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = policy }), Ct);
+        Assert.All(Enumerable.Range(0, count), i => Assert.Equal(Ssn(i, 0), (string)read[DocumentId(i)]["ssn"]!));
+    }
+
+    [Fact]
+    public async Task TwoInstances_SharingTheLeaseContainer_TogetherMigrateEveryDocumentOnce()
+    {
+        int count = SmallDocuments;
+        (Container raw, Container leases) = await ContainersAsync();
+        await SeedAsync(raw, count, Ct);
+        ContainerEncryptionPolicy policy = Policy(EncryptionFixture.Dek1);
+
+        await using var a = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("a"));
+        await using var b = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("b"));
+        EncryptionMigrationResult[] results = await Task.WhenAll(RunAsync(a, Ct), RunAsync(b, Ct));
+
+        Assert.All(results, r => Assert.True(r.Completed));
+        Assert.Equal(count, results.Sum(r => r.Progress.DocumentsRewritten));
+        EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(raw, policy, Ct);
+        Assert.Equal(count, status.DocumentsInTargetState);
+        Assert.Equal(count, status.TotalDocuments);
+    }
+
+    [Fact]
+    public async Task DocumentsThatCannotBeMigrated_AreReportedAndLeftAsTheyWere()
+    {
+        const int Count = 30;
+        (Container raw, Container leases) = await ContainersAsync();
+        Container dek1Writer = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1) });
+        await SeedAsync(dek1Writer, Count, Ct);
+        Dictionary<string, JObject> original = await ReadStoredAsync(raw, Ct);
+
+        // A flipped ciphertext character, a key nobody accepted, an accepted key that does not exist, unreadable metadata.
+        var broken = new Dictionary<string, EncryptionErrorKind>
+        {
+            [DocumentId(1)] = EncryptionErrorKind.InvalidCipherText,
+            [DocumentId(2)] = EncryptionErrorKind.KeyNotAccepted,
+            [DocumentId(3)] = EncryptionErrorKind.KeyUnavailable,
+            [DocumentId(4)] = EncryptionErrorKind.MalformedDocument,
+        };
+        await ReplaceStoredAsync(raw, original[DocumentId(1)], d => d["ssn"] = Tamper((string)d["ssn"]!));
+        await ReplaceStoredAsync(raw, original[DocumentId(2)], d => d["_ei"]!["_en"] = "dek-stolen");
+        await ReplaceStoredAsync(raw, original[DocumentId(3)], d => d["_ei"]!["_en"] = "dek-missing");
+        await ReplaceStoredAsync(raw, original[DocumentId(4)], d => d["_ei"] = 5);
+        Dictionary<string, JObject> beforeRun = await ReadStoredAsync(raw, Ct);
+
+        using var logs = new CapturedLogs();
+        EncryptionMigrationOptions options = Options();
+        options.Logger = logs.CreateLogger("Encryption.Custom.Migration");
+        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1, "dek-missing"], leases, options);
+        EncryptionMigrationResult result = await RunAsync(job, Ct);
+
+        Assert.True(result.Completed);
+        Assert.Equal(broken.Keys.Order(), result.Failures.Select(f => f.Id).Order());
+        foreach (EncryptionMigrationFailure failure in result.Failures)
+        {
+            Assert.Equal(broken[failure.Id], failure.ErrorKind);
+            Assert.Equal(PartitionKeyOf(beforeRun[failure.Id]).ToString(), failure.PartitionKey);
+            Assert.DoesNotContain("ssn-", failure.Reason, StringComparison.Ordinal);
+        }
+
+        Dictionary<string, JObject> after = await ReadStoredAsync(raw, Ct);
+        foreach (string id in broken.Keys)
+        {
+            Assert.Equal((string)beforeRun[id]["_etag"]!, (string)after[id]["_etag"]!);
+        }
+
+        Assert.Equal(Count - broken.Count, after.Values.Count(d => KeyId(d) == EncryptionFixture.Dek2));
+
+        // The log has the run's start, progress, one warning per failure (id, partition key, error type) and its end;
+        // never a value: no plaintext, and no stored ciphertext either.
+        Assert.True(logs.Has("MigrationStarted", "'a'"));
+        Assert.True(logs.Has("MigrationProgress", $"{Count - broken.Count} rewritten"));
+        foreach ((string id, EncryptionErrorKind kind) in broken)
+        {
+            Assert.True(logs.Has("MigrationDocumentFailed", $"'{id}' (partition key {PartitionKeyOf(beforeRun[id])}) as it was ({kind})"), id);
+        }
+
+        Assert.True(logs.Has("MigrationStopped", "completed: True, failures: 4"));
+        Assert.DoesNotContain("ssn-", logs.AllText, StringComparison.Ordinal);
+        Assert.All(beforeRun.Values, d => Assert.DoesNotContain((string)d["ssn"]!, logs.AllText, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task CaughtUp_ButTheVerificationFindsDocumentsOutsideTheTarget_IsNotCompleted()
+    {
+        const int Count = 40;
+        (Container raw, Container leases) = await ContainersAsync();
+        await SeedAsync(raw, Count, Ct);
+        await using (var encrypt = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, Options()))
+        {
+            Assert.True((await RunAsync(encrypt, Ct)).Completed);
+        }
+
+        // A rotation started under the same processor name inherits the finished checkpoints: the estimator reports
+        // no lag and the feed shows nothing, yet every document is outside the new target. Lag alone is not "done".
+        using var logs = new CapturedLogs();
+        EncryptionMigrationOptions reused = Options();
+        reused.Logger = logs.CreateLogger("Encryption.Custom.Migration");
+        await using var stale = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1], leases, reused);
+        EncryptionMigrationResult notDone = await RunAsync(stale, Ct);
+
+        Assert.False(notDone.Completed);
+        Assert.Equal(0, notDone.Progress.EstimatedLag);
+        Assert.Equal(0, notDone.Progress.DocumentsRewritten);
+        Assert.Equal(Count, notDone.Verification!.DocumentsOutsideTargetState);
+        Assert.True(logs.Has("MigrationVerificationOutstanding", $"found {Count} documents"));
+
+        // Under a processor name of its own, the rotation reads the feed from the beginning and completes.
+        EncryptionMigrationOptions fresh = Options();
+        fresh.ProcessorName = "rotation-to-dek2";
+        await using var rotation = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1], leases, fresh);
+        EncryptionMigrationResult done = await RunAsync(rotation, Ct);
+
+        Assert.True(done.Completed);
+        Assert.Equal(Count, done.Progress.DocumentsRewritten);
+        Assert.Equal(0, done.Verification!.DocumentsOutsideTargetState);
+    }
+
+    [Fact]
+    public async Task Budget_KeepsTheMeasuredRequestUnitRateUnderTheCap()
+    {
+        int count = Math.Min(SmallDocuments, 150);
+        const double Cap = 40;
+        var meter = new ChargeMeter();
+        CosmosClientOptions clientOptions = fixture.Endpoint.CreateClientOptions();
+        clientOptions.CustomHandlers.Add(meter);
+        using var client = new CosmosClient(fixture.Endpoint.Uri.ToString(), fixture.Endpoint.Key, clientOptions);
+        (Container created, Container leases) = await ContainersAsync();
+        await SeedAsync(created, count, Ct);
+        Container raw = client.GetContainer(fixture.Database.Id, created.Id);
+
+        EncryptionMigrationOptions options = Options();
+        options.RequestUnitsPerSecond = Cap;
+        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, options);
+        meter.Start();
+        EncryptionMigrationResult result = await RunAsync(job, Ct);
+        (double charged, TimeSpan elapsed) = meter.Stop();
+
+        Assert.True(result.Completed);
+        Assert.Equal(count, result.Progress.DocumentsRewritten);
+
+        // The bucket banks at most one second of budget, and requests already let through may each be charged once more.
+        double allowed = (Cap * (elapsed.TotalSeconds + 1)) + options.MaxDegreeOfParallelism;
+        Assert.True(charged <= allowed, $"{charged} RU in {elapsed.TotalSeconds:F1} s exceeds the cap of {Cap} RU/s (allowed {allowed:F0}).");
+    }
+
+    private async Task ReplaceStoredAsync(Container raw, JObject stored, Action<JObject> change)
+    {
+        var copy = (JObject)stored.DeepClone();
+        change(copy);
+        await raw.ReplaceItemAsync(copy, (string)copy["id"]!, PartitionKeyOf(copy), cancellationToken: Ct);
+    }
+
+    private static string Tamper(string base64)
+    {
+        char[] characters = base64.ToCharArray();
+        int middle = characters.Length / 2;
+        characters[middle] = characters[middle] == 'A' ? 'B' : 'A';
+        return new string(characters);
+    }
+
+    /// <summary>Sums the request charge of every response through its client while started, with the time span.</summary>
+    private sealed class ChargeMeter : RequestHandler
+    {
+        private readonly Lock _lock = new();
+        private bool _started;
+        private double _charged;
+        private DateTime _first;
+        private DateTime _last;
+
+        public void Start()
+        {
+            lock (_lock)
+            {
+                _started = true;
+            }
+        }
+
+        public (double Charged, TimeSpan Elapsed) Stop()
+        {
+            lock (_lock)
+            {
+                _started = false;
+                return (_charged, _last - _first);
+            }
+        }
+
+        public override async Task<ResponseMessage> SendAsync(RequestMessage request, CancellationToken cancellationToken)
+        {
+            ResponseMessage response = await base.SendAsync(request, cancellationToken);
+            lock (_lock)
+            {
+                if (_started)
+                {
+                    DateTime now = DateTime.UtcNow;
+                    if (_charged == 0)
+                    {
+                        _first = now;
+                    }
+
+                    _charged += response.Headers.RequestCharge;
+                    _last = now;
+                }
+            }
+
+            return response;
+        }
+    }
+
+    /// <summary>Counts the transactional-batch/bulk requests (the SDK's batch header) sent through its client.</summary>
+    private sealed class BatchRequestCounter : RequestHandler
+    {
+        private int _count;
+
+        public int Count => Volatile.Read(ref _count);
+
+        public override Task<ResponseMessage> SendAsync(RequestMessage request, CancellationToken cancellationToken)
+        {
+            if (string.Equals(request.Headers["x-ms-cosmos-is-batch-request"], "True", StringComparison.OrdinalIgnoreCase))
+            {
+                Interlocked.Increment(ref _count);
+            }
+
+            return base.SendAsync(request, cancellationToken);
+        }
+    }
+}

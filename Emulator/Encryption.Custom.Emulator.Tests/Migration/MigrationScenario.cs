@@ -1,0 +1,116 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using Encryption.Custom.Emulator.Tests.Encryption;
+using Newtonsoft.Json.Linq;
+
+namespace Encryption.Custom.Emulator.Tests.Migration;
+
+/// <summary>
+/// What the migration tests share: document counts (scaled by <c>MIGRATION_TEST_DOCUMENTS</c>), seeding, running a
+/// job to its end within a bound, and reading back what the service stores.
+/// </summary>
+internal static class MigrationScenario
+{
+    /// <summary>
+    /// The document count of the writer-race and rotation tests (default <see cref="IssueScale"/>, the issue's scale;
+    /// both together take about 70 s on a loaded 2-core machine). The other tests use at most
+    /// <see cref="SmallScale"/>, so a smaller value makes every test quicker.
+    /// </summary>
+    public const string DocumentsVariable = "MIGRATION_TEST_DOCUMENTS";
+
+    public const int IssueScale = 5000;
+
+    public const int SmallScale = 200;
+
+    public static readonly string[] Paths = ["/ssn", "/salary"];
+
+    /// <summary>How long a job may take before the test gives up (the job is then cancelled and the test fails).</summary>
+    public static readonly TimeSpan RunBound = TimeSpan.FromSeconds(240);
+
+    /// <summary>The writer-race and rotation tests' count.</summary>
+    public static int Documents =>
+        int.TryParse(Environment.GetEnvironmentVariable(DocumentsVariable), NumberStyles.Integer, CultureInfo.InvariantCulture, out int value) && value > 0 ? value : IssueScale;
+
+    /// <summary>The other tests' count: restarts, instances and bulk are about mechanism, not volume.</summary>
+    public static int SmallDocuments => Math.Min(Documents, SmallScale);
+
+    public static JObject Document(int index, int version) => new()
+    {
+        ["id"] = DocumentId(index),
+        ["pk"] = "p" + (index % 7).ToString(CultureInfo.InvariantCulture),
+        ["name"] = "n" + index.ToString(CultureInfo.InvariantCulture),
+        ["ssn"] = Ssn(index, version),
+        ["salary"] = (index * 1000) + version,
+        ["version"] = version,
+    };
+
+    public static string DocumentId(int index) => "d" + index.ToString("D5", CultureInfo.InvariantCulture);
+
+    public static string Ssn(int index, int version) => string.Create(CultureInfo.InvariantCulture, $"ssn-{index}-v{version}");
+
+    public static PartitionKey PartitionKeyOf(JObject document) => new((string)document["pk"]!);
+
+    public static EncryptionMigrationOptions Options(string instanceName = "a") => new()
+    {
+        InstanceName = instanceName,
+        PollInterval = TimeSpan.FromMilliseconds(200),
+        ProgressInterval = TimeSpan.FromMilliseconds(300),
+        MaxItemsPerBatch = 50,
+    };
+
+    /// <summary>Creates <paramref name="count"/> documents (version 0), in plaintext or through <paramref name="container"/>'s encryption.</summary>
+    public static async Task SeedAsync(Container container, int count, CancellationToken cancellationToken, ItemRequestOptions? options = null)
+    {
+        for (int start = 0; start < count; start += 25)
+        {
+            await Task.WhenAll(Enumerable.Range(start, Math.Min(25, count - start)).Select(async i =>
+            {
+                JObject document = Document(i, 0);
+                await container.CreateItemAsync(document, PartitionKeyOf(document), options, cancellationToken);
+            }));
+        }
+    }
+
+    /// <summary>Every stored document, as the service holds it (no decryption), by id.</summary>
+    public static async Task<Dictionary<string, JObject>> ReadStoredAsync(Container raw, CancellationToken cancellationToken)
+    {
+        var documents = new Dictionary<string, JObject>();
+        using FeedIterator<JObject> iterator = raw.GetItemQueryIterator<JObject>("SELECT * FROM c");
+        while (iterator.HasMoreResults)
+        {
+            foreach (JObject document in await iterator.ReadNextAsync(cancellationToken))
+            {
+                documents[(string)document["id"]!] = document;
+            }
+        }
+
+        return documents;
+    }
+
+    /// <summary>Every document read through <paramref name="container"/> (decrypting), by id.</summary>
+    public static Task<Dictionary<string, JObject>> ReadDecryptedAsync(Container container, CancellationToken cancellationToken) =>
+        ReadStoredAsync(container, cancellationToken);
+
+    /// <summary>Runs <paramref name="job"/> to its end, cancelling it (and so failing the test) after <see cref="RunBound"/>.</summary>
+    public static async Task<EncryptionMigrationResult> RunAsync(EncryptionMigrationJob job, CancellationToken cancellationToken, IProgress<EncryptionMigrationProgress>? progress = null)
+    {
+        using var bound = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bound.CancelAfter(RunBound);
+        return await job.RunAsync(progress, bound.Token);
+    }
+
+    /// <summary>The stored key id of a document, or null when it is not encrypted.</summary>
+    public static string? KeyId(JObject stored) => stored["_ei"] is JObject envelope ? (string?)envelope["_en"] : null;
+}
+
+/// <summary>An <see cref="IProgress{T}"/> that runs its callback on the reporting thread (no synchronization context).</summary>
+internal sealed class InlineProgress(Action<EncryptionMigrationProgress> onReport) : IProgress<EncryptionMigrationProgress>
+{
+    public ConcurrentQueue<EncryptionMigrationProgress> Reports { get; } = new();
+
+    public void Report(EncryptionMigrationProgress value)
+    {
+        Reports.Enqueue(value);
+        onReport(value);
+    }
+}

@@ -1,0 +1,104 @@
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Migration;
+using Encryption.Custom.Processing;
+using Encryption.Custom.Tests.TestSupport;
+
+namespace Encryption.Custom.Tests.Migration;
+
+/// <summary>What the migration job and the status query call "in the target state".</summary>
+public sealed class MigrationTargetTests
+{
+    private const string Document = """{"id":"1","pk":"a","ssn":"123","salary":5,"name":"x"}""";
+    private static readonly DataEncryptionKey s_key1 = TestKeys.Create(TestKeyKind.Reference);
+    private static readonly DataEncryptionKey s_key2 = TestKeys.Create(TestKeyKind.Reference);
+    private static readonly EncryptionProcessor s_processor = EncryptionProcessor.Create(JsonProcessor.Stream);
+
+    private static readonly ContainerEncryptionPolicy s_policy = new("dek1", ["/ssn", "/salary"]);
+
+    private static byte[] Encrypted(DataEncryptionKey key, string keyId, params string[] paths) =>
+        s_processor.Encrypt(Document, key, new EncryptionOptions { DataEncryptionKeyId = keyId, PathsToEncrypt = paths });
+
+    private static DocumentState Classify(MigrationTarget target, byte[] document)
+    {
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            DocumentScanner.ScanDocument(document, scan, 64);
+            return target.Classify(document, scan, ref scan.Documents[0]);
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+    }
+
+    [Fact]
+    public void Plaintext_InAPolicyPath_IsOutsideTheTarget()
+    {
+        DocumentState state = Classify(new MigrationTarget(s_policy, []), Document.Utf8());
+
+        Assert.False(state.InTarget);
+        Assert.True(state.HasPlaintext);
+        Assert.False(state.Encrypted);
+    }
+
+    [Fact]
+    public void Plaintext_WithoutAnyPolicyPath_IsInTheTarget()
+    {
+        DocumentState state = Classify(new MigrationTarget(s_policy, []), """{"id":"1","pk":"a","ssn":null,"name":"x"}""".Utf8());
+
+        Assert.True(state.InTarget);
+    }
+
+    [Fact]
+    public void EncryptedByThePolicy_IsInTheTarget()
+    {
+        DocumentState state = Classify(new MigrationTarget(s_policy, []), Encrypted(s_key1, "dek1", "/ssn", "/salary"));
+
+        Assert.True(state.InTarget);
+        Assert.Equal("dek1", state.KeyId);
+    }
+
+    [Fact]
+    public void EncryptedWithAnotherKey_IsOutsideTheTarget()
+    {
+        var target = new MigrationTarget(new ContainerEncryptionPolicy("dek2", ["/ssn", "/salary"]), ["dek1"]);
+
+        DocumentState state = Classify(target, Encrypted(s_key1, "dek1", "/ssn", "/salary"));
+
+        Assert.False(state.InTarget);
+        Assert.Equal("dek1", state.KeyId);
+        Assert.True(target.AcceptsSourceKey("dek1"));
+        Assert.False(target.AcceptsSourceKey("dek3"));
+    }
+
+    [Fact]
+    public void MissingAPolicyPath_IsPlaintext_AndAnExtraPath_IsOtherPaths()
+    {
+        var target = new MigrationTarget(s_policy, []);
+
+        DocumentState partial = Classify(target, Encrypted(s_key1, "dek1", "/ssn"));
+        DocumentState extra = Classify(target, Encrypted(s_key1, "dek1", "/ssn", "/salary", "/name"));
+
+        Assert.False(partial.InTarget);
+        Assert.True(partial.HasPlaintext);
+        Assert.False(extra.InTarget);
+        Assert.True(extra.HasOtherPaths);
+    }
+
+    [Fact]
+    public void DecryptTarget_OnlyUnencryptedDocumentsAreInIt()
+    {
+        var target = new MigrationTarget(null, ["dek1"]);
+
+        Assert.True(Classify(target, Document.Utf8()).InTarget);
+        Assert.False(Classify(target, Encrypted(s_key2, "dek1", "/ssn")).InTarget);
+        Assert.Null(target.WriteOptions);
+    }
+
+    [Fact]
+    public void MalformedMetadata_Throws()
+    {
+        Assert.Throws<EncryptionException>(() => Classify(new MigrationTarget(s_policy, []), """{"id":"1","_ei":5}""".Utf8()));
+    }
+}

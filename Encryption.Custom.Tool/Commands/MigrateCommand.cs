@@ -1,0 +1,106 @@
+using System.Runtime.InteropServices;
+using System.Text;
+using Encryption.Custom.Tool.CommandLine;
+using Encryption.Custom.Tool.Endpoints;
+using Encryption.Custom.Tool.Errors;
+using Encryption.Custom.Tool.Migration;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Tool.Commands;
+
+/// <summary>
+/// <c>migrate</c>: one instance of the library's <see cref="EncryptionMigrationJob"/>, run until the container is in
+/// the target state. Ctrl+C (SIGINT) and SIGTERM stop it cleanly, as a cancellation of the job: finished pages are
+/// checkpointed in the lease container, and the same command resumes from there.
+/// </summary>
+internal static class MigrateCommand
+{
+    // The tool reports often enough for a person watching; each report asks the estimator once per lease.
+    private static readonly TimeSpan s_progressInterval = TimeSpan.FromSeconds(2);
+
+    /// <exception cref="ToolException">
+    /// Bad paths (exit code 2), an unreadable key file (3), documents left as they were (4), stopped before the end (1).
+    /// </exception>
+    /// <exception cref="EncryptionException">A DEK cannot be read or unwrapped.</exception>
+    /// <exception cref="CosmosException">The service refused a request.</exception>
+    public static async Task RunAsync(ToolArguments arguments, ToolConsole console, CancellationToken cancellationToken)
+    {
+        MigrationArguments migration = arguments.Migration!;
+        ContainerEncryptionPolicy? policy = MigrationTargets.PolicyOf(migration);
+
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        using PosixSignalRegistration interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, context => Stop(context, stop));
+        using PosixSignalRegistration terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context => Stop(context, stop));
+
+        // With --bulk only the migrated container goes through a bulk client: the lease container's reads and
+        // checkpoints are one at a time, and bulk would hold each back for its batch dispatch (docs/migration.md).
+        using CosmosClient client = AccountClient.Create(migration.Endpoint);
+        using CosmosClient? bulkClient = migration.Bulk ? AccountClient.Create(migration.Endpoint, allowBulkExecution: true) : null;
+        Database database = client.GetDatabase(migration.Database);
+        Container container = (bulkClient ?? client).GetContainer(migration.Database, migration.Container);
+        await using MigrationKeys keys = await MigrationKeys.OpenAsync(client, migration, stop.Token).ConfigureAwait(false);
+        ContainerResponse leases = await database.CreateContainerIfNotExistsAsync(
+            migration.LeaseContainer!, "/id", cancellationToken: stop.Token).ConfigureAwait(false);
+
+        await using var job = new EncryptionMigrationJob(container, keys.Encryptor, policy, migration.AcceptedDekIds, leases.Container, Options(migration));
+        await using var output = new StreamWriter(console.Out, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true) { AutoFlush = true, NewLine = "\n" };
+        EncryptionMigrationResult result = console.IsTerminal
+            ? await TerminalProgress.RunAsync(output, progress => job.RunAsync(progress, stop.Token)).ConfigureAwait(false)
+            : await job.RunAsync(new PlainProgress(output), stop.Token).ConfigureAwait(false);
+
+        foreach (EncryptionMigrationFailure failure in result.Failures)
+        {
+            await output.WriteLineAsync(MigrationLines.Failure(failure)).ConfigureAwait(false);
+        }
+
+        await output.WriteLineAsync(MigrationLines.Progress(result.Completed ? "done" : "stopped", result.Progress)).ConfigureAwait(false);
+        if (result.Verification is { } verification)
+        {
+            await output.WriteLineAsync(MigrationLines.Verification(verification)).ConfigureAwait(false);
+        }
+
+        if (!result.Completed)
+        {
+            throw ToolException.Cancelled("the migration was stopped; finished pages are checkpointed: run the same command again to resume.");
+        }
+
+        if (result.Failures.Count > 0)
+        {
+            throw ToolException.DocumentsFailed($"{result.Failures.Count} document(s) could not be migrated and were left as they were (listed on standard output).");
+        }
+    }
+
+    private static EncryptionMigrationOptions Options(MigrationArguments migration)
+    {
+        var options = new EncryptionMigrationOptions
+        {
+            RequestUnitsPerSecond = migration.RequestUnitsPerSecond,
+            UseBulkExecution = migration.Bulk,
+            JsonProcessor = migration.Processor,
+            ProgressInterval = s_progressInterval,
+        };
+        if (migration.JobName is { } name)
+        {
+            options.ProcessorName = name;
+        }
+
+        if (migration.Parallelism is { } parallelism)
+        {
+            options.MaxDegreeOfParallelism = parallelism;
+        }
+
+        if (migration.BatchSize is { } batchSize)
+        {
+            options.MaxItemsPerBatch = batchSize;
+        }
+
+        return options;
+    }
+
+    // The first signal stops the job cleanly instead of ending the process; the process then ends by itself.
+    private static void Stop(PosixSignalContext context, CancellationTokenSource stop)
+    {
+        context.Cancel = true;
+        stop.Cancel();
+    }
+}

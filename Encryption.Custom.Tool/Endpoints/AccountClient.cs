@@ -1,0 +1,40 @@
+using Azure.Identity;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Tool.Endpoints;
+
+/// <summary>
+/// The one way the tool connects to a Cosmos DB account (decrypt's DEK container, migrate, status). The account key
+/// comes from <c>COSMOS_KEY</c> (never from the command line, which ends up in shell history and process listings),
+/// or else the tool authenticates with <see cref="DefaultAzureCredential"/>.
+/// </summary>
+internal static class AccountClient
+{
+    /// <summary>The environment variable holding the account key.</summary>
+    public const string AccountKeyVariable = "COSMOS_KEY";
+
+    /// <summary>A Gateway-mode client for <paramref name="endpoint"/> only.</summary>
+    /// <param name="endpoint">The account endpoint (https).</param>
+    /// <param name="allowBulkExecution">Whether the SDK may group concurrent point operations into bulk requests.</param>
+    public static CosmosClient Create(Uri endpoint, bool allowBulkExecution = false)
+    {
+        var options = new CosmosClientOptions
+        {
+            ConnectionMode = ConnectionMode.Gateway,
+            LimitToEndpoint = true,
+            AllowBulkExecution = allowBulkExecution,
+        };
+
+        // A loopback endpoint is a local emulator with a self-signed certificate (Microsoft's, or the bundled one):
+        // nothing on another host can answer there. Any other host must present a trusted certificate.
+        if (endpoint.IsLoopback)
+        {
+            options.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
+        }
+
+        string? accountKey = Environment.GetEnvironmentVariable(AccountKeyVariable);
+        return string.IsNullOrEmpty(accountKey)
+            ? new CosmosClient(endpoint.AbsoluteUri, new DefaultAzureCredential(), options)
+            : new CosmosClient(endpoint.AbsoluteUri, accountKey, options);
+    }
+}

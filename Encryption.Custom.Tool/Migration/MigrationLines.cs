@@ -1,0 +1,50 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+
+namespace Encryption.Custom.Tool.Migration;
+
+/// <summary>
+/// The lines migrate prints: <c>label: key=value ...</c>, one per progress report, the end of the run and each
+/// document left as it was. Counts, request units, times, document ids and partition keys (which the issue asks an
+/// operator to get, to find the document); never a value of a document. Strings are JSON-quoted, so a line stays
+/// one line whatever an id holds.
+/// </summary>
+internal static class MigrationLines
+{
+    private static readonly JsonSerializerOptions s_quoting = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+
+    /// <summary><c>progress: seen=… rewritten=… skipped=… failed=… conflicts=… ru=… lag=… remaining=… elapsed=…</c></summary>
+    public static string Progress(string label, EncryptionMigrationProgress progress)
+    {
+        var line = new StringBuilder(160);
+        line.Append(label).Append(':');
+        Append(line, "seen", progress.DocumentsSeen);
+        Append(line, "rewritten", progress.DocumentsRewritten);
+        Append(line, "skipped", progress.DocumentsSkipped);
+        Append(line, "failed", progress.DocumentsFailed);
+        Append(line, "conflicts", progress.Conflicts);
+        line.Append(" ru=").Append(progress.RequestUnits.ToString("0.0", CultureInfo.InvariantCulture));
+        line.Append(" lag=").Append(progress.EstimatedLag is { } lag ? lag.ToString(CultureInfo.InvariantCulture) : "?");
+        line.Append(" remaining=").Append(progress.EstimatedTimeRemaining is { } left ? Time(left) : "?");
+        line.Append(" elapsed=").Append(Time(progress.Elapsed));
+        return line.ToString();
+    }
+
+    /// <summary><c>failed: id="…" partitionKey="…" kind=… reason="…"</c></summary>
+    public static string Failure(EncryptionMigrationFailure failure) =>
+        $"failed: id={Quote(failure.Id)} partitionKey={Quote(failure.PartitionKey)} kind={failure.ErrorKind?.ToString() ?? "ServiceRefused"} reason={Quote(failure.Reason)}";
+
+    /// <summary><c>verified: documents=… inTargetState=… outsideTargetState=…</c></summary>
+    public static string Verification(EncryptionMigrationStatus status) => string.Create(
+        CultureInfo.InvariantCulture,
+        $"verified: documents={status.TotalDocuments} inTargetState={status.DocumentsInTargetState} outsideTargetState={status.DocumentsOutsideTargetState}");
+
+    private static void Append(StringBuilder line, string name, long value) =>
+        line.Append(' ').Append(name).Append('=').Append(value.ToString(CultureInfo.InvariantCulture));
+
+    private static string Time(TimeSpan time) => time.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture);
+
+    private static string Quote(string text) => JsonSerializer.Serialize(text, s_quoting);
+}

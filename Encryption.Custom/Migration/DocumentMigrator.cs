@@ -1,0 +1,276 @@
+using System.Globalization;
+using System.Net;
+using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Logging;
+
+namespace Encryption.Custom.Migration;
+
+/// <summary>
+/// Brings one document to the target state: decrypts it with the library's processor (whatever accepted key it
+/// names), encrypts it as the target says (or not), and replaces it on the condition that it is still the version
+/// read (<c>If-Match</c>). A 412 means the application wrote meanwhile: the latest version is read and judged
+/// again, so a newer document is never overwritten. Documents that cannot be migrated are recorded, not rewritten.
+/// </summary>
+internal sealed class DocumentMigrator
+{
+    private readonly Container _container;
+    private readonly BodyCrypto _crypto;
+    private readonly EncryptionProcessor _processor;
+    private readonly MigrationTarget _target;
+    private readonly RequestUnitBudget _budget;
+    private readonly MigrationCounters _counters;
+    private readonly IReadOnlyList<string> _partitionKeyPaths;
+    private readonly ILogger? _logger;
+
+    public DocumentMigrator(
+        Container container,
+        BodyCrypto crypto,
+        MigrationTarget target,
+        RequestUnitBudget budget,
+        MigrationCounters counters,
+        IReadOnlyList<string> partitionKeyPaths,
+        ILogger? logger)
+    {
+        _container = container;
+        _crypto = crypto;
+        _processor = crypto.Processor;
+        _target = target;
+        _budget = budget;
+        _counters = counters;
+        _partitionKeyPaths = partitionKeyPaths;
+        _logger = logger;
+    }
+
+    /// <summary>
+    /// Counts and classifies the documents of a change feed page; returns those to rewrite (copied out of the page).
+    /// Documents in the target state are counted as skipped, those that cannot be migrated as failed.
+    /// </summary>
+    public List<StoredDocument> Triage(ReadOnlySpan<byte> page)
+    {
+        var work = new List<StoredDocument>();
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            DocumentScanner.ScanFeedPage(page, scan, _processor.MaxDepth);
+            _counters.AddSeen(scan.DocumentCount);
+            for (int i = 0; i < scan.DocumentCount; i++)
+            {
+                ref DocumentRecord record = ref scan.Documents[i];
+                ReadOnlySpan<byte> content = page[record.Start..record.End];
+                DocumentState state;
+                try
+                {
+                    state = _target.Classify(page, scan, ref record);
+                }
+                catch (EncryptionException exception)
+                {
+                    if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } unreadable)
+                    {
+                        Fail(unreadable, exception.Kind, exception.Message);
+                    }
+
+                    continue;
+                }
+
+                if (state.InTarget)
+                {
+                    _counters.Skipped();
+                    continue;
+                }
+
+                if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } document && Accepts(document, state))
+                {
+                    work.Add(document);
+                }
+            }
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+
+        return work;
+    }
+
+    /// <summary>Rewrites <paramref name="document"/> in the target state, redoing from the latest version after a 412.</summary>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled (nothing half-written: a replace is atomic).</exception>
+    public async Task MigrateAsync(StoredDocument document, CancellationToken cancellationToken)
+    {
+        StoredDocument? current = document;
+        while (current is not null)
+        {
+            if (current.ETag is null)
+            {
+                Fail(current, null, "The document has no ETag to make the rewrite conditional on.");
+                return;
+            }
+
+            await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
+            ResponseMessage response;
+            try
+            {
+                response = await ReplaceAsync(current, cancellationToken).ConfigureAwait(false);
+            }
+            catch (EncryptionException exception)
+            {
+                Fail(current, exception.Kind, exception.Message);
+                return;
+            }
+
+            using (response)
+            {
+                _budget.Charge(response.Headers.RequestCharge);
+                switch (response.StatusCode)
+                {
+                    case HttpStatusCode.OK or HttpStatusCode.Created:
+                        _counters.Rewritten();
+                        return;
+                    case HttpStatusCode.NotFound:
+                        // Deleted since it was read: nothing left to migrate.
+                        _counters.Skipped();
+                        return;
+                    case HttpStatusCode.TooManyRequests:
+                        _budget.Throttled(response.Headers);
+                        continue;
+                    case HttpStatusCode.PreconditionFailed:
+                        _counters.Conflict();
+                        current = await ReadLatestAsync(current, cancellationToken).ConfigureAwait(false);
+                        continue;
+                    default:
+                        Refused(current, "rewrite", response);
+                        return;
+                }
+            }
+        }
+    }
+
+    // The document as stored now, judged again; null when nothing more is to be done (deleted, in the target state, failed).
+    private async Task<StoredDocument?> ReadLatestAsync(StoredDocument stale, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
+            using ResponseMessage response = await _container.ReadItemStreamAsync(stale.Id, stale.PartitionKey, cancellationToken: cancellationToken).ConfigureAwait(false);
+            _budget.Charge(response.Headers.RequestCharge);
+            switch (response.StatusCode)
+            {
+                case HttpStatusCode.TooManyRequests:
+                    _budget.Throttled(response.Headers);
+                    continue;
+                case HttpStatusCode.NotFound:
+                    _counters.Skipped();
+                    return null;
+                case HttpStatusCode.OK:
+                    break;
+                default:
+                    Refused(stale, "read", response);
+                    return null;
+            }
+
+            using var copy = new MemoryStream();
+            await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
+            StoredDocument? latest = StoredDocument.Read(copy.ToArray(), _partitionKeyPaths, response.Headers.ETag);
+            if (latest is null)
+            {
+                _counters.Skipped();
+                return null;
+            }
+
+            DocumentState state;
+            try
+            {
+                state = Classify(latest.Content);
+            }
+            catch (EncryptionException exception)
+            {
+                Fail(latest, exception.Kind, exception.Message);
+                return null;
+            }
+
+            if (state.InTarget)
+            {
+                _counters.Skipped();
+                return null;
+            }
+
+            return Accepts(latest, state) ? latest : null;
+        }
+    }
+
+    private DocumentState Classify(byte[] content)
+    {
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            DocumentScanner.ScanDocument(content, scan, _processor.MaxDepth);
+            return _target.Classify(content, scan, ref scan.Documents[0]);
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+    }
+
+    // A document encrypted with a key outside the accepted ones is reported before the key is ever asked for.
+    private bool Accepts(StoredDocument document, DocumentState state)
+    {
+        if (state.Encrypted && !_target.AcceptsSourceKey(state.KeyId!))
+        {
+            Fail(document, EncryptionErrorKind.KeyNotAccepted, string.Create(CultureInfo.InvariantCulture, $"The document is encrypted with the data encryption key '{state.KeyId}', which is not among the migration's accepted source keys."));
+            return false;
+        }
+
+        return true;
+    }
+
+    // Decrypt (system properties removed), encrypt when the target says so, replace if still the version read.
+    private async Task<ResponseMessage> ReplaceAsync(StoredDocument document, CancellationToken cancellationToken)
+    {
+        PooledBufferWriter stripped = PooledBufferWriterPool.Rent();
+        PooledContentStream source;
+        try
+        {
+            SystemProperties.CopyWithout(document.Content, stripped);
+        }
+        catch
+        {
+            PooledBufferWriterPool.Return(stripped);
+            throw;
+        }
+
+        source = new PooledContentStream(stripped);
+        using (source)
+        {
+            using PooledContentStream decrypted = await _crypto.DecryptDocumentAsync(source, _processor, null, cancellationToken).ConfigureAwait(false);
+            var options = new ItemRequestOptions { IfMatchEtag = document.ETag, EnableContentResponseOnWrite = false };
+            if (_target.WriteOptions is not { } encryption)
+            {
+                return await _container.ReplaceItemStreamAsync(decrypted, document.Id, document.PartitionKey, options, cancellationToken).ConfigureAwait(false);
+            }
+
+            using EncryptedRequestBody body = await _crypto.EncryptAsync(decrypted, encryption, recycle: true, null, cancellationToken).ConfigureAwait(false);
+            return await _container.ReplaceItemStreamAsync(body.Stream, document.Id, document.PartitionKey, options, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private void Fail(StoredDocument document, EncryptionErrorKind? kind, string reason, string? errorType = null)
+    {
+        var failure = new EncryptionMigrationFailure(document.Id, document.PartitionKey.ToString(), kind, reason);
+        _counters.Failed(failure);
+        if (_logger is not null)
+        {
+            EncryptionLog.MigrationDocumentFailed(_logger, failure.Id, failure.PartitionKey, errorType ?? kind?.ToString() ?? "unknown", reason);
+        }
+    }
+
+    // Status codes only: the service's error text may quote the request. The error type is the meter's (cosmos.<status>).
+    private void Refused(StoredDocument document, string what, ResponseMessage response)
+    {
+        int status = (int)response.StatusCode;
+        Fail(
+            document,
+            null,
+            string.Create(CultureInfo.InvariantCulture, $"The service refused the {what} with status {status} (substatus {response.Headers["x-ms-substatus"] ?? "0"})."),
+            string.Create(CultureInfo.InvariantCulture, $"cosmos.{status}"));
+    }
+}

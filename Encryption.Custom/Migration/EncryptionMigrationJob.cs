@@ -1,0 +1,331 @@
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom;
+
+/// <summary>
+/// Brings the documents of a live container to a target encryption state, in place, while the application keeps
+/// reading and writing: encrypt plaintext documents, rotate to a new data encryption key, apply a changed set of
+/// paths, or decrypt everything. Runs as an instance of Cosmos DB's change feed processor from the beginning of
+/// the feed, so several instances started with the same lease container and processor name share the work, and a
+/// stopped job resumes from its checkpoints. Recipe, costs and guarantees: docs/migration.md.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Each document not in the target state is decrypted with the library's processor (with whatever accepted key
+/// it names) and replaced in the target form on the condition <c>If-Match</c> its ETag as read. A 412 means the
+/// application wrote meanwhile: the latest version is read and judged again, so a newer document is never
+/// overwritten. Documents already in the target state, including the job's own writes coming back through the
+/// feed, are skipped: the job is idempotent and can be stopped and restarted at any point.
+/// </para>
+/// <para>
+/// A document that cannot be migrated (tampered, encrypted with a key that is unknown or not accepted, malformed
+/// metadata, refused by the service) is left as it was and reported with its id, partition key and the reason,
+/// never a value, in <see cref="EncryptionMigrationResult.Failures"/> and the log; the job goes on.
+/// </para>
+/// </remarks>
+public sealed class EncryptionMigrationJob : IAsyncDisposable
+{
+    private readonly Container _container;
+    private readonly Container _leaseContainer;
+    private readonly EncryptionMigrationOptions _options;
+    private readonly MigrationTarget _target;
+    private readonly BodyCrypto _crypto;
+    private readonly RequestUnitBudget _budget;
+    private readonly MigrationCounters _counters = new();
+    private readonly SemaphoreSlim _parallelism;
+    private readonly CancellationTokenSource _disposed = new();
+    private IReadOnlyList<string>? _partitionKeyPaths;
+    private DocumentMigrator? _migrator;
+    private int _running;
+    private long _inFlight;
+    private long? _lastLag;
+
+    /// <summary>Creates a job; nothing is read or written before <see cref="RunAsync"/>.</summary>
+    /// <param name="container">The container to migrate, as the SDK gives it (not wrapped with <c>WithEncryptor</c>).</param>
+    /// <param name="encryptor">Supplies the source keys and the target key.</param>
+    /// <param name="targetPolicy">The state to bring documents to, or <see langword="null"/> to decrypt everything.</param>
+    /// <param name="acceptedSourceDataEncryptionKeyIds">
+    /// The keys documents may be encrypted with to be migrated (besides the target policy's key and its
+    /// <see cref="ContainerEncryptionPolicy.AcceptedDataEncryptionKeyIds"/>); a document encrypted with any other key
+    /// is reported (<see cref="EncryptionErrorKind.KeyNotAccepted"/>), never asked for.
+    /// </param>
+    /// <param name="leaseContainer">The change feed processor's lease container (partition key <c>/id</c>), shared by the instances.</param>
+    /// <param name="options">How the job runs; <see langword="null"/> for the defaults.</param>
+    /// <exception cref="ArgumentNullException">A required argument is null.</exception>
+    /// <exception cref="ArgumentException">An accepted key id is empty or white space.</exception>
+    public EncryptionMigrationJob(
+        Container container,
+        Encryptor encryptor,
+        ContainerEncryptionPolicy? targetPolicy,
+        IEnumerable<string> acceptedSourceDataEncryptionKeyIds,
+        Container leaseContainer,
+        EncryptionMigrationOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        ArgumentNullException.ThrowIfNull(encryptor);
+        ArgumentNullException.ThrowIfNull(leaseContainer);
+        _container = container;
+        _leaseContainer = leaseContainer;
+        _options = options ?? new EncryptionMigrationOptions();
+        _target = new MigrationTarget(targetPolicy, acceptedSourceDataEncryptionKeyIds);
+
+        // The job's processors carry no policy: it must read every state to bring it to the target.
+        _crypto = new BodyCrypto(encryptor, _options.JsonProcessor, limits: null, policy: null);
+        _budget = new RequestUnitBudget(_options.RequestUnitsPerSecond);
+        _parallelism = new SemaphoreSlim(_options.MaxDegreeOfParallelism, _options.MaxDegreeOfParallelism);
+    }
+
+    /// <summary>
+    /// Counts a container's documents against a target state: per data encryption key, without encryption, with
+    /// plaintext in a policy path, with paths other than the policy's. Reads every document once (about one request
+    /// unit per kilobyte stored, plus the query's per-page cost); decrypts nothing, needs no key. Safe to run at any
+    /// time, also while a job runs.
+    /// </summary>
+    /// <param name="container">The container, as the SDK gives it (not wrapped).</param>
+    /// <param name="targetPolicy">The target state, or <see langword="null"/> for "no encryption".</param>
+    /// <param name="cancellationToken">Cancels the scan.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="container"/> is null.</exception>
+    /// <exception cref="CosmosException">The service refused the query.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public static async Task<EncryptionMigrationStatus> GetStatusAsync(Container container, ContainerEncryptionPolicy? targetPolicy, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        var target = new MigrationTarget(targetPolicy, []);
+        (EncryptionMigrationStatus status, _) = await StatusScan.RunAsync(
+            container, target, EncryptionProcessorOptions.MaxAllowedDepth, budget: null, isExplained: null, partitionKeyPaths: null, cancellationToken).ConfigureAwait(false);
+        return status;
+    }
+
+    /// <summary>
+    /// Runs this instance until the container is in the target state (the estimator reports no lag, nothing is in
+    /// flight, and a verification scan finds nothing outside the target state but reported failures), or, with
+    /// <see cref="EncryptionMigrationOptions.RunUntilCancelled"/>, until cancelled.
+    /// </summary>
+    /// <param name="progress">Receives a snapshot every <see cref="EncryptionMigrationOptions.ProgressInterval"/> and at the end; or <see langword="null"/>.</param>
+    /// <param name="cancellationToken">
+    /// Stops the instance cleanly: the processor is stopped, batches in flight are abandoned before their checkpoint
+    /// (their documents are judged again on the next run; those already rewritten are then skipped), and the result
+    /// is returned with <see cref="EncryptionMigrationResult.Completed"/> <see langword="false"/>. A cancellation
+    /// before the processor has started throws <see cref="OperationCanceledException"/>.
+    /// </param>
+    /// <returns>The counts, the failures and the verification.</returns>
+    /// <exception cref="InvalidOperationException">The job is already running.</exception>
+    /// <exception cref="ObjectDisposedException">The job was disposed.</exception>
+    /// <exception cref="CosmosException">The container or the lease container cannot be read.</exception>
+    public async Task<EncryptionMigrationResult> RunAsync(IProgress<EncryptionMigrationProgress>? progress = null, CancellationToken cancellationToken = default)
+    {
+        ObjectDisposedException.ThrowIf(_disposed.IsCancellationRequested, this);
+        if (Interlocked.Exchange(ref _running, 1) != 0)
+        {
+            throw new InvalidOperationException("The migration job is already running.");
+        }
+
+        try
+        {
+            using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _disposed.Token);
+            await PrepareAsync(stop.Token).ConfigureAwait(false);
+            ChangeFeedProcessor processor = _container
+                .GetChangeFeedProcessorBuilder(_options.ProcessorName, HandleChangesAsync)
+                .WithInstanceName(_options.InstanceName)
+                .WithLeaseContainer(_leaseContainer)
+                .WithStartTime(DateTime.MinValue.ToUniversalTime())
+                .WithPollInterval(_options.PollInterval)
+                .WithMaxItems(_options.MaxItemsPerBatch)
+                .Build();
+            await processor.StartAsync().ConfigureAwait(false);
+            if (_options.Logger is { } logger)
+            {
+                EncryptionLog.MigrationStarted(logger, _options.ProcessorName, _options.InstanceName);
+            }
+
+            EncryptionMigrationStatus? verification = null;
+            bool completed = false;
+            try
+            {
+                (completed, verification) = await WatchAsync(progress, stop.Token).ConfigureAwait(false);
+            }
+            finally
+            {
+                // Stopping releases the leases; checkpoints are those of the batches that finished.
+                await processor.StopAsync().ConfigureAwait(false);
+            }
+
+            EncryptionMigrationProgress last = Snapshot();
+            progress?.Report(last);
+            LogProgress(last);
+            IReadOnlyList<EncryptionMigrationFailure> failures = _counters.Failures();
+            if (_options.Logger is { } stoppedLogger)
+            {
+                EncryptionLog.MigrationStopped(stoppedLogger, _options.ProcessorName, completed, failures.Count);
+            }
+
+            return new EncryptionMigrationResult(completed, last, failures, verification);
+        }
+        finally
+        {
+            Volatile.Write(ref _running, 0);
+        }
+    }
+
+    /// <summary>Stops a run in progress (as a cancellation would) and releases the job's resources.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (_disposed.IsCancellationRequested)
+        {
+            return;
+        }
+
+        await _disposed.CancelAsync().ConfigureAwait(false);
+        while (Volatile.Read(ref _running) != 0)
+        {
+            await Task.Delay(10).ConfigureAwait(false);
+        }
+
+        _parallelism.Dispose();
+        _disposed.Dispose();
+    }
+
+    private async Task PrepareAsync(CancellationToken cancellationToken)
+    {
+        if (_migrator is not null)
+        {
+            return;
+        }
+
+        ContainerResponse response = await _container.ReadContainerAsync(cancellationToken: cancellationToken).ConfigureAwait(false);
+        _budget.Charge(response.RequestCharge);
+        ContainerProperties properties = response.Resource;
+        _partitionKeyPaths = properties.PartitionKeyPaths is { Count: > 0 } paths ? paths : [properties.PartitionKeyPath];
+        _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _options.Logger);
+    }
+
+    // Reports progress until done (or cancelled): caught up, idle, and verified.
+    private async Task<(bool Completed, EncryptionMigrationStatus? Verification)> WatchAsync(IProgress<EncryptionMigrationProgress>? progress, CancellationToken cancellationToken)
+    {
+        ChangeFeedEstimator estimator = _container.GetChangeFeedEstimator(_options.ProcessorName, _leaseContainer);
+        long seenAtLastVerification = -1;
+        EncryptionMigrationStatus? verification = null;
+        try
+        {
+            while (true)
+            {
+                await Task.Delay(_options.ProgressInterval, cancellationToken).ConfigureAwait(false);
+                long? lag = await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
+                _lastLag = lag;
+                EncryptionMigrationProgress snapshot = Snapshot();
+                progress?.Report(snapshot);
+                LogProgress(snapshot);
+                if (_options.RunUntilCancelled || lag != 0 || Interlocked.Read(ref _inFlight) != 0)
+                {
+                    continue;
+                }
+
+                long seen = _counters.Seen;
+                (verification, long unexplained) = await StatusScan.RunAsync(
+                    _container, _target, _crypto.Processor.MaxDepth, _budget, IsReportedFailure, _partitionKeyPaths, cancellationToken).ConfigureAwait(false);
+                if (unexplained == 0)
+                {
+                    return (true, verification);
+                }
+
+                // Caught up twice with nothing new, yet documents remain outside the target state: another
+                // instance's failures, or documents the feed no longer shows. The status query tells which.
+                if (seen == seenAtLastVerification)
+                {
+                    if (_options.Logger is { } logger)
+                    {
+                        EncryptionLog.MigrationVerificationOutstanding(logger, _options.ProcessorName, unexplained);
+                    }
+
+                    return (false, verification);
+                }
+
+                seenAtLastVerification = seen;
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            return (false, verification);
+        }
+    }
+
+    private bool IsReportedFailure(StoredDocument document) => _counters.HasFailed(document.Id, document.PartitionKey.ToString());
+
+    // The lag over all leases; null while no lease exists yet (the processor has not created them).
+    private async Task<long?> EstimateLagAsync(ChangeFeedEstimator estimator, CancellationToken cancellationToken)
+    {
+        long lag = 0;
+        int leases = 0;
+        using FeedIterator<ChangeFeedProcessorState> states = estimator.GetCurrentStateIterator();
+        while (states.HasMoreResults)
+        {
+            FeedResponse<ChangeFeedProcessorState> page = await states.ReadNextAsync(cancellationToken).ConfigureAwait(false);
+            _budget.Charge(page.RequestCharge);
+            foreach (ChangeFeedProcessorState state in page)
+            {
+                leases++;
+                lag += state.EstimatedLag;
+            }
+        }
+
+        return leases == 0 ? null : lag;
+    }
+
+    private void LogProgress(EncryptionMigrationProgress progress)
+    {
+        if (_options.Logger is { } logger)
+        {
+            EncryptionLog.MigrationProgress(
+                logger,
+                _options.ProcessorName,
+                progress.DocumentsSeen,
+                progress.DocumentsRewritten,
+                progress.DocumentsSkipped,
+                progress.DocumentsFailed,
+                progress.Conflicts,
+                progress.RequestUnits,
+                progress.EstimatedLag,
+                progress.EstimatedTimeRemaining);
+        }
+    }
+
+    private EncryptionMigrationProgress Snapshot() => _counters.Snapshot(_budget.Total, _lastLag);
+
+    // One change feed page of one lease: the processor checkpoints it only when this returns.
+    private async Task HandleChangesAsync(ChangeFeedProcessorContext context, Stream changes, CancellationToken cancellationToken)
+    {
+        Interlocked.Increment(ref _inFlight);
+        try
+        {
+            _budget.Charge(context.Headers.RequestCharge);
+            using var copy = new MemoryStream();
+            await changes.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
+            List<StoredDocument> work = _migrator!.Triage(copy.GetBuffer().AsSpan(0, (int)copy.Length));
+            if (_options.UseBulkExecution)
+            {
+                await Task.WhenAll(work.Select(document => _migrator.MigrateAsync(document, cancellationToken))).ConfigureAwait(false);
+                return;
+            }
+
+            await Task.WhenAll(work.Select(document => MigrateLimitedAsync(document, cancellationToken))).ConfigureAwait(false);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _inFlight);
+        }
+    }
+
+    // The degree of parallelism holds over all the leases this instance owns.
+    private async Task MigrateLimitedAsync(StoredDocument document, CancellationToken cancellationToken)
+    {
+        await _parallelism.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await _migrator!.MigrateAsync(document, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            _parallelism.Release();
+        }
+    }
+}

@@ -1,0 +1,143 @@
+using Microsoft.Extensions.Logging;
+
+namespace Encryption.Custom;
+
+/// <summary>How an <see cref="EncryptionMigrationJob"/> runs: its name in the lease container, parallelism, throughput budget.</summary>
+public sealed class EncryptionMigrationOptions
+{
+    /// <summary>The default <see cref="ProcessorName"/>: <c>encryption-migration</c>.</summary>
+    public const string DefaultProcessorName = "encryption-migration";
+
+    /// <summary>The default <see cref="MaxDegreeOfParallelism"/>: 8.</summary>
+    public const int DefaultMaxDegreeOfParallelism = 8;
+
+    /// <summary>The default <see cref="MaxItemsPerBatch"/>: 100.</summary>
+    public const int DefaultMaxItemsPerBatch = 100;
+
+    private string _processorName = DefaultProcessorName;
+    private string _instanceName = Environment.MachineName + "-" + Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
+    private int _maxDegreeOfParallelism = DefaultMaxDegreeOfParallelism;
+    private int _maxItemsPerBatch = DefaultMaxItemsPerBatch;
+    private double? _requestUnitsPerSecond;
+    private TimeSpan _pollInterval = TimeSpan.FromSeconds(1);
+    private TimeSpan _progressInterval = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// The change feed processor's name, which keys its leases (and so its checkpoints) in the lease container.
+    /// Default <see cref="DefaultProcessorName"/>. Instances with the same name share the work; a restarted job
+    /// with the same name resumes from the checkpoints. Use a new name for a new migration of the same container.
+    /// </summary>
+    /// <exception cref="ArgumentException">The value is null, empty or white space.</exception>
+    public string ProcessorName
+    {
+        get => _processorName;
+        set
+        {
+            ArgumentException.ThrowIfNullOrWhiteSpace(value);
+            _processorName = value;
+        }
+    }
+
+    /// <summary>This instance's name among those sharing the leases. Default: the machine name and the process id.</summary>
+    /// <exception cref="ArgumentException">The value is null, empty or white space.</exception>
+    public string InstanceName
+    {
+        get => _instanceName;
+        set
+        {
+            ArgumentException.ThrowIfNullOrWhiteSpace(value);
+            _instanceName = value;
+        }
+    }
+
+    /// <summary>How many documents this instance rewrites at once, over all its leases. Default <see cref="DefaultMaxDegreeOfParallelism"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
+    public int MaxDegreeOfParallelism
+    {
+        get => _maxDegreeOfParallelism;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegativeOrZero(value);
+            _maxDegreeOfParallelism = value;
+        }
+    }
+
+    /// <summary>The change feed page size asked for. Default <see cref="DefaultMaxItemsPerBatch"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
+    public int MaxItemsPerBatch
+    {
+        get => _maxItemsPerBatch;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegativeOrZero(value);
+            _maxItemsPerBatch = value;
+        }
+    }
+
+    /// <summary>
+    /// This instance's throughput budget in request units per second, counted from the request charge of every
+    /// response it causes (change feed pages, reads, writes, estimator and status queries). Default
+    /// <see langword="null"/>: no budget (the service's 429 answers still slow the job down). Instances do not
+    /// share a budget: give each its share.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
+    public double? RequestUnitsPerSecond
+    {
+        get => _requestUnitsPerSecond;
+        set
+        {
+            if (value is { } rate)
+            {
+                ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rate);
+            }
+
+            _requestUnitsPerSecond = value;
+        }
+    }
+
+    /// <summary>
+    /// Whether a page's rewrites are all issued at once rather than <see cref="MaxDegreeOfParallelism"/> at a time,
+    /// so that a client created with <c>CosmosClientOptions.AllowBulkExecution</c> groups them into bulk requests.
+    /// Default <see langword="false"/>. The client is the caller's: the job cannot turn bulk on by itself. Give the
+    /// job its lease container from a client without bulk: the change feed processor reads and checkpoints leases one
+    /// at a time, and bulk would hold each of those requests back for its batch dispatch.
+    /// </summary>
+    public bool UseBulkExecution { get; set; }
+
+    /// <summary>
+    /// Whether <see cref="EncryptionMigrationJob.RunAsync"/> keeps following the change feed until cancelled instead
+    /// of returning once caught up. Default <see langword="false"/>: it returns when the estimator reports no lag and
+    /// this instance has nothing in flight.
+    /// </summary>
+    public bool RunUntilCancelled { get; set; }
+
+    /// <summary>How long the processor waits before polling a caught-up lease again. Default 1 s.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
+    public TimeSpan PollInterval
+    {
+        get => _pollInterval;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(value, TimeSpan.Zero);
+            _pollInterval = value;
+        }
+    }
+
+    /// <summary>How often progress is reported (and the estimator asked for the lag). Default 5 s.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
+    public TimeSpan ProgressInterval
+    {
+        get => _progressInterval;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(value, TimeSpan.Zero);
+            _progressInterval = value;
+        }
+    }
+
+    /// <summary>Which processor decrypts and encrypts. Default <see cref="JsonProcessor.Stream"/>.</summary>
+    public JsonProcessor JsonProcessor { get; set; } = JsonProcessor.Stream;
+
+    /// <summary>Receives start, stop, progress and per-document failure lines (ids and reasons, never values). Default none.</summary>
+    public ILogger? Logger { get; set; }
+}

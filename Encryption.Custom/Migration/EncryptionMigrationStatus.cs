@@ -1,0 +1,55 @@
+namespace Encryption.Custom;
+
+/// <summary>
+/// Where a container's documents stand against a migration target, from
+/// <see cref="EncryptionMigrationJob.GetStatusAsync"/>: read from the stored metadata, nothing is decrypted.
+/// </summary>
+public sealed class EncryptionMigrationStatus
+{
+    internal EncryptionMigrationStatus(
+        long totalDocuments,
+        long documentsInTargetState,
+        IReadOnlyDictionary<string, long> documentsByDataEncryptionKeyId,
+        long unencryptedDocuments,
+        long plaintextDocuments,
+        long documentsWithOtherPaths,
+        long unreadableDocuments,
+        double requestUnits)
+    {
+        TotalDocuments = totalDocuments;
+        DocumentsInTargetState = documentsInTargetState;
+        DocumentsByDataEncryptionKeyId = documentsByDataEncryptionKeyId;
+        UnencryptedDocuments = unencryptedDocuments;
+        PlaintextDocuments = plaintextDocuments;
+        DocumentsWithOtherPaths = documentsWithOtherPaths;
+        UnreadableDocuments = unreadableDocuments;
+        RequestUnits = requestUnits;
+    }
+
+    /// <summary>Documents in the container.</summary>
+    public long TotalDocuments { get; }
+
+    /// <summary>Documents already in the target state.</summary>
+    public long DocumentsInTargetState { get; }
+
+    /// <summary>Documents outside the target state (what a migration still has to rewrite or report).</summary>
+    public long DocumentsOutsideTargetState => TotalDocuments - DocumentsInTargetState;
+
+    /// <summary>Encrypted documents per data encryption key id: a key with no documents can be retired.</summary>
+    public IReadOnlyDictionary<string, long> DocumentsByDataEncryptionKeyId { get; }
+
+    /// <summary>Documents without encryption metadata.</summary>
+    public long UnencryptedDocuments { get; }
+
+    /// <summary>Documents holding a non-null plaintext value in a path of the target policy (0 without a policy).</summary>
+    public long PlaintextDocuments { get; }
+
+    /// <summary>Encrypted documents whose metadata lists a path outside the target policy, or that use the legacy format (0 without a policy).</summary>
+    public long DocumentsWithOtherPaths { get; }
+
+    /// <summary>Documents whose encryption metadata cannot be read.</summary>
+    public long UnreadableDocuments { get; }
+
+    /// <summary>Request units the scan was charged.</summary>
+    public double RequestUnits { get; }
+}

@@ -1,0 +1,154 @@
+using System.Net;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Migration;
+
+/// <summary>
+/// The status query: reads every document of the container (a cross-partition <c>SELECT * FROM c</c>, stream by
+/// stream) and classifies each with <see cref="MigrationTarget.Classify"/>, so it agrees with the job. Nothing is
+/// decrypted and no key is needed; it costs about one read of the container in request units.
+/// </summary>
+internal static class StatusScan
+{
+    private const string Query = "SELECT * FROM c";
+
+    /// <param name="container">The raw container.</param>
+    /// <param name="target">The target state.</param>
+    /// <param name="maxDepth">The deepest nesting accepted.</param>
+    /// <param name="budget">The budget to wait on and charge, or <see langword="null"/>.</param>
+    /// <param name="isExplained">
+    /// For documents outside the target state: whether it is already known (a reported failure). With it, the
+    /// second result counts the documents outside the target state that are not; without it, it is 0.
+    /// </param>
+    /// <param name="partitionKeyPaths">The container's partition key paths (for <paramref name="isExplained"/>).</param>
+    /// <param name="cancellationToken">Cancels the scan.</param>
+    /// <exception cref="CosmosException">The service refused the query.</exception>
+    public static async Task<(EncryptionMigrationStatus Status, long Unexplained)> RunAsync(
+        Container container,
+        MigrationTarget target,
+        int maxDepth,
+        RequestUnitBudget? budget,
+        Func<StoredDocument, bool>? isExplained,
+        IReadOnlyList<string>? partitionKeyPaths,
+        CancellationToken cancellationToken)
+    {
+        var tally = new Tally();
+        using FeedIterator iterator = container.GetItemQueryStreamIterator(Query);
+        while (iterator.HasMoreResults)
+        {
+            if (budget is not null)
+            {
+                await budget.WaitAsync(cancellationToken).ConfigureAwait(false);
+            }
+
+            using ResponseMessage response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
+            tally.RequestUnits += response.Headers.RequestCharge;
+            budget?.Charge(response.Headers.RequestCharge);
+            if (response.StatusCode == HttpStatusCode.TooManyRequests && budget is not null)
+            {
+                budget.Throttled(response.Headers);
+                continue;
+            }
+
+            response.EnsureSuccessStatusCode();
+            using var copy = new MemoryStream();
+            await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
+            tally.AddPage(copy.GetBuffer().AsSpan(0, (int)copy.Length), target, maxDepth, isExplained, partitionKeyPaths);
+        }
+
+        return (tally.ToStatus(), tally.Unexplained);
+    }
+
+    private sealed class Tally
+    {
+        private readonly Dictionary<string, long> _byKey = new(StringComparer.Ordinal);
+        private long _total;
+        private long _inTarget;
+        private long _unencrypted;
+        private long _plaintext;
+        private long _otherPaths;
+        private long _unreadable;
+
+        public double RequestUnits { get; set; }
+
+        public long Unexplained { get; private set; }
+
+        public void AddPage(ReadOnlySpan<byte> page, MigrationTarget target, int maxDepth, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
+        {
+            DecryptionScan scan = DecryptionScan.Rent();
+            try
+            {
+                DocumentScanner.ScanFeedPage(page, scan, maxDepth);
+                for (int i = 0; i < scan.DocumentCount; i++)
+                {
+                    ref DocumentRecord record = ref scan.Documents[i];
+                    _total++;
+                    DocumentState state;
+                    try
+                    {
+                        state = target.Classify(page, scan, ref record);
+                    }
+                    catch (EncryptionException)
+                    {
+                        _unreadable++;
+                        CountOutside(page[record.Start..record.End], isExplained, partitionKeyPaths);
+                        continue;
+                    }
+
+                    Add(state);
+                    if (!state.InTarget)
+                    {
+                        CountOutside(page[record.Start..record.End], isExplained, partitionKeyPaths);
+                    }
+                }
+            }
+            finally
+            {
+                DecryptionScan.Return(scan);
+            }
+        }
+
+        public EncryptionMigrationStatus ToStatus() =>
+            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits);
+
+        private void Add(DocumentState state)
+        {
+            if (state.InTarget)
+            {
+                _inTarget++;
+            }
+
+            if (state.Encrypted)
+            {
+                _byKey[state.KeyId!] = _byKey.GetValueOrDefault(state.KeyId!) + 1;
+            }
+            else
+            {
+                _unencrypted++;
+            }
+
+            if (state.HasPlaintext)
+            {
+                _plaintext++;
+            }
+
+            if (state.HasOtherPaths)
+            {
+                _otherPaths++;
+            }
+        }
+
+        private void CountOutside(ReadOnlySpan<byte> content, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
+        {
+            if (isExplained is null || partitionKeyPaths is null)
+            {
+                return;
+            }
+
+            if (StoredDocument.Read(content.ToArray(), partitionKeyPaths, null) is not { } document || !isExplained(document))
+            {
+                Unexplained++;
+            }
+        }
+    }
+}
