@@ -59,6 +59,41 @@ internal sealed partial class AeadAes256CbcHmacSha256
         return cell;
     }
 
+    /// <summary>
+    /// Whether <paramref name="cell"/>, whose authenticated plaintext is <paramref name="plainText"/>, carries the IV
+    /// <see cref="EncryptDeterministic(ReadOnlySpan{byte}, ReadOnlySpan{byte}, Span{byte})"/> derives from
+    /// <paramref name="ivContext"/>: the cell itself does not say how its IV was chosen. A random IV matches with
+    /// probability 2^-128.
+    /// </summary>
+    /// <param name="ivContext">The context the deterministic IV would bind.</param>
+    /// <param name="plainText">The cell's plaintext (the caller has authenticated and decrypted the cell).</param>
+    /// <param name="cell">The cell.</param>
+    /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
+    /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
+    public bool HasDeterministicIv(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> cell)
+    {
+        ThrowIfDisposed();
+        if (cell.Length < AeadCellLayout.IvOffset + AeadCellLayout.IvSize)
+        {
+            return false;
+        }
+
+        Span<byte> iv = stackalloc byte[AeadCellLayout.IvSize];
+        AeadContext context = _pool.Rent();
+        bool completed = false;
+        try
+        {
+            WriteDeterministicIv(context, ivContext, plainText, iv);
+            completed = true;
+            return iv.SequenceEqual(cell.Slice(AeadCellLayout.IvOffset, AeadCellLayout.IvSize));
+        }
+        finally
+        {
+            _pool.Return(context, reusable: completed);
+            CryptographicOperations.ZeroMemory(iv);
+        }
+    }
+
     private int EncryptCore(ReadOnlySpan<byte> plainText, Span<byte> destination, bool deterministic, ReadOnlySpan<byte> ivContext)
     {
         ThrowIfDisposed();

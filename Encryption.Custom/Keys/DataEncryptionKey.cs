@@ -139,6 +139,14 @@ public abstract partial class DataEncryptionKey : IDisposable
             EncryptionErrorKind.InvalidOptions,
             $"Deterministic encryption needs one of the library's own data encryption keys; a key of type '{GetType().Name}' cannot derive the IV key.");
 
+    /// <summary>
+    /// For a caller that holds a lease: whether <paramref name="cell"/> (authenticated, with plaintext
+    /// <paramref name="plainText"/>) carries the deterministic IV of <paramref name="ivContext"/>, as
+    /// <see cref="EncryptDeterministicLeased"/> would have written it. A key implemented elsewhere cannot encrypt
+    /// deterministically, so none of its cells is deterministic.
+    /// </summary>
+    internal virtual bool HasDeterministicIvLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> cell) => false;
+
     /// <summary>Encrypts into a new array, for a caller that holds a lease.</summary>
     internal byte[] EncryptLeased(ReadOnlySpan<byte> plainText)
     {

@@ -94,6 +94,9 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     internal override int EncryptDeterministicLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
         _aead.EncryptDeterministic(ivContext, plainText, destination);
 
+    internal override bool HasDeterministicIvLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> cell) =>
+        _aead.HasDeterministicIv(ivContext, plainText, cell);
+
     public override string ToString() => $"DataEncryptionKey({EncryptionAlgorithm}, {_material.Protection})";
 
     protected override void Dispose(bool disposing)

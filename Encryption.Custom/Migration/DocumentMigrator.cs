@@ -45,7 +45,9 @@ internal sealed class DocumentMigrator
     /// Counts and classifies the documents of a change feed page; returns those to rewrite (copied out of the page).
     /// Documents in the target state are counted as skipped, those that cannot be migrated as failed.
     /// </summary>
-    public List<StoredDocument> Triage(ReadOnlySpan<byte> page)
+    /// <param name="page">The change feed page.</param>
+    /// <param name="checkKey">The lease from <see cref="MigrationTarget.LeaseCheckKeyAsync"/>.</param>
+    public List<StoredDocument> Triage(ReadOnlySpan<byte> page, in DataEncryptionKeyLease checkKey)
     {
         var work = new List<StoredDocument>();
         DecryptionScan scan = DecryptionScan.Rent();
@@ -60,7 +62,7 @@ internal sealed class DocumentMigrator
                 DocumentState state;
                 try
                 {
-                    state = _target.Classify(page, scan, ref record);
+                    state = _target.Classify(page, scan, ref record, checkKey);
                 }
                 catch (EncryptionException exception)
                 {
@@ -179,7 +181,8 @@ internal sealed class DocumentMigrator
             DocumentState state;
             try
             {
-                state = Classify(latest.Content);
+                using DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false);
+                state = Classify(latest.Content, checkKey);
             }
             catch (EncryptionException exception)
             {
@@ -197,13 +200,13 @@ internal sealed class DocumentMigrator
         }
     }
 
-    private DocumentState Classify(byte[] content)
+    private DocumentState Classify(byte[] content, in DataEncryptionKeyLease checkKey)
     {
         DecryptionScan scan = DecryptionScan.Rent();
         try
         {
             DocumentScanner.ScanDocument(content, scan, _processor.MaxDepth);
-            return _target.Classify(content, scan, ref scan.Documents[0]);
+            return _target.Classify(content, scan, ref scan.Documents[0], checkKey);
         }
         finally
         {

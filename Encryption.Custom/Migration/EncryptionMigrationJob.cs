@@ -1,4 +1,5 @@
 using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Logging;
 
 namespace Encryption.Custom;
 
@@ -33,6 +34,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
     private readonly RequestUnitBudget _budget;
     private readonly MigrationCounters _counters = new();
     private readonly SemaphoreSlim _parallelism;
+    private readonly ILogger? _logger;
     private readonly CancellationTokenSource _disposed = new();
     private IReadOnlyList<string>? _partitionKeyPaths;
     private DocumentMigrator? _migrator;
@@ -67,19 +69,23 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
         _container = container;
         _leaseContainer = leaseContainer;
         _options = options ?? new EncryptionMigrationOptions();
-        _target = new MigrationTarget(targetPolicy, acceptedSourceDataEncryptionKeyIds);
+        _target = new MigrationTarget(targetPolicy, acceptedSourceDataEncryptionKeyIds, encryptor);
 
         // The job's processors carry no policy: it must read every state to bring it to the target.
         _crypto = new BodyCrypto(encryptor, _options.JsonProcessor, limits: null, policy: null);
         _budget = new RequestUnitBudget(_options.RequestUnitsPerSecond);
+        _logger = _options.LoggerFactory?.CreateLogger<EncryptionMigrationJob>();
         _parallelism = new SemaphoreSlim(_options.MaxDegreeOfParallelism, _options.MaxDegreeOfParallelism);
     }
 
     /// <summary>
     /// Counts a container's documents against a target state: per data encryption key, without encryption, with
     /// plaintext in a policy path, with paths other than the policy's. Reads every document once (about one request
-    /// unit per kilobyte stored, plus the query's per-page cost); decrypts nothing, needs no key. Safe to run at any
-    /// time, also while a job runs.
+    /// unit per kilobyte stored, plus the query's per-page cost) and needs no key, so it cannot see whether a path is
+    /// encrypted deterministically or randomized (the cell does not say): a document encrypted as the policy says
+    /// but with the other encryption type counts in the target state here. After changing a path's encryption type,
+    /// use the overload with an <see cref="Encryptor"/>, which checks it as the job does. Safe to run at any time,
+    /// also while a job runs.
     /// </summary>
     /// <param name="container">The container, as the SDK gives it (not wrapped).</param>
     /// <param name="targetPolicy">The target state, or <see langword="null"/> for "no encryption".</param>
@@ -87,13 +93,31 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
     /// <exception cref="ArgumentNullException"><paramref name="container"/> is null.</exception>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
-    public static async Task<EncryptionMigrationStatus> GetStatusAsync(Container container, ContainerEncryptionPolicy? targetPolicy, CancellationToken cancellationToken = default)
+    public static Task<EncryptionMigrationStatus> GetStatusAsync(Container container, ContainerEncryptionPolicy? targetPolicy, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(container);
-        var target = new MigrationTarget(targetPolicy, []);
-        (EncryptionMigrationStatus status, _) = await StatusScan.RunAsync(
-            container, target, EncryptionProcessorOptions.MaxAllowedDepth, budget: null, isExplained: null, partitionKeyPaths: null, cancellationToken).ConfigureAwait(false);
-        return status;
+        return GetStatusCoreAsync(container, new MigrationTarget(targetPolicy, [], encryptor: null), cancellationToken);
+    }
+
+    /// <summary>
+    /// Counts a container's documents against a target state exactly as the job judges them: as
+    /// <see cref="GetStatusAsync(Container, ContainerEncryptionPolicy?, CancellationToken)"/>, and a document
+    /// otherwise in the target state counts there only if each of its paths is encrypted deterministically or
+    /// randomized as <paramref name="targetPolicy"/> says. For that its values are decrypted in memory with the target
+    /// key (nothing is written, nothing is logged); a document whose values cannot be checked counts as unreadable.
+    /// </summary>
+    /// <param name="container">The container, as the SDK gives it (not wrapped).</param>
+    /// <param name="encryptor">Supplies the target policy's key.</param>
+    /// <param name="targetPolicy">The target state, or <see langword="null"/> for "no encryption".</param>
+    /// <param name="cancellationToken">Cancels the scan.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="container"/> or <paramref name="encryptor"/> is null.</exception>
+    /// <exception cref="CosmosException">The service refused the query.</exception>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public static Task<EncryptionMigrationStatus> GetStatusAsync(Container container, Encryptor encryptor, ContainerEncryptionPolicy? targetPolicy, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        ArgumentNullException.ThrowIfNull(encryptor);
+        return GetStatusCoreAsync(container, new MigrationTarget(targetPolicy, [], encryptor), cancellationToken);
     }
 
     /// <summary>
@@ -133,7 +157,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
                 .WithMaxItems(_options.MaxItemsPerBatch)
                 .Build();
             await processor.StartAsync().ConfigureAwait(false);
-            if (_options.Logger is { } logger)
+            if (_logger is { } logger)
             {
                 EncryptionLog.MigrationStarted(logger, _options.ProcessorName, _options.InstanceName);
             }
@@ -154,7 +178,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
             progress?.Report(last);
             LogProgress(last);
             IReadOnlyList<EncryptionMigrationFailure> failures = _counters.Failures();
-            if (_options.Logger is { } stoppedLogger)
+            if (_logger is { } stoppedLogger)
             {
                 EncryptionLog.MigrationStopped(stoppedLogger, _options.ProcessorName, completed, failures.Count);
             }
@@ -165,6 +189,13 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
         {
             Volatile.Write(ref _running, 0);
         }
+    }
+
+    private static async Task<EncryptionMigrationStatus> GetStatusCoreAsync(Container container, MigrationTarget target, CancellationToken cancellationToken)
+    {
+        (EncryptionMigrationStatus status, _) = await StatusScan.RunAsync(
+            container, target, EncryptionProcessorOptions.MaxAllowedDepth, budget: null, isExplained: null, partitionKeyPaths: null, cancellationToken).ConfigureAwait(false);
+        return status;
     }
 
     /// <summary>Stops a run in progress (as a cancellation would) and releases the job's resources.</summary>
@@ -196,7 +227,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
         _budget.Charge(response.RequestCharge);
         ContainerProperties properties = response.Resource;
         _partitionKeyPaths = properties.PartitionKeyPaths is { Count: > 0 } paths ? paths : [properties.PartitionKeyPath];
-        _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _options.Logger);
+        _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger);
     }
 
     // Reports progress until done (or cancelled): caught up, idle, and verified.
@@ -232,7 +263,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
                 // instance's failures, or documents the feed no longer shows. The status query tells which.
                 if (seen == seenAtLastVerification)
                 {
-                    if (_options.Logger is { } logger)
+                    if (_logger is { } logger)
                     {
                         EncryptionLog.MigrationVerificationOutstanding(logger, _options.ProcessorName, unexplained);
                     }
@@ -273,7 +304,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
 
     private void LogProgress(EncryptionMigrationProgress progress)
     {
-        if (_options.Logger is { } logger)
+        if (_logger is { } logger)
         {
             EncryptionLog.MigrationProgress(
                 logger,
@@ -300,7 +331,12 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
             _budget.Charge(context.Headers.RequestCharge);
             using var copy = new MemoryStream();
             await changes.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
-            List<StoredDocument> work = _migrator!.Triage(copy.GetBuffer().AsSpan(0, (int)copy.Length));
+            List<StoredDocument> work;
+            using (DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false))
+            {
+                work = _migrator!.Triage(copy.GetBuffer().AsSpan(0, (int)copy.Length), checkKey);
+            }
+
             if (_options.UseBulkExecution)
             {
                 await Task.WhenAll(work.Select(document => _migrator.MigrateAsync(document, cancellationToken))).ConfigureAwait(false);

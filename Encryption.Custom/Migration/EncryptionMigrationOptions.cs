@@ -138,6 +138,10 @@ public sealed class EncryptionMigrationOptions
     /// <summary>Which processor decrypts and encrypts. Default <see cref="JsonProcessor.Stream"/>.</summary>
     public JsonProcessor JsonProcessor { get; set; } = JsonProcessor.Stream;
 
-    /// <summary>Receives start, stop, progress and per-document failure lines (ids and reasons, never values). Default none.</summary>
-    public ILogger? Logger { get; set; }
+    /// <summary>
+    /// Creates the job's logger (category <c>Encryption.Custom.EncryptionMigrationJob</c>), which receives start,
+    /// stop, progress and per-document failure lines (ids and reasons, never values). Default <see langword="null"/>:
+    /// nothing is logged.
+    /// </summary>
+    public ILoggerFactory? LoggerFactory { get; set; }
 }

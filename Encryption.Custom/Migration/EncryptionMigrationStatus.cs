@@ -2,7 +2,8 @@ namespace Encryption.Custom;
 
 /// <summary>
 /// Where a container's documents stand against a migration target, from
-/// <see cref="EncryptionMigrationJob.GetStatusAsync"/>: read from the stored metadata, nothing is decrypted.
+/// <c>EncryptionMigrationJob.GetStatusAsync</c> (and the job's verification): read from the stored metadata, and,
+/// given an encryptor, from each path's encryption type (deterministic or randomized).
 /// </summary>
 public sealed class EncryptionMigrationStatus
 {

@@ -1,3 +1,5 @@
+using System.Buffers;
+
 namespace Encryption.Custom.Migration;
 
 /// <summary>
@@ -5,14 +7,30 @@ namespace Encryption.Custom.Migration;
 /// keys it may read documents with; decides, from what the stream processor's scan recorded, whether a stored
 /// document is already there. The job and the status query both ask here, so they agree on "done".
 /// </summary>
+/// <remarks>
+/// In the target state means: the policy's key and algorithm, exactly the policy's paths, no plaintext in them, and
+/// each path encrypted as the policy says — deterministic or randomized. The last is invisible in the metadata and
+/// the cell: with an encryptor, the values of a document otherwise in the target state are decrypted and their IV
+/// recomputed (<see cref="EncryptedValueCodec.TryCheckDeterministic"/>). Without one (the keyless status query) it
+/// is not checked.
+/// </remarks>
 internal sealed class MigrationTarget
 {
     private readonly HashSet<string> _sourceKeys;
+    private readonly Encryptor? _encryptor;
 
-    public MigrationTarget(ContainerEncryptionPolicy? policy, IEnumerable<string> acceptedSourceKeyIds)
+    // The deterministic IV prefix of every policy path (by plan index), randomized ones too: a deterministic cell
+    // under a randomized path reveals equality, so it is outside the target state as well.
+    private readonly byte[][] _pathPrefixes = [];
+
+    /// <param name="policy">The target policy, or <see langword="null"/> for "decrypt everything".</param>
+    /// <param name="acceptedSourceKeyIds">Keys documents may be read with besides the policy's.</param>
+    /// <param name="encryptor">The keys to check each path's encryption type with; <see langword="null"/> to leave it unchecked.</param>
+    public MigrationTarget(ContainerEncryptionPolicy? policy, IEnumerable<string> acceptedSourceKeyIds, Encryptor? encryptor)
     {
         ArgumentNullException.ThrowIfNull(acceptedSourceKeyIds);
         Policy = policy;
+        _encryptor = encryptor;
         _sourceKeys = new HashSet<string>(StringComparer.Ordinal);
         foreach (string id in acceptedSourceKeyIds)
         {
@@ -28,12 +46,13 @@ internal sealed class MigrationTarget
                 _sourceKeys.Add(id);
             }
 
-            WriteOptions = new EncryptionOptions
+            WriteOptions = policy.CreateWriteOptions();
+            EncryptionPlan plan = policy.Plan;
+            _pathPrefixes = new byte[plan.PathCount][];
+            for (int i = 0; i < plan.PathCount; i++)
             {
-                DataEncryptionKeyId = policy.DataEncryptionKeyId,
-                EncryptionAlgorithm = policy.EncryptionAlgorithm,
-                PathsToEncrypt = policy.Paths,
-            };
+                _pathPrefixes[i] = DeterministicIvContext.CreatePathPrefix(plan.GetPath(i));
+            }
         }
     }
 
@@ -47,14 +66,42 @@ internal sealed class MigrationTarget
     public bool AcceptsSourceKey(string dataEncryptionKeyId) => _sourceKeys.Contains(dataEncryptionKeyId);
 
     /// <summary>
-    /// Classifies one scanned document: reads its metadata with the stream processor's envelope reader and finds
-    /// plaintext in the policy's paths with the policy read check's own scan.
+    /// Leases the key <see cref="Classify"/> checks encryption types with (the target key), for one page or document.
+    /// A default lease when nothing is checked. A key that cannot be had gives a default lease too: the documents
+    /// that need it are then reported by <see cref="Classify"/> (<see cref="EncryptionErrorKind.KeyUnavailable"/>),
+    /// as their rewrite would be, and the others are judged as usual.
+    /// </summary>
+    public async ValueTask<DataEncryptionKeyLease> LeaseCheckKeyAsync(CancellationToken cancellationToken)
+    {
+        if (_encryptor is null || Policy is not { } policy)
+        {
+            return default;
+        }
+
+        try
+        {
+            return await _encryptor.LeaseEncryptionKeyAsync(policy.DataEncryptionKeyId, policy.EncryptionAlgorithm, cancellationToken).ConfigureAwait(false);
+        }
+        catch (EncryptionException)
+        {
+            return default;
+        }
+    }
+
+    /// <summary>
+    /// Classifies one scanned document: reads its metadata with the stream processor's envelope reader, finds
+    /// plaintext in the policy's paths with the policy read check's own scan, and, for a document otherwise in the
+    /// target state, checks that each path is encrypted deterministically or randomized as the policy says.
     /// </summary>
     /// <param name="input">The scanned input (a document or a feed page).</param>
     /// <param name="scan">The scan of <paramref name="input"/>.</param>
     /// <param name="document">The document's record (prepared here).</param>
-    /// <exception cref="EncryptionException">The document's metadata is malformed or unsupported.</exception>
-    public DocumentState Classify(ReadOnlySpan<byte> input, DecryptionScan scan, ref DocumentRecord document)
+    /// <param name="checkKey">The lease from <see cref="LeaseCheckKeyAsync"/>.</param>
+    /// <exception cref="EncryptionException">
+    /// The document's metadata is malformed or unsupported, a value to check is not authentic, or the key to check it
+    /// with is unavailable.
+    /// </exception>
+    public DocumentState Classify(ReadOnlySpan<byte> input, DecryptionScan scan, ref DocumentRecord document, in DataEncryptionKeyLease checkKey)
     {
         bool encrypted = EnvelopeReader.Prepare(input, scan, ref document);
         ContainerEncryptionPolicy? policy = Policy;
@@ -78,6 +125,72 @@ internal sealed class MigrationTarget
         bool inTarget = !plaintext && !otherPaths
             && string.Equals(document.KeyId, policy.DataEncryptionKeyId, StringComparison.Ordinal)
             && string.Equals(document.Algorithm, policy.EncryptionAlgorithm, StringComparison.Ordinal);
+        if (inTarget && _encryptor is not null)
+        {
+            inTarget = HasPolicyEncryptionTypes(input, scan, document, policy.Plan, checkKey.Key);
+        }
+
         return new DocumentState(true, document.KeyId, plaintext, otherPaths, inTarget);
+    }
+
+    // Every listed value of a per-property document whose paths are all the policy's: decrypted, its IV recomputed.
+    private bool HasPolicyEncryptionTypes(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, EncryptionPlan plan, DataEncryptionKey? key)
+    {
+        for (int i = 0; i < scan.PathCount; i++)
+        {
+            ref readonly PathRecord path = ref scan.Paths[i];
+            if (path.PropertyIndex < 0)
+            {
+                continue;
+            }
+
+            ReadOnlySpan<byte> name = scan.GetPathName(path);
+            if (key is null)
+            {
+                throw new EncryptionException(
+                    EncryptionErrorKind.KeyUnavailable,
+                    $"The data encryption key '{UntrustedText.Shorten(document.KeyId!)}' is unavailable, so whether the document's values are encrypted deterministically or randomized, as the target policy says, cannot be checked.",
+                    document.KeyId);
+            }
+
+            int planIndex = plan.FindPath(name);
+            if (IsDeterministic(input, scan.Properties[path.PropertyIndex], name, key, document.KeyId!, _pathPrefixes[planIndex]) != plan.IsDeterministic(planIndex))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private static bool IsDeterministic(ReadOnlySpan<byte> input, in PropertyRecord property, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, ReadOnlySpan<byte> pathPrefix)
+    {
+        ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
+        byte[]? unescaped = null;
+        try
+        {
+            ReadOnlySpan<byte> base64 = token[1..^1];
+            if (property.ValueEscaped)
+            {
+                // Some writers escape '+' and '/'; base64 is public, so the copy needs no wiping.
+                unescaped = ArrayPool<byte>.Shared.Rent(token.Length);
+                base64 = unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped));
+            }
+
+            EncryptedValueStatus status = EncryptedValueCodec.TryCheckDeterministic(key, base64, pathPrefix, out bool deterministic);
+            if (status != EncryptedValueStatus.Valid)
+            {
+                JsonErrors.ThrowInvalidValue(status, name, keyId);
+            }
+
+            return deterministic;
+        }
+        finally
+        {
+            if (unescaped is not null)
+            {
+                ArrayPool<byte>.Shared.Return(unescaped);
+            }
+        }
     }
 }

@@ -5,8 +5,9 @@ namespace Encryption.Custom.Migration;
 
 /// <summary>
 /// The status query: reads every document of the container (a cross-partition <c>SELECT * FROM c</c>, stream by
-/// stream) and classifies each with <see cref="MigrationTarget.Classify"/>, so it agrees with the job. Nothing is
-/// decrypted and no key is needed; it costs about one read of the container in request units.
+/// stream) and classifies each with <see cref="MigrationTarget.Classify"/>, so it agrees with the job. It costs about
+/// one read of the container in request units; with a target that has an encryptor, the values of documents
+/// otherwise in the target state are decrypted in memory to check their encryption type (nothing is written).
 /// </summary>
 internal static class StatusScan
 {
@@ -53,7 +54,8 @@ internal static class StatusScan
             response.EnsureSuccessStatusCode();
             using var copy = new MemoryStream();
             await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
-            tally.AddPage(copy.GetBuffer().AsSpan(0, (int)copy.Length), target, maxDepth, isExplained, partitionKeyPaths);
+            using DataEncryptionKeyLease checkKey = await target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false);
+            tally.AddPage(copy.GetBuffer().AsSpan(0, (int)copy.Length), target, checkKey, maxDepth, isExplained, partitionKeyPaths);
         }
 
         return (tally.ToStatus(), tally.Unexplained);
@@ -73,7 +75,7 @@ internal static class StatusScan
 
         public long Unexplained { get; private set; }
 
-        public void AddPage(ReadOnlySpan<byte> page, MigrationTarget target, int maxDepth, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
+        public void AddPage(ReadOnlySpan<byte> page, MigrationTarget target, in DataEncryptionKeyLease checkKey, int maxDepth, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
         {
             DecryptionScan scan = DecryptionScan.Rent();
             try
@@ -86,7 +88,7 @@ internal static class StatusScan
                     DocumentState state;
                     try
                     {
-                        state = target.Classify(page, scan, ref record);
+                        state = target.Classify(page, scan, ref record, checkKey);
                     }
                     catch (EncryptionException)
                     {

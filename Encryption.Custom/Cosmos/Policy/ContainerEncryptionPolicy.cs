@@ -134,6 +134,19 @@ public sealed class ContainerEncryptionPolicy
     /// <summary>Whether writes encrypt by the policy when a request asks for nothing.</summary>
     internal bool EncryptsWrites => _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth;
 
+    /// <summary>
+    /// The options a write under this policy encrypts with: its key, algorithm, paths and which of them are
+    /// deterministic. The one place that turns a policy into write options (the container's writes and the
+    /// migration job's rewrites both take them from here). A new instance per call: the options type is mutable.
+    /// </summary>
+    internal EncryptionOptions CreateWriteOptions() => new()
+    {
+        DataEncryptionKeyId = DataEncryptionKeyId,
+        EncryptionAlgorithm = EncryptionAlgorithm,
+        PathsToEncrypt = _paths,
+        DeterministicPaths = _deterministicPaths.Length == 0 ? null : _deterministicPaths,
+    };
+
     /// <summary>Whether documents may be read with the key <paramref name="dataEncryptionKeyId"/>.</summary>
     internal bool AcceptsKey(string dataEncryptionKeyId)
     {

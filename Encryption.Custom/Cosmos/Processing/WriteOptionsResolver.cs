@@ -16,13 +16,7 @@ internal sealed class WriteOptionsResolver
         _policy = policy;
         if (policy is not null && policy.EncryptsWrites)
         {
-            _policyOptions = new EncryptionOptions
-            {
-                DataEncryptionKeyId = policy.DataEncryptionKeyId,
-                EncryptionAlgorithm = policy.EncryptionAlgorithm,
-                PathsToEncrypt = policy.Paths,
-                DeterministicPaths = policy.DeterministicPaths.Count == 0 ? null : policy.DeterministicPaths,
-            };
+            _policyOptions = policy.CreateWriteOptions();
         }
     }
 

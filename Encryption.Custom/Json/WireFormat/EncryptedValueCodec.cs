@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Buffers.Text;
 using System.Diagnostics;
+using System.Security.Cryptography;
 
 namespace Encryption.Custom.Json.WireFormat;
 
@@ -65,14 +66,11 @@ internal static class EncryptedValueCodec
     private static int EncryptDeterministic(DataEncryptionKey key, ReadOnlySpan<byte> pathPrefix, TypeMarker marker, ReadOnlySpan<byte> plainText, Span<byte> cell)
     {
         // The context is public (path and marker), so scratch needs no wiping.
-        int length = pathPrefix.Length + 1;
         byte[]? rented = null;
-        Span<byte> context = length <= StackLimit ? stackalloc byte[StackLimit] : (rented = ArrayPool<byte>.Shared.Rent(length));
+        Span<byte> context = pathPrefix.Length < StackLimit ? stackalloc byte[StackLimit] : (rented = ArrayPool<byte>.Shared.Rent(pathPrefix.Length + 1));
         try
         {
-            pathPrefix.CopyTo(context);
-            context[pathPrefix.Length] = (byte)marker;
-            return key.EncryptDeterministicLeased(context[..length], plainText, cell);
+            return key.EncryptDeterministicLeased(WriteIvContext(pathPrefix, marker, context), plainText, cell);
         }
         finally
         {
@@ -81,6 +79,67 @@ internal static class EncryptedValueCodec
                 ArrayPool<byte>.Shared.Return(rented);
             }
         }
+    }
+
+    /// <summary>
+    /// Whether the value base64(marker ‖ cell) is the deterministic encryption, for the path whose prefix is
+    /// <paramref name="pathPrefix"/>, of its own plaintext (wire-format.md, "Deterministic values"). The cell does not
+    /// say how its IV was chosen: the value is authenticated and decrypted, the IV recomputed and compared. A value
+    /// encrypted randomized, or deterministically for another path, gives <see langword="false"/>.
+    /// </summary>
+    /// <param name="key">The data encryption key the value names.</param>
+    /// <param name="base64">The unescaped content of the JSON string.</param>
+    /// <param name="pathPrefix">The path's prefix from <see cref="DeterministicIvContext.CreatePathPrefix"/>.</param>
+    /// <param name="deterministic">Whether the IV is the deterministic one (meaningful when the result is valid).</param>
+    /// <returns>Why the value could not be checked, or <see cref="EncryptedValueStatus.Valid"/>.</returns>
+    public static EncryptedValueStatus TryCheckDeterministic(DataEncryptionKey key, ReadOnlySpan<byte> base64, ReadOnlySpan<byte> pathPrefix, out bool deterministic)
+    {
+        deterministic = false;
+        int blobLength = GetMaxBlobLength(base64.Length);
+        int plainTextLength = key.GetDecryptByteCount(Math.Max(blobLength - 1, 0));
+        int contextLength = pathPrefix.Length + 1;
+
+        // One scratch: the blob and the context are public, the plaintext is wiped before it goes back.
+        int scratchLength = blobLength + plainTextLength + contextLength;
+        byte[]? rented = null;
+        Span<byte> scratch = scratchLength <= StackLimit * 2 ? stackalloc byte[StackLimit * 2] : (rented = ArrayPool<byte>.Shared.Rent(scratchLength));
+        Span<byte> blob = scratch[..blobLength];
+        Span<byte> plainText = scratch.Slice(blobLength, plainTextLength);
+        Span<byte> context = scratch.Slice(blobLength + plainTextLength, contextLength);
+        try
+        {
+            EncryptedValueStatus status = TryDecode(base64, blob, out TypeMarker marker, out int decoded);
+            if (status != EncryptedValueStatus.Valid)
+            {
+                return status;
+            }
+
+            ReadOnlySpan<byte> cell = blob[1..decoded];
+            status = TryDecryptCell(key, marker, cell, plainText, out int written);
+            if (status == EncryptedValueStatus.Valid)
+            {
+                deterministic = key.HasDeterministicIvLeased(WriteIvContext(pathPrefix, marker, context), plainText[..written], cell);
+            }
+
+            return status;
+        }
+        finally
+        {
+            // Also a rejected plaintext (a length that does not fit its marker) is plaintext.
+            CryptographicOperations.ZeroMemory(plainText);
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
+    }
+
+    // prefix ‖ marker: what a deterministic IV binds besides the plaintext.
+    private static ReadOnlySpan<byte> WriteIvContext(ReadOnlySpan<byte> pathPrefix, TypeMarker marker, Span<byte> destination)
+    {
+        pathPrefix.CopyTo(destination);
+        destination[pathPrefix.Length] = (byte)marker;
+        return destination[..(pathPrefix.Length + 1)];
     }
 
     /// <summary>The most bytes <paramref name="base64Length"/> base64 bytes decode to.</summary>
