@@ -1,4 +1,5 @@
 using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Keys;
 using Encryption.Custom.Migration;
 using Encryption.Custom.Processing;
 using Encryption.Custom.Tests.TestSupport;
@@ -20,11 +21,12 @@ public sealed class MigrationTargetTests
 
     private static DocumentState Classify(MigrationTarget target, byte[] document)
     {
+        using DataEncryptionKeyLease checkKey = target.LeaseCheckKeyAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
         DecryptionScan scan = DecryptionScan.Rent();
         try
         {
             DocumentScanner.ScanDocument(document, scan, 64);
-            return target.Classify(document, scan, ref scan.Documents[0]);
+            return target.Classify(document, scan, ref scan.Documents[0], checkKey);
         }
         finally
         {
@@ -32,10 +34,60 @@ public sealed class MigrationTargetTests
         }
     }
 
+    private static ContainerEncryptionPolicy SsnPolicy(PathEncryptionType ssn) =>
+        new("dek1", [new EncryptionPolicyIncludedPath("/ssn") { EncryptionType = ssn }, new EncryptionPolicyIncludedPath("/salary")]);
+
+    private static byte[] Written(ContainerEncryptionPolicy policy) => s_processor.Encrypt(Document, s_protected, policy.CreateWriteOptions());
+
+    private static readonly DataEncryptionKey s_protected = TestKeys.Create(TestKeyKind.Protected);
+
+    [Theory]
+    [InlineData(PathEncryptionType.Randomized, PathEncryptionType.Randomized, true)]
+    [InlineData(PathEncryptionType.Deterministic, PathEncryptionType.Deterministic, true)]
+    [InlineData(PathEncryptionType.Randomized, PathEncryptionType.Deterministic, false)]
+    [InlineData(PathEncryptionType.Deterministic, PathEncryptionType.Randomized, false)]
+    public void EncryptionType_OfEachPath_IsPartOfTheTargetState(PathEncryptionType written, PathEncryptionType target, bool inTarget)
+    {
+        var encryptor = new TestEncryptor().Add("dek1", s_protected);
+
+        DocumentState state = Classify(new MigrationTarget(SsnPolicy(target), [], encryptor), Written(SsnPolicy(written)));
+
+        Assert.Equal(inTarget, state.InTarget);
+        Assert.False(state.HasPlaintext);
+        Assert.False(state.HasOtherPaths);
+    }
+
+    [Fact]
+    public void EncryptionType_WithoutAnEncryptor_IsNotChecked()
+    {
+        DocumentState state = Classify(new MigrationTarget(SsnPolicy(PathEncryptionType.Deterministic), [], encryptor: null), Written(SsnPolicy(PathEncryptionType.Randomized)));
+
+        Assert.True(state.InTarget);
+    }
+
+    [Fact]
+    public void EncryptionType_WithTheTargetKeyUnavailable_ThrowsKeyUnavailable()
+    {
+        var target = new MigrationTarget(SsnPolicy(PathEncryptionType.Deterministic), [], new TestEncryptor());
+
+        EncryptionException exception = Assert.Throws<EncryptionException>(() => Classify(target, Written(SsnPolicy(PathEncryptionType.Deterministic))));
+
+        Assert.Equal(EncryptionErrorKind.KeyUnavailable, exception.Kind);
+    }
+
+    [Fact]
+    public void WriteOptions_AreThePolicysOwn_DeterministicPathsIncluded()
+    {
+        var target = new MigrationTarget(SsnPolicy(PathEncryptionType.Deterministic), [], encryptor: null);
+
+        Assert.Equal(["/ssn"], target.WriteOptions!.DeterministicPaths!);
+        Assert.Equal(["/ssn", "/salary"], target.WriteOptions.PathsToEncrypt);
+    }
+
     [Fact]
     public void Plaintext_InAPolicyPath_IsOutsideTheTarget()
     {
-        DocumentState state = Classify(new MigrationTarget(s_policy, []), Document.Utf8());
+        DocumentState state = Classify(new MigrationTarget(s_policy, [], encryptor: null), Document.Utf8());
 
         Assert.False(state.InTarget);
         Assert.True(state.HasPlaintext);
@@ -45,7 +97,7 @@ public sealed class MigrationTargetTests
     [Fact]
     public void Plaintext_WithoutAnyPolicyPath_IsInTheTarget()
     {
-        DocumentState state = Classify(new MigrationTarget(s_policy, []), """{"id":"1","pk":"a","ssn":null,"name":"x"}""".Utf8());
+        DocumentState state = Classify(new MigrationTarget(s_policy, [], encryptor: null), """{"id":"1","pk":"a","ssn":null,"name":"x"}""".Utf8());
 
         Assert.True(state.InTarget);
     }
@@ -53,7 +105,7 @@ public sealed class MigrationTargetTests
     [Fact]
     public void EncryptedByThePolicy_IsInTheTarget()
     {
-        DocumentState state = Classify(new MigrationTarget(s_policy, []), Encrypted(s_key1, "dek1", "/ssn", "/salary"));
+        DocumentState state = Classify(new MigrationTarget(s_policy, [], encryptor: null), Encrypted(s_key1, "dek1", "/ssn", "/salary"));
 
         Assert.True(state.InTarget);
         Assert.Equal("dek1", state.KeyId);
@@ -62,7 +114,7 @@ public sealed class MigrationTargetTests
     [Fact]
     public void EncryptedWithAnotherKey_IsOutsideTheTarget()
     {
-        var target = new MigrationTarget(new ContainerEncryptionPolicy("dek2", ["/ssn", "/salary"]), ["dek1"]);
+        var target = new MigrationTarget(new ContainerEncryptionPolicy("dek2", ["/ssn", "/salary"]), ["dek1"], encryptor: null);
 
         DocumentState state = Classify(target, Encrypted(s_key1, "dek1", "/ssn", "/salary"));
 
@@ -75,7 +127,7 @@ public sealed class MigrationTargetTests
     [Fact]
     public void MissingAPolicyPath_IsPlaintext_AndAnExtraPath_IsOtherPaths()
     {
-        var target = new MigrationTarget(s_policy, []);
+        var target = new MigrationTarget(s_policy, [], encryptor: null);
 
         DocumentState partial = Classify(target, Encrypted(s_key1, "dek1", "/ssn"));
         DocumentState extra = Classify(target, Encrypted(s_key1, "dek1", "/ssn", "/salary", "/name"));
@@ -89,7 +141,7 @@ public sealed class MigrationTargetTests
     [Fact]
     public void DecryptTarget_OnlyUnencryptedDocumentsAreInIt()
     {
-        var target = new MigrationTarget(null, ["dek1"]);
+        var target = new MigrationTarget(null, ["dek1"], encryptor: null);
 
         Assert.True(Classify(target, Document.Utf8()).InTarget);
         Assert.False(Classify(target, Encrypted(s_key2, "dek1", "/ssn")).InTarget);
@@ -99,6 +151,6 @@ public sealed class MigrationTargetTests
     [Fact]
     public void MalformedMetadata_Throws()
     {
-        Assert.Throws<EncryptionException>(() => Classify(new MigrationTarget(s_policy, []), """{"id":"1","_ei":5}""".Utf8()));
+        Assert.Throws<EncryptionException>(() => Classify(new MigrationTarget(s_policy, [], encryptor: null), """{"id":"1","_ei":5}""".Utf8()));
     }
 }

@@ -120,6 +120,11 @@ public sealed class ReferenceDataEncryptionKey : DataEncryptionKey
     internal override int EncryptDeterministicLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
         EncryptWithIv(plainText, HMACSHA256.HashData(IvKey, (byte[])[.. ivContext, .. plainText])[..IvLength], destination);
 
+    /// <summary>The same check from wire-format.md alone: the cell's IV (after version and tag) against the derived one.</summary>
+    internal override bool HasDeterministicIvLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> cell) =>
+        cell.Length >= 1 + 32 + IvLength
+        && HMACSHA256.HashData(IvKey, (byte[])[.. ivContext, .. plainText]).AsSpan(0, IvLength).SequenceEqual(cell.Slice(1 + 32, IvLength));
+
     private int EncryptWithIv(ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> iv, Span<byte> destination)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);

@@ -41,7 +41,7 @@ internal static class MigrationJobExample
         }
 
         (EncryptionMigrationResult result, EncryptionMigrationStatus status) = await RotateAsync(
-            database, encryptor, NullLogger.Instance, p => Output.Line($"{p.DocumentsRewritten} rewritten, {p.DocumentsSkipped} skipped, lag {p.EstimatedLag}"), CancellationToken.None);
+            database, encryptor, NullLoggerFactory.Instance, p => Output.Line($"{p.DocumentsRewritten} rewritten, {p.DocumentsSkipped} skipped, lag {p.EstimatedLag}"), CancellationToken.None);
         Output.Line($"dek-2023: {status.DocumentsByDataEncryptionKeyId.GetValueOrDefault("dek-2023")} documents, dek-2024: {status.DocumentsByDataEncryptionKeyId.GetValueOrDefault("dek-2024")}");
         return Check(result.Completed && result.Failures.Count == 0, "the job completed without failures")
             & Check(status.DocumentsByDataEncryptionKeyId.GetValueOrDefault("dek-2023") == 0 && status.DocumentsInTargetState == 20, "the status query counts every document on 'dek-2024' and none on 'dek-2023'");
@@ -49,16 +49,16 @@ internal static class MigrationJobExample
 
     /// <summary>docs/migration.md's block: the job and the status query.</summary>
     public static async Task<(EncryptionMigrationResult Result, EncryptionMigrationStatus Status)> RotateAsync(
-        Database database, Encryptor encryptor, ILogger logger, Action<EncryptionMigrationProgress> show, CancellationToken ct)
+        Database database, Encryptor encryptor, ILoggerFactory loggerFactory, Action<EncryptionMigrationProgress> show, CancellationToken ct)
     {
         Container container = database.GetContainer("orders");          // the raw container, not WithEncryptor
         Container leases = database.GetContainer("migration-leases");   // partition key /id
         var target = new ContainerEncryptionPolicy("dek-2024", ["/ssn", "/salary"]);
         await using var job = new EncryptionMigrationJob(container, encryptor, target,
             acceptedSourceDataEncryptionKeyIds: ["dek-2023"], leases,
-            new EncryptionMigrationOptions { RequestUnitsPerSecond = 400, Logger = logger });
+            new EncryptionMigrationOptions { RequestUnitsPerSecond = 400, LoggerFactory = loggerFactory });
         EncryptionMigrationResult result = await job.RunAsync(new Progress<EncryptionMigrationProgress>(show), ct);
-        EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(container, target, ct);
+        EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(container, encryptor, target, ct);
         return (result, status);
     }
 

@@ -3,8 +3,11 @@ using Microsoft.Extensions.Logging;
 
 namespace Encryption.Custom.Emulator.Tests.Hosting;
 
-/// <summary>A logger provider that keeps every entry (event name, formatted message, exception text) for assertions.</summary>
-public sealed class CapturedLogs : ILoggerProvider
+/// <summary>
+/// A logger provider (and, for options that take one, a logger factory) that keeps every entry (category, event
+/// name, formatted message, exception text) for assertions.
+/// </summary>
+public sealed class CapturedLogs : ILoggerProvider, ILoggerFactory
 {
     private readonly ConcurrentQueue<Entry> _entries = new();
 
@@ -17,6 +20,8 @@ public sealed class CapturedLogs : ILoggerProvider
         _entries.Any(entry => entry.EventName == eventName && entry.Message.Contains(containing, StringComparison.Ordinal));
 
     public ILogger CreateLogger(string categoryName) => new Logger(this, categoryName);
+
+    public void AddProvider(ILoggerProvider provider) => throw new NotSupportedException("CapturedLogs is its own only provider.");
 
     public void Dispose()
     {

@@ -225,9 +225,10 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
 
         using var logs = new CapturedLogs();
         EncryptionMigrationOptions options = Options();
-        options.Logger = logs.CreateLogger("Encryption.Custom.Migration");
+        options.LoggerFactory = logs;
         await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1, "dek-missing"], leases, options);
         EncryptionMigrationResult result = await RunAsync(job, Ct);
+        Assert.All(logs.Entries, entry => Assert.Equal("Encryption.Custom.EncryptionMigrationJob", entry.Category));
 
         Assert.True(result.Completed);
         Assert.Equal(broken.Keys.Order(), result.Failures.Select(f => f.Id).Order());
@@ -275,7 +276,7 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         // no lag and the feed shows nothing, yet every document is outside the new target. Lag alone is not "done".
         using var logs = new CapturedLogs();
         EncryptionMigrationOptions reused = Options();
-        reused.Logger = logs.CreateLogger("Encryption.Custom.Migration");
+        reused.LoggerFactory = logs;
         await using var stale = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1], leases, reused);
         EncryptionMigrationResult notDone = await RunAsync(stale, Ct);
 
