@@ -27,7 +27,7 @@ public sealed class DeterministicMigrationTests(EncryptionFixture fixture) : ICl
             new EncryptionPolicyIncludedPath("/salary"),
         ]);
 
-    private static JObject Row(int index) => new()
+    private static JObject NewRow(int index) => new()
     {
         ["id"] = DocumentId(index),
         ["pk"] = "p" + (index % 3).ToString(CultureInfo.InvariantCulture),
@@ -45,7 +45,7 @@ public sealed class DeterministicMigrationTests(EncryptionFixture fixture) : ICl
     {
         for (int i = 0; i < Count; i++)
         {
-            JObject row = Row(i);
+            JObject row = NewRow(i);
             await container.CreateItemAsync(row, new PartitionKey((string)row["pk"]!), cancellationToken: Ct);
         }
     }
