@@ -227,6 +227,9 @@ internal sealed class DocumentMigrator
     }
 
     // Decrypt (system properties removed), encrypt when the target says so, replace if still the version read.
+    // Cancellation is honoured up to the replace, never during it: a replace abandoned on the wire may still land
+    // and then goes uncounted, so a stopping job lets the ones it sent finish (the SDK's own request timeouts and
+    // 429 retry limits bound the wait) and its counts stay exact.
     private async Task<ResponseMessage> ReplaceAsync(StoredDocument document, CancellationToken cancellationToken)
     {
         PooledBufferWriter stripped = PooledBufferWriterPool.Rent();
@@ -248,11 +251,11 @@ internal sealed class DocumentMigrator
             var options = new ItemRequestOptions { IfMatchEtag = document.ETag, EnableContentResponseOnWrite = false };
             if (_target.WriteOptions is not { } encryption)
             {
-                return await _container.ReplaceItemStreamAsync(decrypted, document.Id, document.PartitionKey, options, cancellationToken).ConfigureAwait(false);
+                return await _container.ReplaceItemStreamAsync(decrypted, document.Id, document.PartitionKey, options, CancellationToken.None).ConfigureAwait(false);
             }
 
             using EncryptedRequestBody body = await _crypto.EncryptAsync(decrypted, encryption, recycle: true, null, cancellationToken).ConfigureAwait(false);
-            return await _container.ReplaceItemStreamAsync(body.Stream, document.Id, document.PartitionKey, options, cancellationToken).ConfigureAwait(false);
+            return await _container.ReplaceItemStreamAsync(body.Stream, document.Id, document.PartitionKey, options, CancellationToken.None).ConfigureAwait(false);
         }
     }
 

@@ -40,6 +40,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
     private DocumentMigrator? _migrator;
     private int _running;
     private long _inFlight;
+    private TaskCompletionSource? _drained;
     private long? _lastLag;
 
     /// <summary>Creates a job; nothing is read or written before <see cref="RunAsync"/>.</summary>
@@ -172,6 +173,7 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
             {
                 // Stopping releases the leases; checkpoints are those of the batches that finished.
                 await processor.StopAsync().ConfigureAwait(false);
+                await DrainAsync().ConfigureAwait(false);
             }
 
             EncryptionMigrationProgress last = Snapshot();
@@ -347,8 +349,25 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
         }
         finally
         {
-            Interlocked.Decrement(ref _inFlight);
+            if (Interlocked.Decrement(ref _inFlight) == 0)
+            {
+                Volatile.Read(ref _drained)?.TrySetResult();
+            }
         }
+    }
+
+    // The processor starts no handler once stopped, but one cancelled mid-page may still be finishing the replaces it
+    // sent (they are not abandoned; see DocumentMigrator). The final counts are taken only after they are done.
+    private Task DrainAsync()
+    {
+        var drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Volatile.Write(ref _drained, drained);
+        if (Interlocked.Read(ref _inFlight) == 0)
+        {
+            drained.TrySetResult();
+        }
+
+        return drained.Task;
     }
 
     // The degree of parallelism holds over all the leases this instance owns.
