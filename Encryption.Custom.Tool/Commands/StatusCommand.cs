@@ -32,7 +32,7 @@ internal static class StatusCommand
 
     /// <summary>
     /// Writes <c>{"documents":…,"inTargetState":…,"outsideTargetState":…,"byDekId":{…},"unencrypted":…,
-    /// "plaintext":…,"otherPaths":…,"unreadable":…,"requestUnits":…}</c>.
+    /// "plaintext":…,"otherPaths":…,"unreadable":…,"requestUnits":…,"encryptionTypesChecked":…}</c>.
     /// </summary>
     internal static void Write(EncryptionMigrationStatus status, IBufferWriter<byte> output)
     {
@@ -53,6 +53,7 @@ internal static class StatusCommand
         writer.WriteNumber("otherPaths", status.DocumentsWithOtherPaths);
         writer.WriteNumber("unreadable", status.UnreadableDocuments);
         writer.WriteNumber("requestUnits", Math.Round(status.RequestUnits, 2));
+        writer.WriteBoolean("encryptionTypesChecked", status.EncryptionTypesChecked);
         writer.WriteEndObject();
     }
 }

@@ -15,7 +15,8 @@ public sealed class EncryptionMigrationStatus
         long plaintextDocuments,
         long documentsWithOtherPaths,
         long unreadableDocuments,
-        double requestUnits)
+        double requestUnits,
+        bool encryptionTypesChecked)
     {
         TotalDocuments = totalDocuments;
         DocumentsInTargetState = documentsInTargetState;
@@ -25,6 +26,7 @@ public sealed class EncryptionMigrationStatus
         DocumentsWithOtherPaths = documentsWithOtherPaths;
         UnreadableDocuments = unreadableDocuments;
         RequestUnits = requestUnits;
+        EncryptionTypesChecked = encryptionTypesChecked;
     }
 
     /// <summary>Documents in the container.</summary>
@@ -53,4 +55,12 @@ public sealed class EncryptionMigrationStatus
 
     /// <summary>Request units the scan was charged.</summary>
     public double RequestUnits { get; }
+
+    /// <summary>
+    /// Whether each path's encryption type (deterministic or randomized) was checked against the target policy. Only
+    /// a scan given the key can check it (the cell does not say); without it, a document that differs from the
+    /// target only in a path's encryption type counts in <see cref="DocumentsInTargetState"/>. Always
+    /// <see langword="true"/> when the target is "no encryption" (there is no type to check).
+    /// </summary>
+    public bool EncryptionTypesChecked { get; }
 }

@@ -62,6 +62,9 @@ internal sealed class MigrationTarget
     /// <summary>What a rewrite encrypts with, or <see langword="null"/> when the target is plaintext.</summary>
     public EncryptionOptions? WriteOptions { get; }
 
+    /// <summary>Whether <see cref="Classify"/> checks each path's encryption type (it needs the key) or there is none to check.</summary>
+    public bool ChecksEncryptionTypes => Policy is null || _encryptor is not null;
+
     /// <summary>Whether the job may decrypt a document encrypted with <paramref name="dataEncryptionKeyId"/>.</summary>
     public bool AcceptsSourceKey(string dataEncryptionKeyId) => _sourceKeys.Contains(dataEncryptionKeyId);
 

@@ -33,7 +33,7 @@ internal static class StatusScan
         IReadOnlyList<string>? partitionKeyPaths,
         CancellationToken cancellationToken)
     {
-        var tally = new Tally();
+        var tally = new Tally { ChecksEncryptionTypes = target.ChecksEncryptionTypes };
         using FeedIterator iterator = container.GetItemQueryStreamIterator(Query);
         while (iterator.HasMoreResults)
         {
@@ -73,6 +73,8 @@ internal static class StatusScan
 
         public double RequestUnits { get; set; }
 
+        public bool ChecksEncryptionTypes { get; init; }
+
         public long Unexplained { get; private set; }
 
         public void AddPage(ReadOnlySpan<byte> page, MigrationTarget target, in DataEncryptionKeyLease checkKey, int maxDepth, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
@@ -111,7 +113,7 @@ internal static class StatusScan
         }
 
         public EncryptionMigrationStatus ToStatus() =>
-            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits);
+            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits, ChecksEncryptionTypes);
 
         private void Add(DocumentState state)
         {

@@ -120,6 +120,11 @@ public sealed class DeterministicMigrationTests(EncryptionFixture fixture) : ICl
         // Same key, algorithm and paths: only the IVs tell that /ssn is not yet deterministic.
         EncryptionMigrationStatus before = await EncryptionMigrationJob.GetStatusAsync(raw, fixture.Encryptor, target, Ct);
         Assert.Equal(Count, before.DocumentsOutsideTargetState);
+        Assert.True(before.EncryptionTypesChecked);
+
+        // Without the key the scan cannot see it, and says so rather than passing for a verified count.
+        EncryptionMigrationStatus keyless = await EncryptionMigrationJob.GetStatusAsync(raw, target, Ct);
+        Assert.Equal((0L, false), (keyless.DocumentsOutsideTargetState, keyless.EncryptionTypesChecked));
         QueryDefinition none = await new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn").AddParameterAsync("@ssn", SsnValue(0), "/ssn", queried, Ct);
         Assert.Empty(await IdsAsync(queried.GetItemQueryIterator<Row>(none)));
 
