@@ -116,6 +116,27 @@ public sealed class DeterministicQueryTests(EncryptionFixture fixture) : IClassF
     }
 
     [Fact]
+    public async Task AddParameterAsync_BadArguments_AreRefusedWithoutEchoingTheValue()
+    {
+        (Container raw, Container container) = await SeedAsync();
+        const string Secret = "078-05-1120-secret";
+        var query = new QueryDefinition("SELECT * FROM c WHERE c.ssn = @s");
+
+        // Objects and arrays have no canonical serialization, so they cannot be compared by ciphertext.
+        EncryptionException objectValue = await Assert.ThrowsAsync<EncryptionException>(() => query.AddParameterAsync("@s", new { value = Secret }, "/ssn", container, Ct));
+        EncryptionException arrayValue = await Assert.ThrowsAsync<EncryptionException>(() => query.AddParameterAsync("@s", new[] { Secret }, "/ssn", container, Ct));
+        ArgumentException name = await Assert.ThrowsAsync<ArgumentException>(() => query.AddParameterAsync("s", Secret, "/ssn", container, Ct));
+        ArgumentException unwrapped = await Assert.ThrowsAsync<ArgumentException>(() => query.AddParameterAsync("@s", Secret, "/ssn", raw, Ct));
+        NotSupportedException undeclared = await Assert.ThrowsAsync<NotSupportedException>(() => query.AddParameterAsync("@s", Secret, "/nowhere", container, Ct));
+
+        Assert.All(
+            new Exception[] { objectValue, arrayValue, name, unwrapped, undeclared },
+            e => Assert.DoesNotContain(Secret, e.ToString(), StringComparison.Ordinal));
+        Assert.Equal("name", name.ParamName);
+        Assert.Equal("container", unwrapped.ParamName);
+    }
+
+    [Fact]
     public async Task DeterministicDocument_IsReadByTheNewtonsoftProcessor()
     {
         (Container raw, _) = await SeedAsync();
