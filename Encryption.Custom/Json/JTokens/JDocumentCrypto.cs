@@ -15,16 +15,15 @@ internal static class JDocumentCrypto
         }
 
         // The case-variant check, as the stream processor makes it: every name that matches no path exactly.
-        Span<byte> scratch = stackalloc byte[256];
         foreach (JProperty property in document.Properties())
         {
-            string text = property.Name;
-            ReadOnlySpan<byte> name = Encoding.UTF8.GetMaxByteCount(text.Length) <= scratch.Length
-                ? scratch[..Encoding.UTF8.GetBytes(text, scratch)]
-                : Encoding.UTF8.GetBytes(text);
-            if (plan.FindPath(name) < 0)
+            if (plan.FindPath(property.Name) < 0)
             {
-                plan.ThrowIfCaseVariant(name);
+                int variantOf = plan.FindPathIgnoringCase(property.Name);
+                if (variantOf >= 0)
+                {
+                    JsonErrors.ThrowCaseVariant("/" + property.Name, plan.GetPath(variantOf), plan.DataEncryptionKeyId);
+                }
             }
         }
 

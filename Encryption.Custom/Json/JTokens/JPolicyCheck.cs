@@ -27,21 +27,19 @@ internal static class JPolicyCheck
                 continue;
             }
 
-            for (int i = 0; i < plan.PathCount; i++)
+            int i = plan.FindPath(property.Name);
+            if (i < 0)
             {
-                string path = plan.GetPath(i);
-                if (!path.AsSpan(1).SequenceEqual(property.Name))
-                {
-                    continue;
-                }
+                continue;
+            }
 
-                bool listed = envelope is { Format: EnvelopeFormat.PerProperty } && envelope.Paths.Contains(path);
-                if (!listed)
-                {
-                    string? id = nameDocument && document["id"] is JValue { Type: JTokenType.String } idValue ? (string?)idValue : null;
-                    PolicyReadCheck.OnPlaintext(policy, path, id);
-                    return;
-                }
+            string path = plan.GetPath(i);
+            bool listed = envelope is { Format: EnvelopeFormat.PerProperty } && envelope.Paths.Contains(path);
+            if (!listed)
+            {
+                string? id = nameDocument && document["id"] is JValue { Type: JTokenType.String } idValue ? (string?)idValue : null;
+                PolicyReadCheck.OnPlaintext(policy, path, id);
+                return;
             }
         }
     }

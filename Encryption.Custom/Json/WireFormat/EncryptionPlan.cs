@@ -21,8 +21,11 @@ internal sealed class EncryptionPlan
     // Per path: the deterministic IV context prefix, or null when the path is encrypted randomized.
     private readonly byte[]?[] _deterministicPrefixes;
 
-    // Bit n is set when a path's name is n bytes long (bit 63: 63 or more): most names are told apart by length alone.
-    private readonly ulong _nameLengths;
+    // The paths' property names ignoring case: the case-variant check is one hash lookup, not a loop over the paths.
+    private readonly CaseInsensitiveNameIndex _namesIgnoringCase;
+
+    // The paths' property names as .NET strings (ordinal), for callers that hold names as strings (the Newtonsoft processor).
+    private readonly Dictionary<string, int> _namesByString;
 
     private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] paths, Utf8NameTable names, IReadOnlyCollection<string>? deterministicPaths)
     {
@@ -34,15 +37,20 @@ internal sealed class EncryptionPlan
         _paths = paths;
         _names = names;
         _pathTokens = new byte[paths.Length][];
+        string[] propertyNames = new string[paths.Length];
+        _namesByString = new Dictionary<string, int>(paths.Length, StringComparer.Ordinal);
         for (int i = 0; i < paths.Length; i++)
         {
-            _nameLengths |= LengthBit(names.GetName(i).Length);
+            propertyNames[i] = paths[i][1..];
+            _namesByString[propertyNames[i]] = i;
             _pathTokens[i] = Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(paths[i])));
             if (deterministicPaths is not null && deterministicPaths.Contains(paths[i]))
             {
                 _deterministicPrefixes[i] = DeterministicIvContext.CreatePathPrefix(paths[i]);
             }
         }
+
+        _namesIgnoringCase = new CaseInsensitiveNameIndex(propertyNames);
 
         // "_ei":{"_ef":3,"_en":"<id>","_ea":"<algorithm>","_ed":null,"_ep":[   (the paths and "]}" follow per document)
         var prefix = new ArrayBufferWriter<byte>();
@@ -190,6 +198,18 @@ internal sealed class EncryptionPlan
     /// <summary>The index of the path whose property name is <paramref name="utf8Name"/> (unescaped), or -1.</summary>
     public int FindPath(ReadOnlySpan<byte> utf8Name) => _names.Find(utf8Name);
 
+    /// <summary>The index of the path whose property name is <paramref name="name"/> (ordinal), or -1.</summary>
+    public int FindPath(string name) => _namesByString.TryGetValue(name, out int index) ? index : -1;
+
+    /// <summary>
+    /// The index of a path whose property name equals <paramref name="utf8Name"/> when case is ignored (ordinal
+    /// ignore-case, as serializers bind), or -1. O(1) in the number of paths.
+    /// </summary>
+    public int FindPathIgnoringCase(ReadOnlySpan<byte> utf8Name) => _namesIgnoringCase.Find(utf8Name);
+
+    /// <inheritdoc cref="FindPathIgnoringCase(ReadOnlySpan{byte})"/>
+    public int FindPathIgnoringCase(string name) => _namesIgnoringCase.Find(name);
+
     /// <summary>Whether the path at <paramref name="index"/> is encrypted deterministically.</summary>
     public bool IsDeterministic(int index) => _deterministicPrefixes[index] is not null;
 
@@ -203,25 +223,17 @@ internal sealed class EncryptionPlan
     public const byte EncryptedFlag = 1;
 
     /// <summary>
-    /// Throws when <paramref name="utf8Name"/>, a property name that matched no path exactly, matches one when the
-    /// case of ASCII letters is ignored: a <c>/Ssn</c> path meeting an <c>ssn</c> property (a serializer's naming
-    /// policy) would otherwise leave the value in plaintext without a word. Allocates nothing unless it throws.
+    /// Throws when <paramref name="utf8Name"/>, a property name that matched no path exactly, matches one when case
+    /// is ignored: a <c>/Ssn</c> path meeting an <c>ssn</c> property (a serializer's naming policy) would otherwise
+    /// leave the value in plaintext without a word. One hash lookup; allocates nothing unless it throws.
     /// </summary>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.InvalidOptions"/>, naming the property and the path.</exception>
     public void ThrowIfCaseVariant(ReadOnlySpan<byte> utf8Name)
     {
-        if ((_nameLengths & LengthBit(utf8Name.Length)) == 0)
+        int index = _namesIgnoringCase.Find(utf8Name);
+        if (index >= 0)
         {
-            return;
-        }
-
-        for (int i = 0; i < _paths.Length; i++)
-        {
-            ReadOnlySpan<byte> name = _names.GetName(i);
-            if (name.Length == utf8Name.Length && Ascii.EqualsIgnoreCase(name, utf8Name))
-            {
-                JsonErrors.ThrowCaseVariant(JsonErrors.ToPath(utf8Name), _paths[i], DataEncryptionKeyId);
-            }
+            JsonErrors.ThrowCaseVariant(JsonErrors.ToPath(utf8Name), _paths[index], DataEncryptionKeyId);
         }
     }
 
@@ -269,8 +281,6 @@ internal sealed class EncryptionPlan
 
         return length + Math.Max(listed - 1, 0);
     }
-
-    private static ulong LengthBit(int length) => 1UL << Math.Min(length, 63);
 
     private static byte[] ValidatePath(string? path)
     {
