@@ -5,6 +5,9 @@
 //          path and type of the value, wire-format.md "Deterministic values").
 // Each part is keyed lazily, the first time it is needed, through AeadKeySource.UseSubKey: a decrypt-only
 // workload never builds an encryption key schedule and randomized encryption never builds the IV key.
+// One class for every backend: the backend only makes the keyed primitives (CbcCipher, HmacSha256); their keying
+// and lifetime live here once. All of it is key-equivalent state: it exists only while the context is pooled or in
+// use (the pool bounds how many exist), and Dispose frees every part.
 using System.Diagnostics;
 
 namespace Encryption.Custom.Crypto;
@@ -13,29 +16,48 @@ namespace Encryption.Custom.Crypto;
 /// The keyed cipher and HMAC state one operation works with. A context is owned by exactly one operation at a
 /// time (the <see cref="AeadContextPool"/> guarantees it), so implementations need no locking.
 /// </summary>
-internal abstract class AeadContext : IDisposable
+internal sealed class AeadContext : IDisposable
 {
-    protected AeadContext(AeadKeySource keySource)
-    {
-        KeySource = keySource;
-    }
-
-    /// <summary>Where the sub-keys come from when a part is keyed for the first time.</summary>
+    private readonly AeadBackend _backend;
     [DebuggerBrowsable(DebuggerBrowsableState.Never)]
-    protected AeadKeySource KeySource { get; }
+    private readonly AeadKeySource _keySource;
+    private CbcCipher? _encryptor;
+    private CbcCipher? _decryptor;
+    private HmacSha256? _mac;
+    private HmacSha256? _ivMac;
+
+    /// <param name="backend">Makes the keyed primitives.</param>
+    /// <param name="keySource">Where the sub-keys come from when a part is keyed for the first time.</param>
+    public AeadContext(AeadBackend backend, AeadKeySource keySource)
+    {
+        _backend = backend;
+        _keySource = keySource;
+    }
 
     /// <summary>
     /// AES-256-CBC-encrypts the concatenation of <paramref name="first"/> and <paramref name="second"/> (each a whole
     /// number of blocks, already padded) with <paramref name="iv"/> into <paramref name="destination"/> (same total length).
     /// </summary>
-    public abstract void EncryptCbc(ReadOnlySpan<byte> iv, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, Span<byte> destination);
+    public void EncryptCbc(ReadOnlySpan<byte> iv, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, Span<byte> destination)
+    {
+        CbcCipher cipher = _encryptor ??= CreateCipher(encrypting: true);
+        cipher.Reset(iv);
+        cipher.Update(first, destination[..first.Length]);
+        cipher.Update(second, destination.Slice(first.Length, second.Length));
+    }
 
     /// <summary>
     /// AES-256-CBC-decrypts <paramref name="cipherText"/> (a whole number of blocks) with <paramref name="iv"/>, writing the
     /// first <c>firstDestination.Length</c> bytes of the result to <paramref name="firstDestination"/> and the rest to
     /// <paramref name="secondDestination"/>. Padding is left in place.
     /// </summary>
-    public abstract void DecryptCbc(ReadOnlySpan<byte> iv, ReadOnlySpan<byte> cipherText, Span<byte> firstDestination, Span<byte> secondDestination);
+    public void DecryptCbc(ReadOnlySpan<byte> iv, ReadOnlySpan<byte> cipherText, Span<byte> firstDestination, Span<byte> secondDestination)
+    {
+        CbcCipher cipher = _decryptor ??= CreateCipher(encrypting: false);
+        cipher.Reset(iv);
+        cipher.Update(cipherText[..firstDestination.Length], firstDestination);
+        cipher.Update(cipherText[firstDestination.Length..], secondDestination);
+    }
 
     /// <summary>Writes HMAC-SHA256(macKey, 0x01 ‖ <paramref name="ivAndCipherText"/> ‖ 0x01) to <paramref name="tag"/> (32 bytes).</summary>
     public void ComputeTag(ReadOnlySpan<byte> ivAndCipherText, Span<byte> tag)
@@ -65,16 +87,42 @@ internal abstract class AeadContext : IDisposable
     /// <summary>Frees the keyed state (native implementations cleanse key schedules as they free them).</summary>
     public void Dispose()
     {
-        Dispose(disposing: true);
-        GC.SuppressFinalize(this);
+        _encryptor?.Dispose();
+        _decryptor?.Dispose();
+        _mac?.Dispose();
+        _ivMac?.Dispose();
+        _encryptor = _decryptor = null;
+        _mac = _ivMac = null;
     }
 
-    /// <summary>
-    /// Writes HMAC-SHA256(<paramref name="key"/>, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
-    /// to <paramref name="mac"/> (32 bytes); <paramref name="key"/> is <see cref="AeadSubKey.Mac"/> or <see cref="AeadSubKey.Iv"/>.
-    /// </summary>
-    protected abstract void ComputeMac(AeadSubKey key, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac);
+    // HMAC-SHA256(key, first ‖ second ‖ third) to mac (32 bytes); key is AeadSubKey.Mac or AeadSubKey.Iv.
+    private void ComputeMac(AeadSubKey key, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
+    {
+        HmacSha256 hmac = key == AeadSubKey.Mac
+            ? _mac ??= CreateHmac(AeadSubKey.Mac)
+            : _ivMac ??= CreateHmac(AeadSubKey.Iv);
+        hmac.Compute(first, second, third, mac);
+    }
 
-    /// <summary>Releases the keyed state.</summary>
-    protected abstract void Dispose(bool disposing);
+    private CbcCipher CreateCipher(bool encrypting)
+    {
+        var state = new KeyingState { Backend = _backend, Encrypting = encrypting };
+        _keySource.UseSubKey(AeadSubKey.Encryption, static (scoped ReadOnlySpan<byte> key, ref KeyingState s) => s.Cipher = s.Backend.CreateCbcCipher(key, s.Encrypting), ref state);
+        return state.Cipher!;
+    }
+
+    private HmacSha256 CreateHmac(AeadSubKey subKey)
+    {
+        var state = new KeyingState { Backend = _backend };
+        _keySource.UseSubKey(subKey, static (scoped ReadOnlySpan<byte> key, ref KeyingState s) => s.Hmac = s.Backend.CreateHmac(key), ref state);
+        return state.Hmac!;
+    }
+
+    private struct KeyingState
+    {
+        public AeadBackend Backend;
+        public bool Encrypting;
+        public CbcCipher? Cipher;
+        public HmacSha256? Hmac;
+    }
 }

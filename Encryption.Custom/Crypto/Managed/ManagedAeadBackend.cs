@@ -1,7 +1,7 @@
 // The portable AEAD backend (wire-format.md §1 over BCL primitives), used where OpenSSL 3 libcrypto is absent.
 namespace Encryption.Custom.Crypto.Managed;
 
-/// <summary>Creates <see cref="ManagedAeadContext"/>s; works on every platform .NET supports.</summary>
+/// <summary>Makes BCL-backed primitives; works on every platform .NET supports.</summary>
 internal sealed class ManagedAeadBackend : AeadBackend
 {
     private ManagedAeadBackend()
@@ -12,5 +12,7 @@ internal sealed class ManagedAeadBackend : AeadBackend
 
     public override string Name => "Managed";
 
-    public override AeadContext CreateContext(AeadKeySource keySource) => new ManagedAeadContext(keySource);
+    public override CbcCipher CreateCbcCipher(ReadOnlySpan<byte> key, bool encrypting) => ManagedCbcCipher.Create(key, encrypting);
+
+    public override HmacSha256 CreateHmac(ReadOnlySpan<byte> key) => new ManagedHmacSha256(key);
 }

@@ -10,7 +10,7 @@ using System.Security.Cryptography;
 namespace Encryption.Custom.Crypto.Managed;
 
 /// <summary>One keyed AES-256-CBC direction over a reused BCL transform; one message at a time.</summary>
-internal sealed class ManagedCbcCipher : IDisposable
+internal sealed class ManagedCbcCipher : CbcCipher
 {
     private const int ChunkSize = 4096;
 
@@ -28,15 +28,6 @@ internal sealed class ManagedCbcCipher : IDisposable
     {
         _transform = transform;
         _encrypting = encrypting;
-    }
-
-    /// <summary>Builds a cipher keyed with the encryption sub-key of <paramref name="keySource"/>.</summary>
-    /// <exception cref="ObjectDisposedException">The key source has released its key material.</exception>
-    public static ManagedCbcCipher Create(AeadKeySource keySource, bool encrypting)
-    {
-        var state = new CreateState { Encrypting = encrypting };
-        keySource.UseSubKey(AeadSubKey.Encryption, static (scoped ReadOnlySpan<byte> key, ref CreateState s) => s.Result = Create(key, s.Encrypting), ref state);
-        return state.Result!;
     }
 
     /// <summary>Builds a cipher keyed with <paramref name="key"/> (32 bytes); the caller wipes the key.</summary>
@@ -59,7 +50,7 @@ internal sealed class ManagedCbcCipher : IDisposable
     }
 
     /// <summary>Starts a new message with <paramref name="iv"/>.</summary>
-    public void Reset(ReadOnlySpan<byte> iv)
+    public override void Reset(ReadOnlySpan<byte> iv)
     {
         for (int i = 0; i < AeadCellLayout.BlockSize; i++)
         {
@@ -70,7 +61,7 @@ internal sealed class ManagedCbcCipher : IDisposable
     }
 
     /// <summary>Transforms whole blocks, continuing the chain; <paramref name="output"/> is exactly as long as <paramref name="input"/>.</summary>
-    public void Update(ReadOnlySpan<byte> input, Span<byte> output)
+    public override void Update(ReadOnlySpan<byte> input, Span<byte> output)
     {
         while (!input.IsEmpty)
         {
@@ -106,7 +97,7 @@ internal sealed class ManagedCbcCipher : IDisposable
         }
     }
 
-    public void Dispose()
+    public override void Dispose()
     {
         _transform.Dispose();
         CryptographicOperations.ZeroMemory(_scratch);
@@ -118,11 +109,5 @@ internal sealed class ManagedCbcCipher : IDisposable
         {
             block[i] ^= mask[i];
         }
-    }
-
-    private struct CreateState
-    {
-        public bool Encrypting;
-        public ManagedCbcCipher? Result;
     }
 }

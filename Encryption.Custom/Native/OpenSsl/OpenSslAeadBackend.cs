@@ -1,7 +1,7 @@
 // The native AEAD backend (wire-format.md §1 over OpenSSL 3 libcrypto), used when libcrypto.so.3 loads.
 namespace Encryption.Custom.Native.OpenSsl;
 
-/// <summary>Creates <see cref="OpenSslAeadContext"/>s; available only where <see cref="LibCrypto.IsAvailable"/>.</summary>
+/// <summary>Makes libcrypto-backed primitives; available only where <see cref="LibCrypto.IsAvailable"/>.</summary>
 internal sealed class OpenSslAeadBackend : AeadBackend
 {
     private OpenSslAeadBackend()
@@ -24,6 +24,10 @@ internal sealed class OpenSslAeadBackend : AeadBackend
             throw new PlatformNotSupportedException("OpenSSL 3 libcrypto could not be loaded; use the managed AEAD backend.");
         }
 
-        return new OpenSslAeadContext(keySource);
+        return base.CreateContext(keySource);
     }
+
+    public override CbcCipher CreateCbcCipher(ReadOnlySpan<byte> key, bool encrypting) => OpenSslCbcCipher.Create(key, encrypting);
+
+    public override HmacSha256 CreateHmac(ReadOnlySpan<byte> key) => OpenSslHmacSha256.Create(key);
 }

@@ -7,7 +7,7 @@ using System.Diagnostics;
 namespace Encryption.Custom.Native.OpenSsl;
 
 /// <summary>One keyed AES-256-CBC direction (encrypt or decrypt) whose IV is reset per message.</summary>
-internal sealed unsafe class OpenSslCbcCipher : IDisposable
+internal sealed unsafe class OpenSslCbcCipher : CbcCipher
 {
     [DebuggerBrowsable(DebuggerBrowsableState.Never)]
     private readonly SafeEvpCipherCtxHandle _handle;
@@ -17,16 +17,6 @@ internal sealed unsafe class OpenSslCbcCipher : IDisposable
     {
         _handle = handle;
         _ctx = handle.DangerousGetHandle();
-    }
-
-    /// <summary>Builds a cipher keyed with the encryption sub-key of <paramref name="keySource"/>.</summary>
-    /// <exception cref="ObjectDisposedException">The key source has released its key material.</exception>
-    /// <exception cref="System.Security.Cryptography.CryptographicException">OpenSSL rejected the key.</exception>
-    public static OpenSslCbcCipher Create(AeadKeySource keySource, bool encrypting)
-    {
-        var state = new CreateState { Encrypting = encrypting };
-        keySource.UseSubKey(AeadSubKey.Encryption, static (scoped ReadOnlySpan<byte> key, ref CreateState s) => s.Result = Create(key, s.Encrypting), ref state);
-        return state.Result!;
     }
 
     /// <summary>Builds a cipher keyed with <paramref name="key"/> (32 bytes); the caller wipes the key.</summary>
@@ -57,7 +47,7 @@ internal sealed unsafe class OpenSslCbcCipher : IDisposable
     }
 
     /// <summary>Starts a new message: keeps the key schedule, replaces the chaining value with <paramref name="iv"/>.</summary>
-    public void Reset(ReadOnlySpan<byte> iv)
+    public override void Reset(ReadOnlySpan<byte> iv)
     {
         fixed (byte* ivPointer = iv)
         {
@@ -66,7 +56,7 @@ internal sealed unsafe class OpenSslCbcCipher : IDisposable
     }
 
     /// <summary>Transforms whole blocks, continuing the chain; <paramref name="output"/> is exactly as long as <paramref name="input"/>.</summary>
-    public void Update(ReadOnlySpan<byte> input, Span<byte> output)
+    public override void Update(ReadOnlySpan<byte> input, Span<byte> output)
     {
         if (input.IsEmpty)
         {
@@ -89,7 +79,7 @@ internal sealed unsafe class OpenSslCbcCipher : IDisposable
         }
     }
 
-    public void Dispose() => _handle.Dispose();
+    public override void Dispose() => _handle.Dispose();
 
     private static void Check(int result)
     {
@@ -99,11 +89,5 @@ internal sealed unsafe class OpenSslCbcCipher : IDisposable
             LibCrypto.ERR_clear_error();
             AeadErrors.ThrowCipherFailure();
         }
-    }
-
-    private struct CreateState
-    {
-        public bool Encrypting;
-        public OpenSslCbcCipher? Result;
     }
 }

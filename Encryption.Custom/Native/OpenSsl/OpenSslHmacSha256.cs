@@ -11,7 +11,7 @@ using System.Security.Cryptography;
 namespace Encryption.Custom.Native.OpenSsl;
 
 /// <summary>A keyed HMAC-SHA256 whose key pads are hashed once; one message at a time.</summary>
-internal sealed unsafe class OpenSslHmacSha256 : IDisposable
+internal sealed unsafe class OpenSslHmacSha256 : HmacSha256
 {
     private const int Sha256BlockSize = 64;
     private const int Sha256Size = 32;
@@ -31,16 +31,6 @@ internal sealed unsafe class OpenSslHmacSha256 : IDisposable
         _inner = states.State(0);
         _outer = states.State(1);
         _work = states.State(2);
-    }
-
-    /// <summary>Builds an HMAC keyed with one sub-key of <paramref name="keySource"/>.</summary>
-    /// <exception cref="ObjectDisposedException">The key source has released its key material.</exception>
-    /// <exception cref="CryptographicException">OpenSSL failed to hash the key pads.</exception>
-    public static OpenSslHmacSha256 Create(AeadKeySource keySource, AeadSubKey subKey)
-    {
-        OpenSslHmacSha256? result = null;
-        keySource.UseSubKey(subKey, static (scoped ReadOnlySpan<byte> key, ref OpenSslHmacSha256? r) => r = Create(key), ref result);
-        return result!;
     }
 
     /// <summary>Builds an HMAC keyed with <paramref name="key"/> (32 bytes); the caller wipes the key.</summary>
@@ -103,7 +93,16 @@ internal sealed unsafe class OpenSslHmacSha256 : IDisposable
         }
     }
 
-    public void Dispose() => _states.Dispose();
+    public override void Compute(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
+    {
+        Begin();
+        Append(first);
+        Append(second);
+        Append(third);
+        Finish(mac);
+    }
+
+    public override void Dispose() => _states.Dispose();
 
     private static void AbsorbPad(byte* state, ReadOnlySpan<byte> key, byte padByte, Span<byte> pad)
     {
