@@ -1,4 +1,4 @@
-using System.Runtime.InteropServices;
+using Mono.Unix;
 
 namespace Encryption.Custom.Tool.Documents;
 
@@ -22,19 +22,8 @@ internal enum OutputTargetKind
 }
 
 /// <summary>Classifies an output path without opening it (opening a FIFO would block, and must not happen twice).</summary>
-internal static partial class OutputTarget
+internal static class OutputTarget
 {
-    // The file type bits of a mode as the runtime's native shim reports them (the same values on every Unix).
-    private const int TypeMask = 0xF000;
-    private const int Fifo = 0x1000;
-    private const int CharacterDevice = 0x2000;
-    private const int Directory = 0x4000;
-    private const int RegularFile = 0x8000;
-    private const int SymbolicLink = 0xA000;
-
-    // Larger than the runtime's FileStatus (about 130 bytes), so that a future, longer one cannot overrun it.
-    private const int StatusBufferLength = 512;
-
     /// <summary>The kind of <paramref name="fullPath"/>, the link itself (not its target) for a symbolic link.</summary>
     public static OutputTargetKind Classify(string fullPath)
     {
@@ -43,22 +32,28 @@ internal static partial class OutputTarget
             return ClassifyPortably(fullPath);
         }
 
-        // .NET exposes no file type beyond "folder" and "link", so ask lstat(2) through the runtime's own shim
-        // (libSystem.Native, which FileSystemInfo uses on every Unix), reading only the mode's type bits.
-        Span<byte> status = stackalloc byte[StatusBufferLength];
-        if (LStat(fullPath, ref MemoryMarshal.GetReference(status)) != 0)
+        // .NET exposes no file type beyond "folder" and "link", so ask lstat(2) through Mono.Unix (a maintained
+        // binding with its own native library), never through the runtime's private shim and its struct layout.
+        UnixFileSystemInfo info;
+        try
         {
-            // Absent (or unreachable: creating the temporary file then reports the real error).
+            info = new UnixSymbolicLinkInfo(fullPath);
+            if (!info.Exists)
+            {
+                return OutputTargetKind.Missing;
+            }
+        }
+        catch (UnixIOException)
+        {
+            // Unreachable (a component is not a folder, no permission): creating the temporary file then reports the real error.
             return OutputTargetKind.Missing;
         }
 
-        int mode = MemoryMarshal.Read<int>(status[sizeof(int)..]);
-        return (mode & TypeMask) switch
+        return info.FileType switch
         {
-            RegularFile => OutputTargetKind.RegularFile,
-            CharacterDevice or Fifo => OutputTargetKind.WriteThrough,
-            SymbolicLink => OutputTargetKind.SymbolicLink,
-            Directory => OutputTargetKind.Unsupported,
+            FileTypes.RegularFile => OutputTargetKind.RegularFile,
+            FileTypes.CharacterDevice or FileTypes.Fifo => OutputTargetKind.WriteThrough,
+            FileTypes.SymbolicLink => OutputTargetKind.SymbolicLink,
             _ => OutputTargetKind.Unsupported,
         };
     }
@@ -76,9 +71,6 @@ internal static partial class OutputTarget
             return OutputTargetKind.RegularFile;
         }
 
-        return System.IO.Directory.Exists(fullPath) ? OutputTargetKind.Unsupported : OutputTargetKind.Missing;
+        return Directory.Exists(fullPath) ? OutputTargetKind.Unsupported : OutputTargetKind.Missing;
     }
-
-    [LibraryImport("libSystem.Native", EntryPoint = "SystemNative_LStat", StringMarshalling = StringMarshalling.Utf8)]
-    private static partial int LStat(string path, ref byte status);
 }
