@@ -29,6 +29,11 @@ public static class Program
             return InterleavedRatios.Run(args[1..]);
         }
 
+        if (args.Length > 0 && string.Equals(args[0], AllocationProfile.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return AllocationProfile.Run(args[1..]);
+        }
+
         if (args.Length > 0 && string.Equals(args[0], ScalingCheck.Name, StringComparison.OrdinalIgnoreCase))
         {
             return ScalingCheck.Run(args[1..]);
