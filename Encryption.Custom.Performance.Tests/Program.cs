@@ -3,13 +3,15 @@ using Encryption.Custom.Performance.Tests.Allocation;
 using Encryption.Custom.Performance.Tests.Infrastructure;
 using Encryption.Custom.Performance.Tests.Json;
 using Encryption.Custom.Performance.Tests.Migration;
+using Encryption.Custom.Performance.Tests.Scaling;
 
 namespace Encryption.Custom.Performance.Tests;
 
 /// <summary>
 /// Entry point: <c>dotnet run -c Release --project Encryption.Custom.Performance.Tests -- --filter '*'</c> for the
 /// BenchmarkDotNet benchmarks, <c>-- StreamAllocationBenchmark</c> for the fast allocation report, or
-/// <c>-- InterleavedRatios</c> for the speedup and efficiency ratios measured in one process, or
+/// <c>-- InterleavedRatios</c> for the speedup and efficiency ratios measured in one process, <c>-- ScalingCheck</c> for
+/// the check that cost grows linearly with document and policy size, or
 /// <c>-- MigrationThroughput</c> for the migration job's documents per second against an endpoint (docs/benchmarks.md).
 /// </summary>
 public static class Program
@@ -25,6 +27,16 @@ public static class Program
         if (args.Length > 0 && string.Equals(args[0], InterleavedRatios.Name, StringComparison.OrdinalIgnoreCase))
         {
             return InterleavedRatios.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && string.Equals(args[0], AllocationProfile.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return AllocationProfile.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && string.Equals(args[0], ScalingCheck.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return ScalingCheck.Run(args[1..]);
         }
 
         if (args.Length > 0 && string.Equals(args[0], MigrationThroughput.Name, StringComparison.OrdinalIgnoreCase))

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using Encryption.Custom.Crypto.Pooling;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 
@@ -65,40 +66,59 @@ internal static class JObjectReader
     /// </exception>
     public static void Write(JToken token, IBufferWriter<byte> output, int maxLength = int.MaxValue)
     {
-        IEnumerable<JToken> tokens = token is JContainer container ? container.DescendantsAndSelf() : [token];
-        foreach (JToken value in tokens)
-        {
-            if (value.Type == JTokenType.Float && ((JValue)value).Value is double number && !double.IsFinite(number))
-            {
-                JsonErrors.ThrowNumberBeyondDouble();
-            }
-        }
+        ThrowIfNotFinite(token);
 
-        string text = token.ToString(Formatting.None);
-        if (maxLength < int.MaxValue && Encoding.UTF8.GetByteCount(text) > maxLength)
+        // Written to a pooled buffer first, so that nothing reaches the output when the text is too long.
+        using var utf8 = new PooledBufferWriter();
+        WriteUtf8(token, utf8);
+        if (utf8.WrittenCount > maxLength)
         {
             JsonErrors.ThrowEncryptedDocumentTooLarge(maxLength);
         }
 
-        Span<byte> span = output.GetSpan(Encoding.UTF8.GetMaxByteCount(text.Length));
-        int written = Encoding.UTF8.GetBytes(text, span);
-        output.Advance(written);
+        output.Write(utf8.WrittenSpan);
     }
 
-    /// <summary>Compact UTF-8 JSON text of <paramref name="token"/>.</summary>
-    public static byte[] ToUtf8(JToken token) => Encoding.UTF8.GetBytes(token.ToString(Formatting.None));
+    /// <summary>Writes compact UTF-8 JSON text of <paramref name="token"/> to <paramref name="utf8"/> (the bytes of <c>token.ToString(Formatting.None)</c>).</summary>
+    public static void WriteUtf8(JToken token, PooledBufferWriter utf8)
+    {
+        using var text = new Utf8BufferTextWriter(utf8);
+        using (var writer = new JsonTextWriter(text) { Formatting = Formatting.None, ArrayPool = JsonCharPool.Instance, CloseOutput = false })
+        {
+            token.WriteTo(writer);
+        }
+
+        text.Flush();
+    }
+
+    // A number a double cannot hold was parsed as infinity, and Newtonsoft.Json would write it as the string "Infinity".
+    // A walk over the First/Next links: no enumerator per container.
+    private static void ThrowIfNotFinite(JToken token)
+    {
+        if (token is JContainer container)
+        {
+            for (JToken? child = container.First; child is not null; child = child.Next)
+            {
+                ThrowIfNotFinite(child);
+            }
+        }
+        else if (token.Type == JTokenType.Float && ((JValue)token).Value is double number && !double.IsFinite(number))
+        {
+            JsonErrors.ThrowNumberBeyondDouble();
+        }
+    }
 
     private static JToken? Parse(ReadOnlySpan<byte> utf8, int maxDepth, bool isDocument)
     {
         Utf8Validation.ThrowIfInvalid(utf8);
         ValidateJson(utf8, maxDepth);
-        string text = s_strictUtf8.GetString(utf8);
-
-        using var reader = new JsonTextReader(new StringReader(text))
+        using var text = new PooledCharReader(utf8, s_strictUtf8);
+        using var reader = new JsonTextReader(text)
         {
             DateParseHandling = DateParseHandling.None,
             FloatParseHandling = FloatParseHandling.Double,
             MaxDepth = maxDepth,
+            ArrayPool = JsonCharPool.Instance,
         };
 
         try

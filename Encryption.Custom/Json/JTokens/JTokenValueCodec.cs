@@ -1,4 +1,6 @@
+using System.Buffers;
 using System.Security.Cryptography;
+using Encryption.Custom.Crypto.Pooling;
 using System.Text;
 using Newtonsoft.Json.Linq;
 
@@ -12,14 +14,23 @@ internal static class JTokenValueCodec
     public static string Encrypt(JToken token, DataEncryptionKey key, EncryptionPlan plan, int pathIndex)
     {
         string path = plan.GetPath(pathIndex);
-        byte[] plainText;
-        TypeMarker marker;
+        Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         switch (token.Type)
         {
             case JTokenType.String:
-                marker = TypeMarker.String;
-                plainText = GetStrictUtf8((string)token!, path);
-                break;
+                string text = (string)token!;
+                byte[] rented = ArrayPool<byte>.Shared.Rent(JObjectReader.StrictUtf8.GetMaxByteCount(text.Length));
+                int length = 0;
+                try
+                {
+                    length = GetStrictUtf8(text, rented, path);
+                    return Encode(key, TypeMarker.String, rented.AsSpan(0, length), plan, pathIndex);
+                }
+                finally
+                {
+                    CryptographicOperations.ZeroMemory(rented.AsSpan(0, length));
+                    ArrayPool<byte>.Shared.Return(rented);
+                }
 
             case JTokenType.Integer:
                 if (((JValue)token).Value is not long integer)
@@ -29,10 +40,8 @@ internal static class JTokenValueCodec
                     return null;
                 }
 
-                marker = TypeMarker.Long;
-                plainText = new byte[ScalarEncoding.Length];
-                ScalarEncoding.WriteInt64(integer, plainText);
-                break;
+                ScalarEncoding.WriteInt64(integer, scalar);
+                return EncodeScalar(key, TypeMarker.Long, scalar, plan, pathIndex);
 
             case JTokenType.Float:
                 if (((JValue)token).Value is not double number || !double.IsFinite(number))
@@ -41,16 +50,12 @@ internal static class JTokenValueCodec
                     return null;
                 }
 
-                marker = TypeMarker.Double;
-                plainText = new byte[ScalarEncoding.Length];
-                ScalarEncoding.WriteDouble(number, plainText);
-                break;
+                ScalarEncoding.WriteDouble(number, scalar);
+                return EncodeScalar(key, TypeMarker.Double, scalar, plan, pathIndex);
 
             case JTokenType.Boolean:
-                marker = TypeMarker.Boolean;
-                plainText = new byte[ScalarEncoding.Length];
-                ScalarEncoding.WriteBoolean((bool)token, plainText);
-                break;
+                ScalarEncoding.WriteBoolean((bool)token, scalar);
+                return EncodeScalar(key, TypeMarker.Boolean, scalar, plan, pathIndex);
 
             case JTokenType.Object:
             case JTokenType.Array:
@@ -59,24 +64,16 @@ internal static class JTokenValueCodec
                     JsonErrors.ThrowDeterministicContainer(path, plan.DataEncryptionKeyId);
                 }
 
-                marker = token.Type == JTokenType.Object ? TypeMarker.Object : TypeMarker.Array;
-                plainText = JObjectReader.ToUtf8(token);
-                break;
+                // The pooled writer zeroes the plaintext when it is disposed.
+                using (var json = new PooledBufferWriter())
+                {
+                    JObjectReader.WriteUtf8(token, json);
+                    return Encode(key, token.Type == JTokenType.Object ? TypeMarker.Object : TypeMarker.Array, json.WrittenSpan, plan, pathIndex);
+                }
 
             default:
                 JsonErrors.ThrowUnsupportedValue(path);
                 return null;
-        }
-
-        try
-        {
-            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(key, plainText.Length)];
-            int length = EncryptedValueCodec.Encode(key, marker, plainText, encoded, plan.GetDeterministicPrefix(pathIndex));
-            return Encoding.ASCII.GetString(encoded, 0, length);
-        }
-        finally
-        {
-            CryptographicOperations.ZeroMemory(plainText);
         }
     }
 
@@ -84,13 +81,16 @@ internal static class JTokenValueCodec
     /// <exception cref="EncryptionException">Invalid value or not authentic (names the path and key id).</exception>
     public static JToken Decrypt(string base64, DataEncryptionKey key, string keyId, string path, int maxDepth)
     {
-        byte[] base64Utf8 = Encoding.UTF8.GetBytes(base64);
-        byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(base64Utf8.Length)];
-        byte[] plainText = new byte[EncryptedValueCodec.GetMaxPlainTextLength(key, base64Utf8.Length)];
+        // Rented, not allocated: base64 text, blob and plaintext are a document's worth of bytes per document.
+        int base64Length = Encoding.UTF8.GetByteCount(base64);
+        byte[] base64Utf8 = ArrayPool<byte>.Shared.Rent(base64Length);
+        byte[] blob = ArrayPool<byte>.Shared.Rent(EncryptedValueCodec.GetMaxBlobLength(base64Length));
+        byte[] plainText = ArrayPool<byte>.Shared.Rent(EncryptedValueCodec.GetMaxPlainTextLength(key, base64Length));
         int written = 0;
         try
         {
-            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64Utf8, blob, plainText, out TypeMarker marker, out written);
+            Encoding.UTF8.GetBytes(base64, base64Utf8);
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64Utf8.AsSpan(0, base64Length), blob, plainText, out TypeMarker marker, out written);
             if (status != EncryptedValueStatus.Valid)
             {
                 throw JsonErrors.CreateInvalidValue(status, path, keyId);
@@ -101,6 +101,36 @@ internal static class JTokenValueCodec
         finally
         {
             CryptographicOperations.ZeroMemory(plainText.AsSpan(0, written));
+            ArrayPool<byte>.Shared.Return(plainText);
+            ArrayPool<byte>.Shared.Return(blob);
+            ArrayPool<byte>.Shared.Return(base64Utf8);
+        }
+    }
+
+    private static string EncodeScalar(DataEncryptionKey key, TypeMarker marker, Span<byte> plainText, EncryptionPlan plan, int pathIndex)
+    {
+        try
+        {
+            return Encode(key, marker, plainText, plan, pathIndex);
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(plainText);
+        }
+    }
+
+    // The base64 text of marker ‖ cell, through a rented buffer: the string is the only allocation.
+    private static string Encode(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, EncryptionPlan plan, int pathIndex)
+    {
+        byte[] encoded = ArrayPool<byte>.Shared.Rent(EncryptedValueCodec.GetEncodedLength(key, plainText.Length));
+        try
+        {
+            int length = EncryptedValueCodec.Encode(key, marker, plainText, encoded, plan.GetDeterministicPrefix(pathIndex));
+            return Encoding.ASCII.GetString(encoded, 0, length);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(encoded);
         }
     }
 
@@ -146,11 +176,11 @@ internal static class JTokenValueCodec
         }
     }
 
-    private static byte[] GetStrictUtf8(string value, string path)
+    private static int GetStrictUtf8(string value, byte[] destination, string path)
     {
         try
         {
-            return JObjectReader.StrictUtf8.GetBytes(value);
+            return JObjectReader.StrictUtf8.GetBytes(value, destination);
         }
         catch (EncoderFallbackException)
         {

@@ -1,0 +1,191 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using Encryption.Custom.Json;
+using Encryption.Custom.Performance.Tests.Documents;
+using Encryption.Custom.Performance.Tests.Infrastructure;
+
+namespace Encryption.Custom.Performance.Tests.Scaling;
+
+/// <summary>
+/// The check that cost grows linearly with document and policy size: <c>dotnet run -c Release --project
+/// Encryption.Custom.Performance.Tests -- ScalingCheck [--sizes 65536,262144,1048576,4194304] [--rounds 5]
+/// [--max-step 5]</c>. The Mixed document at each size, with its paths (one ~400-byte note per ~830-byte block, and a
+/// small value every third block: the path count grows with the size), encrypted and decrypted by both processors.
+/// Each 4× step in size may cost at most <c>--max-step</c> times as much (5 by default). Exits 1 on a violation.
+/// </summary>
+/// <remarks>
+/// Built to pass or fail the same way on a shared, loaded machine. It compares ratios within one run, never absolute
+/// times; it times CPU time of this process (<see cref="CpuClock"/>), which stands still while another process holds
+/// the core; all cases run in turn in every round, so a slow phase of the machine hits all of them; each case keeps
+/// its fastest round; a full collection before each timing gives every case the same heap to start from; and a step
+/// that fails is measured again with as many more rounds before it counts. A quadratic lookup (the case-variant check
+/// that looped over every path per unmatched name) cost 9× then 32-43× per 4× step: far outside the margin.
+/// Writes <c>BenchmarkDotNet.Artifacts/results/ScalingCheck.{md,json}</c>.
+/// </remarks>
+public static class ScalingCheck
+{
+    public const string Name = "ScalingCheck";
+
+    private const string ResultsDirectory = "BenchmarkDotNet.Artifacts/results";
+
+    // Each timing spans at least this much CPU time: one operation at the large sizes, many at the small ones.
+    private const double MinimumTimingNanoseconds = 20_000_000;
+
+    private static readonly int[] s_defaultSizes = [64 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024];
+
+    public static int Run(string[] args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        if (!TryParse(args, out int[] sizes, out int rounds, out double maxStep, out string? error))
+        {
+            Console.Error.WriteLine(error);
+            Console.Error.WriteLine($"usage: {Name} [--sizes 65536,262144,...] [--rounds 5] [--max-step 5]");
+            return 2;
+        }
+
+        Console.WriteLine($"{Name}: Mixed shape, best {(CpuClock.IsCpuTime ? "CPU" : "wall-clock")} time per operation, cases interleaved in one process");
+        string machine = string.Join('\n', MachineDescription.Describe().Select(item => $"- {item.Name}: {item.Value}"));
+        Console.WriteLine(machine);
+
+        var cases = new List<ScalingCase>();
+        try
+        {
+            foreach (int size in sizes)
+            {
+                BenchmarkDocument document = BenchmarkDocuments.Create(DocumentShape.Mixed, size);
+                foreach (JsonProcessor processor in new[] { JsonProcessor.Stream, JsonProcessor.Newtonsoft })
+                {
+                    cases.Add(new ScalingCase(processor, ScalingOperation.Encrypt, document));
+                    cases.Add(new ScalingCase(processor, ScalingOperation.Decrypt, document));
+                }
+            }
+
+            var timer = new InterleavedCpuTimer(cases.Select(c => (Func<int>)c.Run).ToArray(), MinimumTimingNanoseconds);
+            timer.WarmUp();
+            timer.Measure(rounds);
+            List<ScalingStep> steps = Steps(cases, timer.Best, maxStep);
+            if (steps.Any(step => !step.Passed))
+            {
+                Console.WriteLine($"A step is over its limit; measuring {rounds} more rounds before it counts.");
+                timer.Measure(rounds);
+                steps = Steps(cases, timer.Best, maxStep);
+            }
+
+            string table = Table(steps);
+            Console.WriteLine();
+            Console.Write(table);
+            Write(machine, table, steps);
+            List<ScalingStep> failed = steps.Where(step => !step.Passed).ToList();
+            foreach (ScalingStep step in failed)
+            {
+                Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"{Name}: {step.Processor} {step.Operation} {BenchmarkDocuments.Label(step.SmallSize)} -> {BenchmarkDocuments.Label(step.LargeSize)} costs {step.CostRatio:F1}x, over the {step.Allowed:F1}x a {step.SizeRatio:F0}x larger document may cost: not linear."));
+            }
+
+            return failed.Count == 0 ? 0 : 1;
+        }
+        finally
+        {
+            foreach (ScalingCase scalingCase in cases)
+            {
+                scalingCase.Dispose();
+            }
+        }
+    }
+
+    private static List<ScalingStep> Steps(List<ScalingCase> cases, IReadOnlyList<double> best, double maxStep)
+    {
+        var steps = new List<ScalingStep>();
+        foreach (IGrouping<(JsonProcessor, ScalingOperation), int> series in Enumerable.Range(0, cases.Count).GroupBy(i => (cases[i].Processor, cases[i].Operation)))
+        {
+            int[] bySize = series.OrderBy(i => cases[i].Size).ToArray();
+            for (int n = 1; n < bySize.Length; n++)
+            {
+                ScalingCase small = cases[bySize[n - 1]];
+                ScalingCase large = cases[bySize[n]];
+                steps.Add(new ScalingStep(small.Processor, small.Operation, small.Size, large.Size, small.PathCount, large.PathCount, best[bySize[n - 1]], best[bySize[n]], maxStep));
+            }
+        }
+
+        return steps;
+    }
+
+    private static string Table(IEnumerable<ScalingStep> steps)
+    {
+        var table = new StringBuilder();
+        table.Append("| Processor | Operation | Step | Paths | Small (µs) | Large (µs) | Cost ratio | Allowed | Result |\n");
+        table.Append("|---|---|---|---|---:|---:|---:|---:|---|\n");
+        foreach (ScalingStep step in steps)
+        {
+            table.Append(CultureInfo.InvariantCulture,
+                $"| {step.Processor} | {step.Operation} | {BenchmarkDocuments.Label(step.SmallSize)} → {BenchmarkDocuments.Label(step.LargeSize)} | {step.SmallPaths:N0} → {step.LargePaths:N0} | ");
+            table.Append(CultureInfo.InvariantCulture,
+                $"{step.SmallNanoseconds / 1000:N1} | {step.LargeNanoseconds / 1000:N1} | {step.CostRatio:F2} | {step.Allowed:F2} | {(step.Passed ? "pass" : "FAIL")} |\n");
+        }
+
+        return table.ToString();
+    }
+
+    private static void Write(string machine, string table, IEnumerable<ScalingStep> steps)
+    {
+        Directory.CreateDirectory(ResultsDirectory);
+        File.WriteAllText(Path.Combine(ResultsDirectory, Name + ".md"), $"# {Name}\n\n{machine}\n\n{table}", new UTF8Encoding(false));
+        using FileStream file = File.Create(Path.Combine(ResultsDirectory, Name + ".json"));
+        using var writer = new Utf8JsonWriter(file, new JsonWriterOptions { Indented = true });
+        writer.WriteStartArray();
+        foreach (ScalingStep step in steps)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("processor", step.Processor.ToString());
+            writer.WriteString("operation", step.Operation.ToString());
+            writer.WriteNumber("smallBytes", step.SmallSize);
+            writer.WriteNumber("largeBytes", step.LargeSize);
+            writer.WriteNumber("smallPaths", step.SmallPaths);
+            writer.WriteNumber("largePaths", step.LargePaths);
+            writer.WriteNumber("smallNs", step.SmallNanoseconds);
+            writer.WriteNumber("largeNs", step.LargeNanoseconds);
+            writer.WriteNumber("costRatio", step.CostRatio);
+            writer.WriteNumber("allowedRatio", step.Allowed);
+            writer.WriteBoolean("passed", step.Passed);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+    }
+
+    private static bool TryParse(string[] args, out int[] sizes, out int rounds, out double maxStep, out string? error)
+    {
+        sizes = s_defaultSizes;
+        rounds = 5;
+        maxStep = 5;
+        error = null;
+        for (int i = 0; i < args.Length; i += 2)
+        {
+            string? value = i + 1 < args.Length ? args[i + 1] : null;
+            switch (args[i])
+            {
+                case "--sizes" when value is not null:
+                    sizes = value.Split(',').Select(s => int.TryParse(s, NumberStyles.None, CultureInfo.InvariantCulture, out int size) ? size : -1).ToArray();
+                    if (sizes.Length < 2 || sizes.Any(size => size < BenchmarkDocuments.MinimumSize) || sizes.Distinct().Count() != sizes.Length)
+                    {
+                        error = $"--sizes takes at least two different byte counts of at least {BenchmarkDocuments.MinimumSize}: '{value}'.";
+                        return false;
+                    }
+
+                    break;
+                case "--rounds" when value is not null && int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out int parsedRounds) && parsedRounds > 0:
+                    rounds = parsedRounds;
+                    break;
+                case "--max-step" when value is not null && double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out double parsedStep) && parsedStep >= 4:
+                    maxStep = parsedStep;
+                    break;
+                default:
+                    error = $"Unknown or invalid argument '{args[i]}' (--rounds > 0, --max-step >= 4).";
+                    return false;
+            }
+        }
+
+        return true;
+    }
+}
