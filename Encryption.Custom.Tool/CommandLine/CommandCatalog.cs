@@ -47,14 +47,19 @@ internal static class CommandCatalog
         + "Documents are decrypted with the DEK they name (the target DEK or an --accept-dek one, unwrapped from the "
         + "DEK container with --kek-file or --key-vault-credential) and replaced on the condition of their ETag, so "
         + "a concurrent write is never overwritten. Ctrl+C stops cleanly; the same command resumes from the "
-        + "checkpoints. Progress goes to standard output (a bar on a terminal, lines otherwise); documents that "
-        + "cannot be migrated are listed (id, partition key, reason) and left as they were.",
+        + "checkpoints. Before the first write every DEK is unwrapped (a key that cannot be is exit code 3) and the "
+        + "container is read once and compared with the target: a run that would decrypt a path or change its "
+        + "encryption type is refused (exit code 2) unless each such path is named with --decrypt-path or "
+        + "--change-type-path; --dry-run prints the comparison and stops. Progress goes to standard output (a bar on "
+        + "a terminal, lines otherwise); documents that cannot be migrated are listed (id, partition key, reason) and "
+        + "left as they were.",
         [
             OptionCatalog.Endpoint, OptionCatalog.Database, OptionCatalog.Container, OptionCatalog.LeaseContainer,
             OptionCatalog.MigrationDekDatabase, OptionCatalog.MigrationDekContainer, OptionCatalog.MigrationKekFile,
-            OptionCatalog.KeyVaultCredential, OptionCatalog.TargetDekId, OptionCatalog.TargetPath, OptionCatalog.Decrypt,
-            OptionCatalog.AcceptDek, OptionCatalog.Budget, OptionCatalog.Parallelism, OptionCatalog.BatchSize,
-            OptionCatalog.Bulk, OptionCatalog.JobName, OptionCatalog.Processor,
+            OptionCatalog.KeyVaultCredential, OptionCatalog.TargetDekId, OptionCatalog.TargetPath, OptionCatalog.DeterministicPath,
+            OptionCatalog.Decrypt, OptionCatalog.AcceptDek, OptionCatalog.DecryptPath, OptionCatalog.ChangeTypePath,
+            OptionCatalog.DryRun, OptionCatalog.Budget, OptionCatalog.Parallelism, OptionCatalog.BatchSize,
+            OptionCatalog.Bulk, OptionCatalog.JobName, OptionCatalog.Processor, OptionCatalog.FailuresFile,
         ]);
 
     public static readonly ToolCommand Status = new(

@@ -226,7 +226,8 @@ internal static class CommandLineParser
         string help = $"(see '{ToolName} {command.Name} --help')";
         bool isMigrate = command.Kind == CommandKind.Migrate;
         string? targetDekId = Value(result, isMigrate ? OptionCatalog.TargetDekId : OptionCatalog.StatusDekId);
-        string[] paths = result.GetValue(isMigrate ? OptionCatalog.TargetPath : OptionCatalog.StatusPath) ?? [];
+        string[] deterministic = isMigrate ? result.GetValue(OptionCatalog.DeterministicPath) ?? [] : [];
+        string[] paths = [.. result.GetValue(isMigrate ? OptionCatalog.TargetPath : OptionCatalog.StatusPath) ?? [], .. deterministic];
         bool decrypt = isMigrate && IsGiven(result, OptionCatalog.Decrypt);
         if (targetDekId is null && paths.Length > 0)
         {
@@ -236,6 +237,12 @@ internal static class CommandLineParser
         if (targetDekId is not null && paths.Length == 0)
         {
             throw ToolException.Usage($"--dek-id needs at least one --path /NAME {help}.");
+        }
+
+        string[] decryptPaths = isMigrate ? result.GetValue(OptionCatalog.DecryptPath) ?? [] : [];
+        if (decryptPaths.FirstOrDefault(p => paths.Contains(p, StringComparer.Ordinal)) is { } kept)
+        {
+            throw ToolException.Usage($"--decrypt-path {EchoPath(kept)} names a path the target encrypts (--path); a path is either decrypted or kept {help}.");
         }
 
         if (isMigrate && decrypt == (targetDekId is not null))
@@ -266,6 +273,11 @@ internal static class CommandLineParser
             Container = Value(result, OptionCatalog.Container)!,
             TargetDekId = targetDekId,
             TargetPaths = paths,
+            DeterministicPaths = deterministic,
+            DecryptPaths = decryptPaths,
+            ChangeTypePaths = result.GetValue(OptionCatalog.ChangeTypePath) ?? [],
+            DryRun = IsGiven(result, OptionCatalog.DryRun),
+            FailuresFile = Value(result, OptionCatalog.FailuresFile),
             LeaseContainer = Value(result, OptionCatalog.LeaseContainer),
             DekDatabase = Value(result, OptionCatalog.MigrationDekDatabase),
             DekContainer = Value(result, OptionCatalog.MigrationDekContainer),
@@ -326,6 +338,10 @@ internal static class CommandLineParser
         : token.StartsWith('-') && token.Length > 1
         ? ToolException.Usage($"unknown option '{EchoName(token, MaxEchoedNameLength)}' for '{command.Name}'; options start with '--' (see '{ToolName} {command.Name} --help').")
         : ToolException.Usage($"unexpected argument at position {index + 1} for '{command.Name}' (not printed); every value follows its option, as in '--in PATH' (see '{ToolName} {command.Name} --help').");
+
+    // A path the operator typed is echoed like a name: plainly a path, or not at all.
+    private static string EchoPath(string path) =>
+        path.Length <= MaxEchoedNameLength && path.StartsWith('/') && path.Skip(1).All(c => char.IsAsciiLetterOrDigit(c) || c is '_' or '-') ? path : "(not printed)";
 
     // "--name=value" is echoed as its name only.
     private static string OptionName(string token)

@@ -17,7 +17,20 @@ internal sealed class MigrationArguments
     /// <summary>The target policy's paths (empty without <see cref="TargetDekId"/>).</summary>
     public IReadOnlyList<string> TargetPaths { get; init; } = [];
 
+    /// <summary>The target paths encrypted deterministically (also in <see cref="TargetPaths"/>).</summary>
+    public IReadOnlyList<string> DeterministicPaths { get; init; } = [];
+
     // migrate only.
+    /// <summary>Paths the operator allows the run to decrypt.</summary>
+    public IReadOnlyList<string> DecryptPaths { get; init; } = [];
+
+    /// <summary>Paths whose encryption type the operator allows the run to change.</summary>
+    public IReadOnlyList<string> ChangeTypePaths { get; init; } = [];
+
+    public bool DryRun { get; init; }
+
+    public string? FailuresFile { get; init; }
+
     public string? LeaseContainer { get; init; }
 
     public string? DekDatabase { get; init; }

@@ -212,6 +212,40 @@ internal static class OptionCatalog
             + "new name for a new migration of the same container.",
     };
 
+    public static readonly Option<string[]> DeterministicPath = new("--deterministic-path")
+    {
+        HelpName = "/NAME",
+        Description = "A top-level property the target policy encrypts deterministically (equality queries; reveals which "
+            + "documents share a value), as '/name'; repeat for more (with --dek-id).",
+    };
+
+    public static readonly Option<string[]> DecryptPath = new("--decrypt-path")
+    {
+        HelpName = "/NAME",
+        Description = "Allows the run to decrypt this path in the documents that encrypt it (the target does not list it, or "
+            + "is --decrypt); repeat for each. Without it such a run is refused before its first write.",
+    };
+
+    public static readonly Option<string[]> ChangeTypePath = new("--change-type-path")
+    {
+        HelpName = "/NAME",
+        Description = "Allows the run to change this path between deterministic and randomized encryption in the documents "
+            + "that hold it the other way; repeat for each. Without it such a run is refused before its first write.",
+    };
+
+    public static readonly Option<bool> DryRun = new("--dry-run")
+    {
+        Arity = ArgumentArity.Zero,
+        Description = "Read the container, prove the keys, print what the run would do to each DEK and path, and stop "
+            + "without writing anything (the lease container is not created).",
+    };
+
+    public static readonly Option<string> FailuresFile = new("--failures-file")
+    {
+        HelpName = "PATH",
+        Description = "Write every 'failed:' line to this file (standard output shows the first 20 and a count).",
+    };
+
     public static readonly Option<string> StatusDekId = new("--dek-id")
     {
         HelpName = "ID",

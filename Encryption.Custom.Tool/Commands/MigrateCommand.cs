@@ -39,20 +39,24 @@ internal static class MigrateCommand
         Database database = client.GetDatabase(migration.Database);
         Container container = (bulkClient ?? client).GetContainer(migration.Database, migration.Container);
         await using MigrationKeys keys = await MigrationKeys.OpenAsync(client, migration, stop.Token).ConfigureAwait(false);
+        await using var output = new StreamWriter(console.Out, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true) { AutoFlush = true, NewLine = "\n" };
+
+        // Nothing is created or written before the comparison: a refused or dry run leaves the account as it was.
+        await MigrationPreflight.RunAsync(container, keys, policy, migration, output, stop.Token).ConfigureAwait(false);
+        if (migration.DryRun)
+        {
+            return;
+        }
+
         ContainerResponse leases = await database.CreateContainerIfNotExistsAsync(
             migration.LeaseContainer!, "/id", cancellationToken: stop.Token).ConfigureAwait(false);
 
         await using var job = new EncryptionMigrationJob(container, keys.Encryptor, policy, migration.AcceptedDekIds, leases.Container, Options(migration));
-        await using var output = new StreamWriter(console.Out, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true) { AutoFlush = true, NewLine = "\n" };
         EncryptionMigrationResult result = console.IsTerminal
             ? await TerminalProgress.RunAsync(output, progress => job.RunAsync(progress, stop.Token)).ConfigureAwait(false)
             : await job.RunAsync(new PlainProgress(output), stop.Token).ConfigureAwait(false);
 
-        foreach (EncryptionMigrationFailure failure in result.Failures)
-        {
-            await output.WriteLineAsync(MigrationLines.Failure(failure)).ConfigureAwait(false);
-        }
-
+        await FailureLines.WriteAsync(result.Failures, output, migration.FailuresFile, console, stop.Token).ConfigureAwait(false);
         await output.WriteLineAsync(MigrationLines.Progress(result.Completed ? "done" : "stopped", result.Progress)).ConfigureAwait(false);
         if (result.Verification is { } verification)
         {
@@ -66,7 +70,7 @@ internal static class MigrateCommand
 
         if (result.Failures.Count > 0)
         {
-            throw ToolException.DocumentsFailed($"{result.Failures.Count} document(s) could not be migrated and were left as they were (listed on standard output).");
+            throw ToolException.DocumentsFailed($"{result.Failures.Count} document(s) could not be migrated and were left as they were (listed on standard output{(migration.FailuresFile is null ? string.Empty : " and in the failures file")}).");
         }
     }
 

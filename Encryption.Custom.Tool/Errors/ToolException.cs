@@ -24,6 +24,9 @@ internal sealed class ToolException : Exception
     /// <summary>The kind of a migration that left documents as they were.</summary>
     public const string DocumentsFailedKind = "DocumentsFailed";
 
+    /// <summary>The kind of a migration refused because it would decrypt a path or change its encryption type unasked.</summary>
+    public const string ChangeNotAllowedKind = "ChangeNotAllowed";
+
     public ToolException()
         : this(ExitCodes.Failure, "Unexpected", "The tool failed.", null)
     {
@@ -54,6 +57,9 @@ internal sealed class ToolException : Exception
 
     /// <summary>A command-line mistake (exit code 2).</summary>
     public static ToolException Usage(string message) => new(ExitCodes.UsageError, UsageErrorKind, message, null);
+
+    /// <summary>A migration that would take encryption away without the operator naming it (exit code 2: the command line must say so).</summary>
+    public static ToolException ChangeNotAllowed(string message) => new(ExitCodes.UsageError, ChangeNotAllowedKind, message, null);
 
     /// <summary>Bad input the operator supplied (exit code 3).</summary>
     public static ToolException BadInput(string kind, string message, Exception? innerException = null) =>

@@ -1,3 +1,4 @@
+using Encryption.Custom.Keys;
 using Encryption.Custom.Tool.CommandLine;
 using Encryption.Custom.Tool.WrappedKeys;
 using Microsoft.Azure.Cosmos;
@@ -6,8 +7,9 @@ namespace Encryption.Custom.Tool.Migration;
 
 /// <summary>
 /// The keys of a migrate run: the library's DEK provider over the DEK container, with the key-encryption key that
-/// unwraps the target DEK and the accepted source DEKs. Their DEK documents are read before the job starts, so that
-/// a missing DEK or an unusable key file fails the run at once (exit code 3) rather than every document.
+/// unwraps the target DEK and the accepted source DEKs. Their DEK documents are read and every one of them unwrapped
+/// before the job starts, so that a missing DEK, a DEK wrapped by a key the tool does not have, or an unusable key file
+/// fails the run at once (exit code 3) rather than every document.
 /// </summary>
 internal sealed class MigrationKeys : IAsyncDisposable
 {
@@ -30,6 +32,7 @@ internal sealed class MigrationKeys : IAsyncDisposable
     {
         Container dekContainer = client.GetContainer(arguments.DekDatabase ?? arguments.Database, arguments.DekContainer!);
         var metadata = new List<EncryptionKeyWrapMetadata>();
+        var algorithms = new Dictionary<string, string>(StringComparer.Ordinal);
         await using (var documents = new DekDocumentEndpoint(dekContainer))
         {
             IEnumerable<string> ids = arguments.TargetDekId is { } target ? arguments.AcceptedDekIds.Prepend(target) : arguments.AcceptedDekIds;
@@ -37,13 +40,49 @@ internal sealed class MigrationKeys : IAsyncDisposable
             {
                 DataEncryptionKeyProperties properties = await documents.ReadAsync(id, cancellationToken).ConfigureAwait(false);
                 metadata.Add(properties.EncryptionKeyWrapMetadata);
+                algorithms[id] = properties.EncryptionAlgorithm;
             }
         }
 
         EncryptionKeyWrapProvider keyWrapProvider = KeyEncryptionKeys.Open(arguments.KekFile, metadata);
         var keyProvider = new CosmosDataEncryptionKeyProvider(keyWrapProvider);
         keyProvider.Initialize(dekContainer);
-        return new MigrationKeys(keyWrapProvider, keyProvider);
+        var keys = new MigrationKeys(keyWrapProvider, keyProvider) { KeyIds = [.. algorithms.Keys] };
+        try
+        {
+            await keys.ProveAsync(algorithms, cancellationToken).ConfigureAwait(false);
+            return keys;
+        }
+        catch
+        {
+            await keys.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    /// <summary>The target DEK and the accepted source DEKs: the keys the run reads and writes with.</summary>
+    public IReadOnlyCollection<string> KeyIds { get; private init; } = [];
+
+    // Every key is unwrapped once before anything else happens, through the same provider and encryptor the job
+    // uses: a missing, foreign-wrapped or wrong-key DEK fails the run here, with the unwrap's own reason, instead of
+    // failing every document that names it.
+    private async Task ProveAsync(IReadOnlyDictionary<string, string> algorithms, CancellationToken cancellationToken)
+    {
+        foreach ((string id, string algorithm) in algorithms)
+        {
+            try
+            {
+                using DataEncryptionKeyLease lease = await Encryptor.LeaseEncryptionKeyAsync(id, algorithm, cancellationToken).ConfigureAwait(false);
+            }
+            catch (EncryptionException exception)
+            {
+                throw new EncryptionException(
+                    exception.Kind,
+                    $"The DEK cannot be unwrapped with the given key-encryption key, so nothing was read or written: {exception.Message}",
+                    id,
+                    innerException: exception);
+            }
+        }
     }
 
     public async ValueTask DisposeAsync()

@@ -17,7 +17,10 @@ internal static class MigrationTargets
 
         try
         {
-            return new ContainerEncryptionPolicy(dekId, arguments.TargetPaths);
+            return new ContainerEncryptionPolicy(dekId, arguments.TargetPaths.Select(path => new EncryptionPolicyIncludedPath(path)
+            {
+                EncryptionType = arguments.DeterministicPaths.Contains(path, StringComparer.Ordinal) ? PathEncryptionType.Deterministic : PathEncryptionType.Randomized,
+            }));
         }
         catch (EncryptionException exception) when (exception.Kind == EncryptionErrorKind.InvalidOptions)
         {

@@ -166,7 +166,9 @@ internal sealed class MigrationTarget
         return true;
     }
 
-    private static bool IsDeterministic(ReadOnlySpan<byte> input, in PropertyRecord property, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, ReadOnlySpan<byte> pathPrefix)
+    /// <summary>Whether the encrypted value of <paramref name="property"/> has the deterministic IV of its path (decrypts it in memory).</summary>
+    /// <exception cref="EncryptionException">The value is not authentic, or not a valid cell.</exception>
+    internal static bool IsDeterministic(ReadOnlySpan<byte> input, in PropertyRecord property, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, ReadOnlySpan<byte> pathPrefix)
     {
         ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
         byte[]? unescaped = null;

@@ -89,6 +89,7 @@ public sealed class KeyVaultEndpointTests : FakeKeyVaultTestBase
         {
             ServerCertificateCustomValidationCallback = (_, certificate, _, _) => certificate is not null && thumbprints.Contains(certificate.Thumbprint),
         };
-        return new AzureKeyVaultKeyWrapProvider(Credential, new AzureKeyVaultKeyWrapProviderOptions { Transport = new HttpClientTransport(handler) });
+        // The fake vaults listen on loopback, not on a Key Vault domain.
+        return new AzureKeyVaultKeyWrapProvider(Credential, new AzureKeyVaultKeyWrapProviderOptions { Transport = new HttpClientTransport(handler), AllowAnyVaultHost = true });
     }
 }

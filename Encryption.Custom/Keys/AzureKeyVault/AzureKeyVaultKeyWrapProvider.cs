@@ -39,6 +39,7 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
     private readonly HttpPipeline _pipeline;
     private readonly KeyVaultChallengeAuthenticationPolicy _authentication;
     private readonly KeyVaultKeyAllowList _allowList;
+    private readonly bool _allowAnyVaultHost;
     private readonly string _apiVersion;
     private readonly TimeSpan _cacheTimeToLive;
 
@@ -62,6 +63,7 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         }
 
         _allowList = KeyVaultKeyAllowList.Create(options.AllowedVaults, options.AllowedKeys, nameof(options));
+        _allowAnyVaultHost = options.AllowAnyVaultHost;
         _apiVersion = options.Version;
         _cacheTimeToLive = options.DataEncryptionKeyCacheTimeToLive;
         _authentication = new KeyVaultChallengeAuthenticationPolicy(credential, !options.DisableChallengeResourceVerification);
@@ -90,7 +92,7 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
     {
         ArgumentNullException.ThrowIfNull(keyId);
         KeyVaultKeyIdentifier identifier = KeyVaultKeyIdentifier.TryParse(keyId.OriginalString)
-            ?? throw new ArgumentException("Not a Key Vault key identifier (https://{vault}/keys/{name}[/{version}]).", nameof(keyId));
+            ?? throw new ArgumentException("Not a Key Vault key identifier (https://{vault}/keys/{name}[/{version}], without user information, query or fragment).", nameof(keyId));
         CheckAlgorithm(algorithm, nameof(algorithm));
         return new EncryptionKeyWrapMetadata(MetadataType, identifier.Name, identifier.KeyUri.AbsoluteUri, algorithm);
     }
@@ -109,7 +111,7 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         ArgumentException.ThrowIfNullOrWhiteSpace(keyEncryptionKeyName);
         ArgumentNullException.ThrowIfNull(keyId);
         KeyVaultKeyIdentifier identifier = KeyVaultKeyIdentifier.TryParse(keyId.OriginalString)
-            ?? throw new ArgumentException("Not a Key Vault key identifier (https://{vault}/keys/{name}[/{version}]).", nameof(keyId));
+            ?? throw new ArgumentException("Not a Key Vault key identifier (https://{vault}/keys/{name}[/{version}], without user information, query or fragment).", nameof(keyId));
         return new EncryptionKeyWrapMetadata(SignedEnvelopeMetadataType, keyEncryptionKeyName, identifier.KeyUri.AbsoluteUri, SignedEnvelopeAlgorithm);
     }
 
@@ -194,7 +196,7 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         }
 
         KeyVaultKeyIdentifier keyId = KeyVaultKeyIdentifier.TryParse(metadata.Value)
-            ?? throw new ArgumentException($"The metadata value '{metadata.Value}' is not a Key Vault key identifier (https://{{vault}}/keys/{{name}}[/{{version}}]).", nameof(metadata));
+            ?? throw new ArgumentException($"The metadata value {Printable(metadata.Value)} is not a Key Vault key identifier (https://{{vault}}/keys/{{name}}[/{{version}}], without user information, query or fragment).", nameof(metadata));
         string algorithm;
         if (signedEnvelope)
         {
@@ -214,6 +216,14 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
             CheckAlgorithm(algorithm, nameof(metadata));
         }
 
+        if (_allowList.IsUnrestricted && !_allowAnyVaultHost && !KeyVaultHosts.IsKeyVaultHost(keyId.VaultUri.Host))
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.KeyUnavailable,
+                $"The key-encryption key '{keyId}' is not on an Azure Key Vault or Managed HSM host ({string.Join(", ", KeyVaultHosts.Domains.Select(d => "*." + d))}), so nothing is sent to it. "
+                + "To use another host, list its vault in AzureKeyVaultKeyWrapProviderOptions.AllowedVaults or the key in AllowedKeys (or set AllowAnyVaultHost).");
+        }
+
         if (!_allowList.Allows(keyId))
         {
             throw new EncryptionException(
@@ -223,6 +233,10 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
 
         return (keyId, algorithm, signedEnvelope);
     }
+
+    // A value with a user information part may carry a password: it is refused without being quoted.
+    private static string Printable(string? value) =>
+        value is not null && value.Contains('@', StringComparison.Ordinal) ? "(not printed: it holds a user information part)" : $"'{value}'";
 
     private static void CheckAlgorithm(string algorithm, string parameterName)
     {

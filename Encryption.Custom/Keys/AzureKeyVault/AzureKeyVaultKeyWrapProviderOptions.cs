@@ -60,7 +60,8 @@ public sealed class AzureKeyVaultKeyWrapProviderOptions : ClientOptions
     /// every key and version in them is allowed. Together with <see cref="AllowedKeys"/> this is the provider's
     /// allow-list of key-encryption keys; a DEK document naming any other key fails with
     /// <see cref="EncryptionErrorKind.KeyUnavailable"/> before a request is sent. Default: empty. When both lists
-    /// are empty, every key the credential can use is allowed (the behaviour of Microsoft's package); set at least
+    /// are empty, every key the credential can use is allowed on an Azure Key Vault or Managed HSM host of the public or a
+    /// sovereign cloud (see <see cref="AllowAnyVaultHost"/>); set at least
     /// one entry so that whoever can write the DEK container cannot choose the key-encryption key (see
     /// docs/security.md). Read when the provider is created.
     /// </summary>
@@ -72,4 +73,15 @@ public sealed class AzureKeyVaultKeyWrapProviderOptions : ClientOptions
     /// See <see cref="AllowedVaults"/>. Default: empty. Read when the provider is created.
     /// </summary>
     public IList<Uri> AllowedKeys { get; } = new List<Uri>();
+
+    /// <summary>
+    /// Whether, with <see cref="AllowedVaults"/> and <see cref="AllowedKeys"/> both empty, a key on any https host is
+    /// used. Default <see langword="false"/>: only hosts under the Key Vault and Managed HSM domains of the public and
+    /// sovereign clouds (<c>*.vault.azure.net</c>, <c>*.managedhsm.azure.net</c>, <c>*.vault.azure.cn</c>,
+    /// <c>*.vault.usgovcloudapi.net</c>, …: docs/security.md), as Microsoft's key store provider accepts; a DEK
+    /// document naming another host fails with <see cref="EncryptionErrorKind.KeyUnavailable"/> on wrap and unwrap,
+    /// before anything is sent. A private endpoint or a Key Vault-compatible service on another host is better
+    /// listed in <see cref="AllowedVaults"/>; set this only when no list can be kept (a test double).
+    /// </summary>
+    public bool AllowAnyVaultHost { get; set; }
 }

@@ -20,11 +20,16 @@ internal sealed class KeyVaultKeyIdentifier
     /// <summary>The normalized identifier (no trailing slash), the base of the operation URIs.</summary>
     public Uri KeyUri { get; }
 
-    /// <summary>Parses <paramref name="value"/>; null when it is not a key identifier.</summary>
+    /// <summary>
+    /// Parses <paramref name="value"/>; null when it is not a key identifier. A user information part
+    /// (<c>https://user:password@vault…</c>) is refused rather than dropped: it has no meaning for Key Vault, and an
+    /// identifier that does not say exactly where it points is not one to send a key to.
+    /// </summary>
     public static KeyVaultKeyIdentifier? TryParse(string? value)
     {
         if (!Uri.TryCreate(value, UriKind.Absolute, out Uri? uri)
             || !string.Equals(uri.Scheme, Uri.UriSchemeHttps, StringComparison.OrdinalIgnoreCase)
+            || !string.IsNullOrEmpty(uri.UserInfo)
             || !string.IsNullOrEmpty(uri.Query)
             || !string.IsNullOrEmpty(uri.Fragment))
         {

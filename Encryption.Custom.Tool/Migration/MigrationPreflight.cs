@@ -1,0 +1,84 @@
+using System.Globalization;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using Encryption.Custom.Migration;
+using Encryption.Custom.Tool.CommandLine;
+using Encryption.Custom.Tool.Errors;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Tool.Migration;
+
+/// <summary>
+/// What migrate checks before its first write: the container is read once (the library's
+/// <see cref="ContainerSurvey"/>, with the run's proven keys so each path's encryption type is known) and compared with
+/// the target (<see cref="TargetComparison"/>). The comparison is printed, one line per DEK and per path; a run that
+/// would decrypt a path or change its encryption type without the operator naming that path is refused.
+/// </summary>
+internal static class MigrationPreflight
+{
+    private static readonly JsonSerializerOptions s_quoting = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+
+    /// <summary>Surveys the container, prints the comparison, and refuses a change the operator did not allow.</summary>
+    /// <exception cref="ToolException">A change the operator did not name (exit code 2).</exception>
+    /// <exception cref="EncryptionException">A key cannot be had (exit code 3).</exception>
+    /// <exception cref="CosmosException">The service refused the query.</exception>
+    public static async Task RunAsync(
+        Container container, MigrationKeys keys, ContainerEncryptionPolicy? target, MigrationArguments arguments, TextWriter output, CancellationToken cancellationToken)
+    {
+        ContainerSurvey survey = await ContainerSurvey.RunAsync(container, keys.Encryptor, keys.KeyIds, EncryptionProcessorOptions.DefaultMaxDepth, cancellationToken).ConfigureAwait(false);
+        IReadOnlyList<PathChange> changes = TargetComparison.Compare(target, survey.Paths, arguments.DecryptPaths, arguments.ChangeTypePaths);
+        foreach (string line in Lines(survey, target, arguments, changes))
+        {
+            await output.WriteLineAsync(line).ConfigureAwait(false);
+        }
+
+        PathChange[] refused = [.. changes.Where(c => !c.Allowed)];
+        if (refused.Length > 0)
+        {
+            string what = string.Join("; ", refused.Select(TargetComparison.Describe));
+            string flags = string.Join(" ", refused.Select(c => (c.Kind == PathChangeKind.Decrypt ? "--decrypt-path " : "--change-type-path ") + c.Path));
+            throw ToolException.ChangeNotAllowed(
+                $"migrate would {what}. Nothing was written. To go ahead, name each such path ({flags}), or change the target; --dry-run prints the comparison.");
+        }
+    }
+
+    /// <summary>
+    /// <c>survey: documents=… unencrypted=… unreadable=… ru=…</c>, then <c>dek: id="…" documents=… action=…</c> per
+    /// DEK in use and <c>path: path="/…" documents=… deterministic=… randomized=… unchecked=… action=… [allowed=…]</c>
+    /// per path encrypted in the container or by the target.
+    /// </summary>
+    internal static IEnumerable<string> Lines(ContainerSurvey survey, ContainerEncryptionPolicy? target, MigrationArguments arguments, IReadOnlyList<PathChange> changes)
+    {
+        yield return string.Create(
+            CultureInfo.InvariantCulture,
+            $"survey: documents={survey.TotalDocuments} unencrypted={survey.UnencryptedDocuments} unreadable={survey.UnreadableDocuments} ru={survey.RequestUnits:0.0}");
+        foreach ((string id, long documents) in survey.DocumentsByDataEncryptionKeyId.OrderBy(k => k.Key, StringComparer.Ordinal))
+        {
+            bool accepted = arguments.AcceptedDekIds.Contains(id, StringComparer.Ordinal);
+            string action = target is null
+                ? accepted ? "decrypt" : "not-accepted"
+                : id == target.DataEncryptionKeyId ? "keep" : accepted ? "re-encrypt" : "not-accepted";
+            yield return string.Create(CultureInfo.InvariantCulture, $"dek: id={Quote(id)} documents={documents} action={action}");
+        }
+
+        IEnumerable<string> paths = survey.Paths.Keys.Union(target?.IncludedPaths.Select(p => p.Path) ?? [], StringComparer.Ordinal).Order(StringComparer.Ordinal);
+        foreach (string path in paths)
+        {
+            PathUse use = survey.Paths.GetValueOrDefault(path);
+            PathChange? change = changes.Where(c => c.Path == path).Select(c => (PathChange?)c).FirstOrDefault();
+            string action = change switch
+            {
+                { Kind: PathChangeKind.Decrypt } => "decrypt",
+                { Kind: PathChangeKind.ToDeterministic } => "to-deterministic",
+                { Kind: PathChangeKind.ToRandomized } => "to-randomized",
+                _ => use.Documents == 0 ? "encrypt" : "keep",
+            };
+            string allowed = change is { } c ? (c.Allowed ? " allowed=true" : " allowed=false") : string.Empty;
+            yield return string.Create(
+                CultureInfo.InvariantCulture,
+                $"path: path={Quote(path)} documents={use.Documents} deterministic={use.Deterministic} randomized={use.Randomized} unchecked={use.Unchecked} action={action}{allowed}");
+        }
+    }
+
+    private static string Quote(string text) => JsonSerializer.Serialize(text, s_quoting);
+}
