@@ -43,4 +43,12 @@ public enum EncryptionErrorKind
     /// (the key is not loaded).
     /// </summary>
     KeyNotAccepted,
+
+    /// <summary>
+    /// A value in one of a <see cref="ContainerEncryptionPolicy"/>'s paths is a format 3 encrypted value that one of
+    /// the policy's keys authenticates, but the document's metadata does not list it (for example a writer without
+    /// encryption replaced the document and dropped <c>_ei</c>): returning it would hand out ciphertext as the value,
+    /// and encrypting it again would bury it. The message names the document id and the path, never the value.
+    /// </summary>
+    UnlistedCipherText,
 }

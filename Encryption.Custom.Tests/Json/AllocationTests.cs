@@ -125,7 +125,7 @@ public sealed class AllocationTests : IDisposable
     {
         (byte[] document, EncryptionOptions options) = MixedDocument(2048);
         var policy = new ContainerEncryptionPolicy(options.DataEncryptionKeyId!, options.PathsToEncrypt!);
-        var processor = new StreamProcessor() { Policy = policy };
+        var processor = new StreamProcessor() { Rules = policy.Rules };
         byte[] encrypted = processor.Encrypt(document, _key, options);
         byte[] page = Encoding.UTF8.GetBytes("{\"_rid\":\"x\",\"Documents\":[" + Encoding.UTF8.GetString(encrypted) + "," + Encoding.UTF8.GetString(encrypted) + "],\"_count\":2}");
         var output = new ArrayBufferWriter<byte>(page.Length * 2);

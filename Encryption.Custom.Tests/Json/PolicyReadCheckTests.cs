@@ -34,8 +34,8 @@ public sealed class PolicyReadCheckTests : IDisposable
     }
 
     private static EncryptionProcessor Create(JsonProcessor kind, ContainerEncryptionPolicy? policy) => kind == JsonProcessor.Stream
-        ? new StreamProcessor() { Policy = policy }
-        : new NewtonsoftProcessor() { Policy = policy };
+        ? new StreamProcessor() { Rules = policy?.Rules }
+        : new NewtonsoftProcessor() { Rules = policy?.Rules };
 
     private static ContainerEncryptionPolicy Policy(PlaintextPolicy mode = PlaintextPolicy.WriteEncryptedForbidPlaintext, string dek = "dek1", params string[] accepted) =>
         new(dek, ["/ssn", "/salary"]) { PlaintextPolicy = mode, AcceptedDataEncryptionKeyIds = accepted };
@@ -63,10 +63,10 @@ public sealed class PolicyReadCheckTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Processors))]
-    public void ForbidPlaintext_RefusesSubstitutedStrippedAndPlainDocuments_NamingIdAndPath(JsonProcessor kind)
+    public void ForbidPlaintext_RefusesSubstitutedPlainAndCaseVariantDocuments_NamingIdAndPath(JsonProcessor kind)
     {
         EncryptionProcessor processor = Create(kind, Policy());
-        byte[][] documents = [PlaintextSubstituted(), Stripped(), $$"""{"id":"doc-1","ssn":"{{Secret}}"}""".Utf8()];
+        byte[][] documents = [PlaintextSubstituted(), $$"""{"id":"doc-1","ssn":"{{Secret}}"}""".Utf8(), $$"""{"id":"doc-1","SSN":"{{Secret}}"}""".Utf8()];
 
         foreach (byte[] document in documents)
         {
@@ -102,8 +102,68 @@ public sealed class PolicyReadCheckTests : IDisposable
             EncryptionProcessor processor = Create(kind, Policy(mode));
 
             Assert.Equal(Secret, (string?)JObject.Parse(processor.Decrypt(PlaintextSubstituted(), _encryptor).Utf8())["ssn"]);
-            Assert.NotNull(JObject.Parse(processor.Decrypt(Stripped(), _encryptor).Utf8())["ssn"]);
         }
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors))]
+    public void CipherTextWithoutMetadata_IsRefusedInEveryMode_NeverReturnedAsTheValue(JsonProcessor kind)
+    {
+        foreach (PlaintextPolicy mode in Enum.GetValues<PlaintextPolicy>())
+        {
+            EncryptionProcessor processor = Create(kind, Policy(mode));
+
+            // The envelope dropped (a writer without encryption), or rewritten to list less than the document holds.
+            foreach (byte[] document in new[] { Stripped(), Tamper(Encrypted(), d => d["_ei"]!["_ep"] = new JArray("/salary")) })
+            {
+                EncryptionException error = Assert.Throws<EncryptionException>(() => processor.Decrypt(document, new ArrayBufferWriter<byte>(), _encryptor));
+                Assert.Equal(EncryptionErrorKind.UnlistedCipherText, error.Kind);
+                Assert.Equal("/ssn", error.Path);
+                Assert.Equal("dek1", error.DataEncryptionKeyId);
+                Assert.Contains("'doc-1'", error.Message, StringComparison.Ordinal);
+            }
+
+            // Shaped like a cell, but no key of the policy authenticates it: tampered, never plaintext.
+            byte[] tampered = Tamper(Stripped(), d => d["ssn"] = FlipLastByte((string)d["ssn"]!));
+            Assert.Equal(EncryptionErrorKind.InvalidCipherText, Assert.Throws<EncryptionException>(() => processor.Decrypt(tampered, new ArrayBufferWriter<byte>(), _encryptor)).Kind);
+
+            // Under a case variant of the policy's name, too.
+            byte[] renamed = Tamper(Stripped(), d =>
+            {
+                d["SSN"] = d["ssn"];
+                d.Remove("ssn");
+            });
+            Assert.Equal(EncryptionErrorKind.UnlistedCipherText, Assert.Throws<EncryptionException>(() => processor.Decrypt(renamed, new ArrayBufferWriter<byte>(), _encryptor)).Kind);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors))]
+    public void CaseVariantName_IsPlaintextAtThePolicyPath(JsonProcessor kind)
+    {
+        // A genuine document whose ssn was removed and SSN added: serializers bind SSN to the ssn member.
+        byte[] document = Tamper(Encrypted(), d =>
+        {
+            d.Remove("ssn");
+            d["_ei"]!["_ep"] = new JArray("/salary");
+            d["Ssn"] = Secret;
+        });
+
+        EncryptionException error = Assert.Throws<EncryptionException>(() => Create(kind, Policy()).Decrypt(document, new ArrayBufferWriter<byte>(), _encryptor));
+        Assert.Equal(EncryptionErrorKind.PlaintextForbidden, error.Kind);
+        Assert.Equal("/ssn", error.Path);
+        Assert.DoesNotContain(Secret, error.ToString(), StringComparison.Ordinal);
+
+        // A case variant holding null carries nothing; the read-both modes pass plaintext through.
+        Create(kind, Policy()).Decrypt(Tamper(Encrypted(), d => d["SSN"] = null), new ArrayBufferWriter<byte>(), _encryptor);
+        Assert.Equal(Secret, (string?)JObject.Parse(Create(kind, Policy(PlaintextPolicy.WriteEncryptedReadBoth)).Decrypt(document, _encryptor).Utf8())["Ssn"]);
+    }
+
+    private static string FlipLastByte(string base64)
+    {
+        byte[] bytes = Convert.FromBase64String(base64);
+        bytes[^1] ^= 1;
+        return Convert.ToBase64String(bytes);
     }
 
     [Theory]
@@ -129,7 +189,7 @@ public sealed class PolicyReadCheckTests : IDisposable
     {
         EncryptionProcessor processor = Create(kind, Policy());
         byte[] page = Encoding.UTF8.GetBytes(
-            "{\"_rid\":\"r\",\"Documents\":[" + Encrypted().Utf8() + "," + Stripped().Utf8() + "," + Encrypted().Utf8() + "],\"_count\":3}");
+            "{\"_rid\":\"r\",\"Documents\":[" + Encrypted().Utf8() + "," + $$"""{"id":"doc-1","ssn":"{{Secret}}"}""" + "," + Encrypted().Utf8() + "],\"_count\":3}");
 
         var output = new ArrayBufferWriter<byte>();
         FeedPageDecryptionResult result = processor.DecryptFeedPage(page, output, _encryptor, new FeedPageDecryptionOptions { FailureMode = FeedItemFailureMode.ReportPerItem });

@@ -33,7 +33,7 @@ public sealed class EncryptionOptions
 
     /// <summary>
     /// The paths among <see cref="PathsToEncrypt"/> encrypted deterministically: set only by a container from its
-    /// <see cref="ContainerEncryptionPolicy"/> (the policy is the one public place that chooses it).
+    /// encryption policy (compiled into <see cref="PolicyRuleSet"/>; the policy is the one public place that chooses it).
     /// </summary>
     internal IReadOnlyCollection<string>? DeterministicPaths { get; set; }
 

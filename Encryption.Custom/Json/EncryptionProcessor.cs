@@ -45,10 +45,10 @@ public abstract partial class EncryptionProcessor
     public int MaxDepth { get; }
 
     /// <summary>
-    /// The read side of an encryption container's policy, checked while decrypting (documents and feed pages):
-    /// set only on the processors a container creates for itself; <see langword="null"/> for every other instance.
+    /// The read side of an encryption container's compiled policy, checked while decrypting (documents and feed
+    /// pages): set only on the processors a container creates for itself; <see langword="null"/> for every other instance.
     /// </summary>
-    internal ContainerEncryptionPolicy? Policy { get; init; }
+    internal PolicyRuleSet? Rules { get; init; }
 
     /// <summary>
     /// Creates the processor of the given kind: the one mapping from <see cref="JsonProcessor"/> to an
@@ -58,12 +58,12 @@ public abstract partial class EncryptionProcessor
     /// </summary>
     /// <param name="processor">Which implementation.</param>
     /// <param name="options">The limits; <see langword="null"/> for the defaults.</param>
-    /// <param name="policy">An encryption container's policy to check on every read (<see cref="Policy"/>), or <see langword="null"/>.</param>
+    /// <param name="rules">An encryption container's compiled policy to check on every read (<see cref="Rules"/>), or <see langword="null"/>.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="processor"/> is not a defined value.</exception>
-    internal static EncryptionProcessor Create(JsonProcessor processor, EncryptionProcessorOptions? options = null, ContainerEncryptionPolicy? policy = null) => processor switch
+    internal static EncryptionProcessor Create(JsonProcessor processor, EncryptionProcessorOptions? options = null, PolicyRuleSet? rules = null) => processor switch
     {
-        JsonProcessor.Stream => new StreamProcessor(options) { Policy = policy },
-        JsonProcessor.Newtonsoft => new NewtonsoftProcessor(options) { Policy = policy },
+        JsonProcessor.Stream => new StreamProcessor(options) { Rules = rules },
+        JsonProcessor.Newtonsoft => new NewtonsoftProcessor(options) { Rules = rules },
         _ => throw new ArgumentOutOfRangeException(nameof(processor), processor, "Unknown JSON processor."),
     };
 

@@ -42,9 +42,9 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(document.Length);
         JObject parsed = JObjectReader.ParseObject(document, MaxDepth);
         JEnvelope? envelope = JEnvelope.Read(parsed);
-        if (Policy is { } policy)
+        if (Rules is { } rules)
         {
-            JPolicyCheck.Check(parsed, envelope, policy, nameDocument: true);
+            JPolicyCheck.Check(parsed, envelope, rules, encryptor, nameDocument: true);
         }
 
         if (envelope is null)
@@ -65,7 +65,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(page.Length);
         options ??= DefaultFeedOptions;
         JObject parsed = JObjectReader.ParseObject(page, MaxDepth + 2);
-        var session = new JFeedPageSession(parsed, options, MaxDepth, Policy);
+        var session = new JFeedPageSession(parsed, options, MaxDepth, Rules, encryptor);
         for (int i = 0; i < session.Count; i++)
         {
             if (session.TryPrepare(i) is not JEnvelope envelope)
@@ -105,9 +105,9 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
         CheckLength(document.Length);
         JObject parsed = JObjectReader.ParseObject(document.Span, MaxDepth);
         JEnvelope? envelope = JEnvelope.Read(parsed);
-        if (Policy is { } policy)
+        if (Rules is { } rules)
         {
-            JPolicyCheck.Check(parsed, envelope, policy, nameDocument: true);
+            JPolicyCheck.Check(parsed, envelope, rules, encryptor, nameDocument: true);
         }
 
         if (envelope is null)
@@ -131,7 +131,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
     {
         CheckLength(page.Length);
         JObject parsed = JObjectReader.ParseObject(page.Span, MaxDepth + 2);
-        var session = new JFeedPageSession(parsed, options, MaxDepth, Policy);
+        var session = new JFeedPageSession(parsed, options, MaxDepth, Rules, encryptor);
         for (int i = 0; i < session.Count; i++)
         {
             cancellationToken.ThrowIfCancellationRequested();

@@ -4,18 +4,18 @@ using System.Globalization;
 namespace Encryption.Custom.Json;
 
 /// <summary>
-/// The read side of a <see cref="ContainerEncryptionPolicy"/>, shared by both processors so they agree: which keys
-/// a document may be encrypted with, and what a plaintext value in a policy path does (count it; fail in
-/// <see cref="PlaintextPolicy.WriteEncryptedForbidPlaintext"/>). The processors find the plaintext as a by-product
-/// of the scan they make anyway; this type only decides.
+/// The read side of a compiled container policy (<see cref="PolicyRuleSet"/>), shared by both processors so they
+/// agree: which keys a document may be encrypted with, what a plaintext value at a policy path does (count it; fail
+/// in strict mode), and what a value shaped like ciphertext that the metadata does not list does (always fail). The
+/// processors find these values as a by-product of the scan they make anyway; this type only decides.
 /// </summary>
 internal static class PolicyReadCheck
 {
     /// <summary>Checks the key an encrypted document names, before the key is loaded, and counts the read.</summary>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.KeyNotAccepted"/>.</exception>
-    public static void CheckKey(ContainerEncryptionPolicy policy, string dataEncryptionKeyId)
+    public static void CheckKey(PolicyRuleSet rules, string dataEncryptionKeyId)
     {
-        if (!policy.AcceptsKey(dataEncryptionKeyId))
+        if (!rules.AcceptsKey(dataEncryptionKeyId))
         {
             ThrowKeyNotAccepted(dataEncryptionKeyId);
         }
@@ -23,28 +23,73 @@ internal static class PolicyReadCheck
         EncryptionTelemetry.RecordPolicyRead(dataEncryptionKeyId);
     }
 
-    /// <summary>Whether a found plaintext value must be reported (counted, and refused when the policy forbids it).</summary>
-    public static bool Wants(ContainerEncryptionPolicy? policy) =>
-        policy is not null && (policy.PlaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext || EncryptionTelemetry.PlaintextDocuments.Enabled);
-
-    /// <summary>A document holds plaintext at <paramref name="path"/>: counts it, and throws when the policy forbids plaintext.</summary>
-    /// <param name="policy">The container's policy.</param>
-    /// <param name="path">The policy path holding plaintext.</param>
+    /// <summary>A document holds plaintext at <paramref name="path"/>: counts it, and throws when the rules forbid plaintext.</summary>
+    /// <param name="rules">The container's compiled policy.</param>
+    /// <param name="path">The policy path the plaintext is at.</param>
     /// <param name="id">The document id when known and not added by a feed wrapper, else <see langword="null"/>.</param>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.PlaintextForbidden"/>.</exception>
-    public static void OnPlaintext(ContainerEncryptionPolicy policy, string path, string? id)
+    public static void OnPlaintext(PolicyRuleSet rules, string path, string? id)
     {
         EncryptionTelemetry.RecordPlaintextDocument();
-        if (policy.PlaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext)
+        if (rules.ForbidsPlaintext)
         {
-            string which = id is null ? "The document" : string.Create(CultureInfo.InvariantCulture, $"The document '{id}'");
             throw new EncryptionException(
                 EncryptionErrorKind.PlaintextForbidden,
-                $"{which} holds a plaintext value at '{path}', which the container's encryption policy requires to be encrypted (plaintext is forbidden).",
-                policy.DataEncryptionKeyId,
+                $"{Which(id)} holds a plaintext value at '{path}', which the container's encryption policy requires to be encrypted (plaintext is forbidden).",
+                rules.DataEncryptionKeyId,
                 path);
         }
     }
+
+    /// <summary>
+    /// A value at <paramref name="path"/> that the metadata does not list is shaped like a format 3 encrypted value
+    /// (<see cref="EncryptedCell.IsCellShaped"/>): it is never plaintext. Throws in every mode:
+    /// <see cref="EncryptionErrorKind.UnlistedCipherText"/> when one of the policy's keys authenticates it (the
+    /// metadata was lost), <see cref="EncryptionErrorKind.InvalidCipherText"/> when none does (tampered or foreign),
+    /// <see cref="EncryptionErrorKind.KeyUnavailable"/> when a key that might could not be loaded.
+    /// </summary>
+    /// <param name="rules">The container's compiled policy.</param>
+    /// <param name="encryptor">Supplies the policy's keys.</param>
+    /// <param name="path">The policy path the value is at.</param>
+    /// <param name="base64">The unescaped string value.</param>
+    /// <param name="id">The document id when known and not added by a feed wrapper, else <see langword="null"/>.</param>
+    [DoesNotReturn]
+    public static void OnCellShapedValue(PolicyRuleSet rules, Encryptor encryptor, string path, ReadOnlySpan<byte> base64, string? id)
+    {
+        string? keyId = EncryptedCell.FindAuthenticatingKey(encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, base64, out string? unavailable);
+        throw CreateCellError(rules, path, id, keyId, unavailable);
+    }
+
+    /// <summary>The error of <see cref="OnCellShapedValue"/> once the authenticating key is known (or none is).</summary>
+    public static EncryptionException CreateCellError(PolicyRuleSet rules, string path, string? id, string? authenticatingKeyId, string? unavailableKeyId)
+    {
+        if (authenticatingKeyId is not null)
+        {
+            return new EncryptionException(
+                EncryptionErrorKind.UnlistedCipherText,
+                $"{Which(id)} holds an encrypted value at '{path}' (authenticated by the key '{authenticatingKeyId}') that its encryption metadata does not list: the metadata was lost, for example by a writer without encryption. It is neither returned nor encrypted again; restore the metadata or rewrite the value.",
+                authenticatingKeyId,
+                path);
+        }
+
+        if (unavailableKeyId is not null)
+        {
+            return new EncryptionException(
+                EncryptionErrorKind.KeyUnavailable,
+                $"{Which(id)} holds a value at '{path}' shaped like an encrypted value that its encryption metadata does not list, and the key '{unavailableKeyId}' that might have written it is unavailable: it is refused.",
+                unavailableKeyId,
+                path);
+        }
+
+        return new EncryptionException(
+            EncryptionErrorKind.InvalidCipherText,
+            $"{Which(id)} holds a value at '{path}' shaped like an encrypted value that no key of the container's encryption policy authenticates (tampered, or written under another key): it is refused, never taken for plaintext.",
+            rules.DataEncryptionKeyId,
+            path);
+    }
+
+    private static string Which(string? id) =>
+        id is null ? "The document" : string.Create(CultureInfo.InvariantCulture, $"The document '{UntrustedText.Shorten(id)}'");
 
     [DoesNotReturn]
     private static void ThrowKeyNotAccepted(string dataEncryptionKeyId) =>

@@ -43,7 +43,7 @@ public sealed class StreamProcessor : EncryptionProcessor
         DecryptionScan scan = DecryptionScan.Rent();
         try
         {
-            if (!ScanAndPrepare(document, scan))
+            if (!ScanAndPrepare(document, scan, encryptor))
             {
                 output.Write(document);
                 return null;
@@ -71,7 +71,7 @@ public sealed class StreamProcessor : EncryptionProcessor
         try
         {
             DocumentScanner.ScanFeedPage(page, scan, MaxDepth);
-            var session = new FeedPageSession(options, Policy);
+            var session = new FeedPageSession(options, Rules, encryptor);
             for (int i = 0; i < scan.DocumentCount; i++)
             {
                 if (!session.TryPrepare(page, scan, i))
@@ -129,7 +129,7 @@ public sealed class StreamProcessor : EncryptionProcessor
         DecryptionScan scan = DecryptionScan.Rent();
         try
         {
-            if (!ScanAndPrepare(document.Span, scan))
+            if (!ScanAndPrepare(document.Span, scan, encryptor))
             {
                 output.Write(document.Span);
                 return null;
@@ -161,7 +161,7 @@ public sealed class StreamProcessor : EncryptionProcessor
         try
         {
             DocumentScanner.ScanFeedPage(page.Span, scan, MaxDepth);
-            var session = new FeedPageSession(options, Policy);
+            var session = new FeedPageSession(options, Rules, encryptor);
             for (int i = 0; i < scan.DocumentCount; i++)
             {
                 cancellationToken.ThrowIfCancellationRequested();
@@ -208,13 +208,13 @@ public sealed class StreamProcessor : EncryptionProcessor
     }
 
     // Scan, read _ei, check the container's policy; false when the document is not encrypted.
-    private bool ScanAndPrepare(ReadOnlySpan<byte> document, DecryptionScan scan)
+    private bool ScanAndPrepare(ReadOnlySpan<byte> document, DecryptionScan scan, Encryptor encryptor)
     {
         DocumentScanner.ScanDocument(document, scan, MaxDepth);
         bool encrypted = EnvelopeReader.Prepare(document, scan, ref scan.Documents[0]);
-        if (Policy is { } policy)
+        if (Rules is { } rules)
         {
-            PolicyScan.Check(document, scan, scan.Documents[0], encrypted, policy, nameDocument: true);
+            PolicyScan.Check(document, scan, scan.Documents[0], encrypted, rules, encryptor, nameDocument: true);
         }
 
         return encrypted;

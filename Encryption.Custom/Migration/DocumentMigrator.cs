@@ -80,6 +80,18 @@ internal sealed class DocumentMigrator
                     continue;
                 }
 
+                if (state.HasUnlistedCipherText)
+                {
+                    // Never rewritten: encrypting it would bury the ciphertext under a second layer.
+                    EncryptionException unlisted = _target.DescribeUnlistedCipherText(page, scan, record);
+                    if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } reported)
+                    {
+                        Fail(reported, unlisted.Kind, unlisted.Message);
+                    }
+
+                    continue;
+                }
+
                 if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } document && Accepts(document, state))
                 {
                     work.Add(document);

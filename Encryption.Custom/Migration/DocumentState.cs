@@ -6,4 +6,5 @@ namespace Encryption.Custom.Migration;
 /// <param name="HasPlaintext">Whether a policy path holds a non-null plaintext value.</param>
 /// <param name="HasOtherPaths">Whether its metadata lists a path outside the policy (or uses the legacy whole-document format).</param>
 /// <param name="InTarget">Whether the document is already in the target state (nothing to rewrite).</param>
-internal readonly record struct DocumentState(bool Encrypted, string? KeyId, bool HasPlaintext, bool HasOtherPaths, bool InTarget);
+/// <param name="HasUnlistedCipherText">Whether a policy path holds a value shaped like ciphertext that the metadata does not list (reported, never rewritten).</param>
+internal readonly record struct DocumentState(bool Encrypted, string? KeyId, bool HasPlaintext, bool HasOtherPaths, bool InTarget, bool HasUnlistedCipherText = false);

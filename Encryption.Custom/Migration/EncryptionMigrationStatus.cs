@@ -50,6 +50,13 @@ public sealed class EncryptionMigrationStatus
     /// <summary>Encrypted documents whose metadata lists a path outside the target policy, or that use the legacy format (0 without a policy).</summary>
     public long DocumentsWithOtherPaths { get; }
 
+    /// <summary>
+    /// Documents holding, in a path of the target policy, a value shaped like an encrypted value that their metadata
+    /// does not list (for example after a writer without encryption dropped <c>_ei</c>). Outside the target state and
+    /// not counted in <see cref="PlaintextDocuments"/>: a migration reports them rather than encrypt them again.
+    /// </summary>
+    public long DocumentsWithUnlistedCipherText { get; internal init; }
+
     /// <summary>Documents whose encryption metadata cannot be read.</summary>
     public long UnreadableDocuments { get; }
 

@@ -46,8 +46,9 @@ internal sealed class MigrationTarget
                 _sourceKeys.Add(id);
             }
 
-            WriteOptions = policy.CreateWriteOptions();
-            EncryptionPlan plan = policy.Plan;
+            Rules = policy.Rules;
+            WriteOptions = Rules.CreateWriteOptions();
+            EncryptionPlan plan = Rules.Plan;
             _pathPrefixes = new byte[plan.PathCount][];
             for (int i = 0; i < plan.PathCount; i++)
             {
@@ -58,6 +59,9 @@ internal sealed class MigrationTarget
 
     /// <summary>The target policy, or <see langword="null"/> for "decrypt everything".</summary>
     public ContainerEncryptionPolicy? Policy { get; }
+
+    /// <summary>The target policy compiled, or <see langword="null"/> for "decrypt everything".</summary>
+    public PolicyRuleSet? Rules { get; }
 
     /// <summary>What a rewrite encrypts with, or <see langword="null"/> when the target is plaintext.</summary>
     public EncryptionOptions? WriteOptions { get; }
@@ -107,16 +111,19 @@ internal sealed class MigrationTarget
     public DocumentState Classify(ReadOnlySpan<byte> input, DecryptionScan scan, ref DocumentRecord document, in DataEncryptionKeyLease checkKey)
     {
         bool encrypted = EnvelopeReader.Prepare(input, scan, ref document);
-        ContainerEncryptionPolicy? policy = Policy;
+        PolicyRuleSet? policy = Rules;
         if (policy is null)
         {
             return new DocumentState(encrypted, encrypted ? document.KeyId : null, HasPlaintext: false, HasOtherPaths: false, InTarget: !encrypted);
         }
 
-        bool plaintext = PolicyScan.FindPlaintext(input, scan, document, policy.Plan) >= 0;
+        // A value shaped like ciphertext that the metadata does not list is never plaintext: the document is outside
+        // the target state, and the job reports it instead of encrypting the ciphertext a second time.
+        bool found = PolicyScan.FindUnlisted(input, scan, document, policy, out _, out bool cells) >= 0;
+        bool plaintext = found && !cells;
         if (!encrypted)
         {
-            return new DocumentState(false, null, plaintext, HasOtherPaths: false, InTarget: !plaintext);
+            return new DocumentState(false, null, plaintext, HasOtherPaths: false, InTarget: !found, HasUnlistedCipherText: cells);
         }
 
         bool otherPaths = document.Format != EnvelopeFormat.PerProperty;
@@ -125,7 +132,7 @@ internal sealed class MigrationTarget
             otherPaths = policy.Plan.FindPath(scan.GetPathName(scan.Paths[i])) < 0;
         }
 
-        bool inTarget = !plaintext && !otherPaths
+        bool inTarget = !found && !otherPaths
             && string.Equals(document.KeyId, policy.DataEncryptionKeyId, StringComparison.Ordinal)
             && string.Equals(document.Algorithm, policy.EncryptionAlgorithm, StringComparison.Ordinal);
         if (inTarget && _encryptor is not null)
@@ -133,7 +140,29 @@ internal sealed class MigrationTarget
             inTarget = HasPolicyEncryptionTypes(input, scan, document, policy.Plan, checkKey.Key);
         }
 
-        return new DocumentState(true, document.KeyId, plaintext, otherPaths, inTarget);
+        return new DocumentState(true, document.KeyId, plaintext, otherPaths, inTarget, cells);
+    }
+
+    /// <summary>
+    /// The error that reports a document <see cref="Classify"/> found holding a value shaped like ciphertext that its
+    /// metadata does not list: <see cref="EncryptionErrorKind.UnlistedCipherText"/> when a key of the target policy
+    /// authenticates it, else why not (tampered, or a key unavailable). Without an encryptor the value is not verified.
+    /// </summary>
+    public EncryptionException DescribeUnlistedCipherText(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document)
+    {
+        PolicyRuleSet rules = Rules!;
+        int index = PolicyScan.FindUnlisted(input, scan, document, rules, out int property, out bool cells);
+        string? id = FeedPageSession.ReadId(input, scan, document);
+        if (index < 0 || !cells || _encryptor is null)
+        {
+            return new EncryptionException(
+                EncryptionErrorKind.UnlistedCipherText,
+                $"The document holds a value shaped like an encrypted value at '{(index < 0 ? "?" : rules[index].Text)}' that its encryption metadata does not list: it is not encrypted again.",
+                rules.DataEncryptionKeyId,
+                index < 0 ? null : rules[index].Text);
+        }
+
+        return PolicyScan.CreateCellError(input, scan.Properties[property], rules, _encryptor, rules[index].Text, id);
     }
 
     // Every listed value of a per-property document whose paths are all the policy's: decrypted, its IV recomputed.

@@ -69,6 +69,7 @@ internal static class StatusScan
         private long _unencrypted;
         private long _plaintext;
         private long _otherPaths;
+        private long _unlistedCipherText;
         private long _unreadable;
 
         public double RequestUnits { get; set; }
@@ -113,7 +114,7 @@ internal static class StatusScan
         }
 
         public EncryptionMigrationStatus ToStatus() =>
-            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits, ChecksEncryptionTypes);
+            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits, ChecksEncryptionTypes) { DocumentsWithUnlistedCipherText = _unlistedCipherText };
 
         private void Add(DocumentState state)
         {
@@ -139,6 +140,11 @@ internal static class StatusScan
             if (state.HasOtherPaths)
             {
                 _otherPaths++;
+            }
+
+            if (state.HasUnlistedCipherText)
+            {
+                _unlistedCipherText++;
             }
         }
 

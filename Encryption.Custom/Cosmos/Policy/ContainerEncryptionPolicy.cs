@@ -13,9 +13,7 @@ namespace Encryption.Custom;
 /// </remarks>
 public sealed class ContainerEncryptionPolicy
 {
-    private readonly string[] _paths;
-    private readonly string[] _deterministicPaths;
-    private readonly EncryptionPlan _plan;
+    private readonly PathRule[] _pathRules;
     private readonly string _encryptionAlgorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
     private readonly PlaintextPolicy _plaintextPolicy;
     private readonly IReadOnlyList<string> _acceptedKeyIds = [];
@@ -40,22 +38,25 @@ public sealed class ContainerEncryptionPolicy
         ArgumentNullException.ThrowIfNull(dataEncryptionKeyId);
         ArgumentNullException.ThrowIfNull(includedPaths);
         EncryptionPolicyIncludedPath[] entries = [.. includedPaths];
-        _paths = new string[entries.Length];
+        var paths = new (string Path, bool Deterministic)[entries.Length];
         for (int i = 0; i < entries.Length; i++)
         {
             ArgumentNullException.ThrowIfNull(entries[i], nameof(includedPaths));
-            _paths[i] = entries[i].Path;
+            paths[i] = (entries[i].Path, entries[i].EncryptionType == PathEncryptionType.Deterministic);
         }
 
-        _deterministicPaths = [.. entries.Where(e => e.EncryptionType == PathEncryptionType.Deterministic).Select(e => e.Path)];
-        if (_paths.Length == 0)
+        if (paths.Length == 0)
         {
             JsonErrors.ThrowInvalidOptions("An encryption policy must list at least one path.", dataEncryptionKeyId);
         }
 
         IncludedPaths = entries;
-        _plan = EncryptionPlan.Create(dataEncryptionKeyId, _encryptionAlgorithm, _paths, _deterministicPaths);
         DataEncryptionKeyId = dataEncryptionKeyId;
+
+        // Validated now (the constructor is where a bad path is reported); the rule set itself is built on first
+        // use, once the init-only settings below are known.
+        _pathRules = PolicyPathCompiler.Compile(paths);
+        _ = Compile(_encryptionAlgorithm);
     }
 
     /// <summary>The key every write encrypts with.</summary>
@@ -74,7 +75,7 @@ public sealed class ContainerEncryptionPolicy
         get => _encryptionAlgorithm;
         init
         {
-            _ = EncryptionPlan.Create(DataEncryptionKeyId, value, _paths, _deterministicPaths);
+            _ = Compile(value);
             _encryptionAlgorithm = value;
         }
     }
@@ -119,53 +120,38 @@ public sealed class ContainerEncryptionPolicy
         }
     }
 
-    /// <summary>The compiled, validated paths (shared by the write and read checks).</summary>
-    internal EncryptionPlan Plan => _plan;
+    /// <summary>
+    /// The policy compiled into the rules every enforcement point consumes (writes, patch, batch, both processors'
+    /// read checks, the query guard, the migration classifier). Built once, on first use after construction.
+    /// </summary>
+    internal PolicyRuleSet Rules => field ??= Compile(_encryptionAlgorithm);
 
-    /// <summary>The paths as strings, in order.</summary>
-    internal IReadOnlyList<string> Paths => _paths;
+    /// <summary>The compiled, validated paths (<see cref="PolicyRuleSet.Plan"/>).</summary>
+    internal EncryptionPlan Plan => Rules.Plan;
 
     /// <summary>The paths encrypted deterministically, in order (empty when all are randomized).</summary>
-    internal IReadOnlyList<string> DeterministicPaths => _deterministicPaths;
+    internal IReadOnlyList<string> DeterministicPaths => Rules.DeterministicPaths;
 
     /// <summary>Every key a document of this policy may be encrypted with: the current key first, then the accepted ones.</summary>
-    internal IEnumerable<string> ReadableKeyIds => _acceptedKeyIds.Prepend(DataEncryptionKeyId).Distinct(StringComparer.Ordinal);
+    internal IEnumerable<string> ReadableKeyIds => Rules.ReadableKeyIds;
 
     /// <summary>Whether writes encrypt by the policy when a request asks for nothing.</summary>
     internal bool EncryptsWrites => _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth;
 
-    /// <summary>
-    /// The options a write under this policy encrypts with: its key, algorithm, paths and which of them are
-    /// deterministic. The one place that turns a policy into write options (the container's writes and the
-    /// migration job's rewrites both take them from here). A new instance per call: the options type is mutable.
-    /// </summary>
-    internal EncryptionOptions CreateWriteOptions() => new()
-    {
-        DataEncryptionKeyId = DataEncryptionKeyId,
-        EncryptionAlgorithm = EncryptionAlgorithm,
-        PathsToEncrypt = _paths,
-        DeterministicPaths = _deterministicPaths.Length == 0 ? null : _deterministicPaths,
-    };
+    /// <inheritdoc cref="PolicyRuleSet.CreateWriteOptions"/>
+    internal EncryptionOptions CreateWriteOptions() => Rules.CreateWriteOptions();
 
     /// <summary>Whether documents may be read with the key <paramref name="dataEncryptionKeyId"/>.</summary>
-    internal bool AcceptsKey(string dataEncryptionKeyId)
-    {
-        if (string.Equals(dataEncryptionKeyId, DataEncryptionKeyId, StringComparison.Ordinal))
-        {
-            return true;
-        }
+    internal bool AcceptsKey(string dataEncryptionKeyId) => Rules.AcceptsKey(dataEncryptionKeyId);
 
-        IReadOnlyList<string> accepted = _acceptedKeyIds;
-        for (int i = 0; i < accepted.Count; i++)
-        {
-            if (string.Equals(dataEncryptionKeyId, accepted[i], StringComparison.Ordinal))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
+    // Races are benign: two threads build equal, immutable rule sets and one is kept.
+    private PolicyRuleSet Compile(string algorithm) => new(
+        DataEncryptionKeyId,
+        algorithm,
+        _pathRules,
+        _acceptedKeyIds,
+        forbidsPlaintext: _plaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext,
+        encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth);
 
     private static List<EncryptionPolicyIncludedPath> ToIncludedPaths(IEnumerable<string> paths)
     {

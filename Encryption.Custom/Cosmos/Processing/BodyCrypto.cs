@@ -20,7 +20,7 @@ internal sealed class BodyCrypto
     {
         Encryptor = encryptor;
         _maxDepth = limits?.MaxDepth ?? EncryptionProcessorOptions.DefaultMaxDepth;
-        Processor = EncryptionProcessor.Create(processor, limits, policy);
+        Processor = EncryptionProcessor.Create(processor, limits, policy?.Rules);
     }
 
     public Encryptor Encryptor { get; }

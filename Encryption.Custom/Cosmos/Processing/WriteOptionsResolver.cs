@@ -8,17 +8,20 @@ namespace Encryption.Custom.Cosmos.Processing;
 /// </summary>
 internal sealed class WriteOptionsResolver
 {
-    private readonly ContainerEncryptionPolicy? _policy;
+    private readonly PolicyRuleSet? _rules;
     private readonly EncryptionOptions? _policyOptions;
 
     public WriteOptionsResolver(ContainerEncryptionPolicy? policy)
     {
-        _policy = policy;
-        if (policy is not null && policy.EncryptsWrites)
+        _rules = policy?.Rules;
+        if (_rules is { EncryptsWrites: true })
         {
-            _policyOptions = policy.CreateWriteOptions();
+            _policyOptions = _rules.CreateWriteOptions();
         }
     }
+
+    /// <summary>The container's compiled policy, or <see langword="null"/>.</summary>
+    public PolicyRuleSet? Rules => _rules;
 
     /// <summary>
     /// The options a write encrypts with: <paramref name="requested"/> when given (checked to list paths and to
@@ -43,7 +46,7 @@ internal sealed class WriteOptionsResolver
 
         if (_policyOptions is not null)
         {
-            CheckCoversPolicy(plan, _policy!);
+            CheckCoversPolicy(plan, _rules!);
             if (_policyOptions.DeterministicPaths is not null)
             {
                 // The request covers the policy, so its paths include the deterministic ones: encrypt those as the
@@ -61,7 +64,7 @@ internal sealed class WriteOptionsResolver
         return requested;
     }
 
-    private static void CheckCoversPolicy(EncryptionPlan requested, ContainerEncryptionPolicy policy)
+    private static void CheckCoversPolicy(EncryptionPlan requested, PolicyRuleSet policy)
     {
         if (!string.Equals(requested.DataEncryptionKeyId, policy.DataEncryptionKeyId, StringComparison.Ordinal)
             || !string.Equals(requested.EncryptionAlgorithm, policy.EncryptionAlgorithm, StringComparison.Ordinal))

@@ -8,14 +8,16 @@ internal sealed class JFeedPageSession
     private readonly JArray? _documents;
     private readonly FeedPageDecryptionOptions _options;
     private readonly int _maxDepth;
-    private readonly ContainerEncryptionPolicy? _policy;
+    private readonly PolicyRuleSet? _rules;
+    private readonly Encryptor _encryptor;
     private List<FeedItemDecryptionFailure>? _failures;
     private DecryptionContext?[]? _contexts;
     private int _decrypted;
 
-    public JFeedPageSession(JObject page, FeedPageDecryptionOptions options, int maxDepth, ContainerEncryptionPolicy? policy)
+    public JFeedPageSession(JObject page, FeedPageDecryptionOptions options, int maxDepth, PolicyRuleSet? rules, Encryptor encryptor)
     {
-        _policy = policy;
+        _rules = rules;
+        _encryptor = encryptor;
         _documents = page["Documents"] as JArray;
         _options = options;
         _maxDepth = maxDepth;
@@ -34,9 +36,9 @@ internal sealed class JFeedPageSession
         try
         {
             JEnvelope? envelope = JEnvelope.Read(document);
-            if (_policy is not null)
+            if (_rules is not null)
             {
-                JPolicyCheck.Check(document, envelope, _policy, nameDocument: false);
+                JPolicyCheck.Check(document, envelope, _rules, _encryptor, nameDocument: false);
             }
 
             return envelope;

@@ -12,15 +12,17 @@ internal struct FeedPageSession
 {
     private readonly FeedItemFailureMode _failureMode;
     private readonly bool _includeContexts;
-    private readonly ContainerEncryptionPolicy? _policy;
+    private readonly PolicyRuleSet? _rules;
+    private readonly Encryptor _encryptor;
     private List<FeedItemDecryptionFailure>? _failures;
     private DecryptionContext?[]? _contexts;
     private int _decrypted;
     private int _cursor;
 
-    public FeedPageSession(FeedPageDecryptionOptions options, ContainerEncryptionPolicy? policy)
+    public FeedPageSession(FeedPageDecryptionOptions options, PolicyRuleSet? rules, Encryptor encryptor)
     {
-        _policy = policy;
+        _rules = rules;
+        _encryptor = encryptor;
         _failureMode = options.FailureMode;
         _includeContexts = options.IncludeDecryptionContexts;
     }
@@ -33,9 +35,9 @@ internal struct FeedPageSession
         try
         {
             bool encrypted = EnvelopeReader.Prepare(input, scan, ref scan.Documents[documentIndex]);
-            if (_policy is not null)
+            if (_rules is not null)
             {
-                PolicyScan.Check(input, scan, scan.Documents[documentIndex], encrypted, _policy, nameDocument: false);
+                PolicyScan.Check(input, scan, scan.Documents[documentIndex], encrypted, _rules, _encryptor, nameDocument: false);
             }
 
             return encrypted;

@@ -1,11 +1,18 @@
+using System.Buffers;
 using System.Text.Json;
 
 namespace Encryption.Custom.Json.Streaming;
 
 /// <summary>
-/// The stream processor's read check of a <see cref="ContainerEncryptionPolicy"/>, made from what the scan already
-/// recorded (top-level names, value types, the <c>_ep</c> match of each property): no second pass, no allocation.
+/// The stream processor's read check of a compiled container policy (<see cref="PolicyRuleSet"/>), made from what
+/// the scan already recorded (top-level names, value types, the <c>_ep</c> match of each property): no second
+/// pass, and no allocation unless the document is refused.
 /// </summary>
+/// <remarks>
+/// A value is "at a policy path" when its name equals the path's name ignoring case (as serializers bind it); such a
+/// value that <c>_ep</c> does not list is either ciphertext whose metadata was lost (shaped like a format 3 value) or
+/// plaintext. Same rules and order as <c>JPolicyCheck</c>.
+/// </remarks>
 internal static class PolicyScan
 {
     /// <summary>Checks one scanned (and prepared, when <paramref name="encrypted"/>) document.</summary>
@@ -13,31 +20,74 @@ internal static class PolicyScan
     /// <param name="scan">The scan.</param>
     /// <param name="document">The document's record.</param>
     /// <param name="encrypted">Whether the document carries metadata (it was prepared).</param>
-    /// <param name="policy">The container's policy.</param>
+    /// <param name="rules">The container's compiled policy.</param>
+    /// <param name="encryptor">Supplies the policy's keys, to tell lost-metadata ciphertext from a tampered value.</param>
     /// <param name="nameDocument">Whether the error names the document (not in feeds: the page wrapper does).</param>
-    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.KeyNotAccepted"/> or <see cref="EncryptionErrorKind.PlaintextForbidden"/>.</exception>
-    public static void Check(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, bool encrypted, ContainerEncryptionPolicy policy, bool nameDocument)
+    /// <exception cref="EncryptionException">
+    /// <see cref="EncryptionErrorKind.KeyNotAccepted"/>, <see cref="EncryptionErrorKind.PlaintextForbidden"/>,
+    /// <see cref="EncryptionErrorKind.UnlistedCipherText"/> or <see cref="EncryptionErrorKind.InvalidCipherText"/>.
+    /// </exception>
+    public static void Check(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, bool encrypted, PolicyRuleSet rules, Encryptor encryptor, bool nameDocument)
     {
         if (encrypted)
         {
-            PolicyReadCheck.CheckKey(policy, document.KeyId!);
+            PolicyReadCheck.CheckKey(rules, document.KeyId!);
         }
 
-        if (!PolicyReadCheck.Wants(policy))
+        int index = FindUnlisted(input, scan, document, rules, out int property, out bool cellShaped);
+        if (index < 0)
         {
             return;
         }
 
-        int index = FindPlaintext(input, scan, document, policy.Plan);
-        if (index >= 0)
+        string? id = nameDocument ? FeedPageSession.ReadId(input, scan, document) : null;
+        if (cellShaped)
         {
-            PolicyReadCheck.OnPlaintext(policy, policy.Plan.GetPath(index), nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
+            throw CreateCellError(input, scan.Properties[property], rules, encryptor, rules[index].Text, id);
+        }
+
+        PolicyReadCheck.OnPlaintext(rules, rules[index].Text, id);
+    }
+
+    /// <summary>
+    /// The error for a value shaped like ciphertext that the metadata does not list (found by <see cref="FindUnlisted"/>):
+    /// which of the policy's keys authenticates it decides the kind (<see cref="PolicyReadCheck.CreateCellError"/>).
+    /// </summary>
+    internal static EncryptionException CreateCellError(ReadOnlySpan<byte> input, in PropertyRecord property, PolicyRuleSet rules, Encryptor encryptor, string path, string? id)
+    {
+        ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
+        byte[]? unescaped = null;
+        try
+        {
+            ReadOnlySpan<byte> base64 = token[1..^1];
+            if (property.ValueEscaped)
+            {
+                unescaped = ArrayPool<byte>.Shared.Rent(token.Length);
+                base64 = unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped));
+            }
+
+            string? keyId = EncryptedCell.FindAuthenticatingKey(encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, base64, out string? unavailable);
+            return PolicyReadCheck.CreateCellError(rules, path, id, keyId, unavailable);
+        }
+        finally
+        {
+            if (unescaped is not null)
+            {
+                ArrayPool<byte>.Shared.Return(unescaped);
+            }
         }
     }
 
-    /// <summary>The first property (in document order) that <paramref name="plan"/> lists, that <c>_ep</c> does not, and whose value is not null; or -1.</summary>
-    internal static int FindPlaintext(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, EncryptionPlan plan)
+    /// <summary>
+    /// The first property (in document order) at a policy path (its name equal to a path's ignoring case) that
+    /// <c>_ep</c> does not list and whose value is not null; a value shaped like ciphertext wins over plaintext
+    /// found earlier. Returns the rule's index, or -1.
+    /// </summary>
+    internal static int FindUnlisted(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, PolicyRuleSet rules, out int propertyIndex, out bool cellShaped)
     {
+        propertyIndex = -1;
+        cellShaped = false;
+        int found = -1;
         PropertyRecord[] properties = scan.Properties;
         int end = document.FirstProperty + document.PropertyCount;
         for (int i = document.FirstProperty; i < end; i++)
@@ -48,13 +98,46 @@ internal static class PolicyScan
                 continue;
             }
 
-            int index = plan.FindPath(scan.GetName(input, property));
-            if (index >= 0)
+            int index = rules.FindAtPath(scan.GetName(input, property));
+            if (index < 0)
             {
+                continue;
+            }
+
+            if (property.ValueType == JsonTokenType.String && IsCellShaped(input, property))
+            {
+                propertyIndex = i;
+                cellShaped = true;
                 return index;
+            }
+
+            if (found < 0)
+            {
+                found = index;
+                propertyIndex = i;
             }
         }
 
-        return -1;
+        return found;
+    }
+
+    private static bool IsCellShaped(ReadOnlySpan<byte> input, in PropertyRecord property)
+    {
+        if (!property.ValueEscaped)
+        {
+            return EncryptedCell.IsCellShaped(input[(property.ValueStart + 1)..(property.ValueEnd - 1)]);
+        }
+
+        ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
+        byte[] unescaped = ArrayPool<byte>.Shared.Rent(token.Length);
+        try
+        {
+            return EncryptedCell.IsCellShaped(unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped)));
+        }
+        finally
+        {
+            Array.Clear(unescaped);
+            ArrayPool<byte>.Shared.Return(unescaped);
+        }
     }
 }

@@ -1,0 +1,126 @@
+namespace Encryption.Custom.Json.Rules;
+
+/// <summary>
+/// A container encryption policy compiled once into the rules every enforcement point consumes: write resolution,
+/// patch and batch, both processors' read checks, the migration classifier and the query guard. The JSON layer
+/// owns this type; the public policy type compiles into it (docs/policy.md, "One compiled policy").
+/// </summary>
+/// <remarks>
+/// Immutable and safe for concurrent use. Name lookups are O(1) in the number of paths (the compiled
+/// <see cref="EncryptionPlan"/>'s tables). A name is "at a policy path" when it equals the path's property name
+/// ignoring case (ordinal), as serializers bind it; only an exact match is where the value is encrypted.
+/// </remarks>
+internal sealed class PolicyRuleSet
+{
+    private readonly PathRule[] _rules;
+    private readonly string[] _readableKeyIds;
+    private readonly string[] _paths;
+    private readonly string[] _deterministicPaths;
+
+    /// <param name="dataEncryptionKeyId">The key writes encrypt with.</param>
+    /// <param name="encryptionAlgorithm">The algorithm.</param>
+    /// <param name="rules">The rules, in the policy's order (indexes 0..n-1).</param>
+    /// <param name="acceptedKeyIds">The other keys documents may be encrypted with.</param>
+    /// <param name="forbidsPlaintext">Whether reads refuse plaintext at a policy path (else they count it).</param>
+    /// <param name="encryptsWrites">Whether writes that ask for nothing are encrypted by the rules.</param>
+    /// <exception cref="EncryptionException">The key, algorithm or paths are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    public PolicyRuleSet(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<PathRule> rules, IEnumerable<string> acceptedKeyIds, bool forbidsPlaintext, bool encryptsWrites)
+    {
+        _rules = [.. rules];
+        _paths = [.. _rules.Select(r => r.Text)];
+        _deterministicPaths = [.. _rules.Where(r => r.IsDeterministic).Select(r => r.Text)];
+        Plan = EncryptionPlan.Create(dataEncryptionKeyId, encryptionAlgorithm, _paths, _deterministicPaths);
+        DataEncryptionKeyId = dataEncryptionKeyId;
+        EncryptionAlgorithm = encryptionAlgorithm;
+        _readableKeyIds = [.. acceptedKeyIds.Prepend(dataEncryptionKeyId).Distinct(StringComparer.Ordinal)];
+        ForbidsPlaintext = forbidsPlaintext;
+        EncryptsWrites = encryptsWrites;
+    }
+
+    /// <summary>The key every write encrypts with.</summary>
+    public string DataEncryptionKeyId { get; }
+
+    /// <summary>The algorithm.</summary>
+    public string EncryptionAlgorithm { get; }
+
+    /// <summary>Whether reads refuse plaintext at a policy path (strict mode); otherwise it is counted.</summary>
+    public bool ForbidsPlaintext { get; }
+
+    /// <summary>Whether writes that ask for nothing are encrypted by these rules.</summary>
+    public bool EncryptsWrites { get; }
+
+    /// <summary>The rules, in the policy's order.</summary>
+    public IReadOnlyList<PathRule> Rules => _rules;
+
+    /// <summary>The compiled names (the processors' lookup tables); rule <c>i</c> is plan path <c>i</c>.</summary>
+    public EncryptionPlan Plan { get; }
+
+    /// <summary>The paths as written, in order.</summary>
+    public IReadOnlyList<string> Paths => _paths;
+
+    /// <summary>The paths encrypted deterministically, in order.</summary>
+    public IReadOnlyList<string> DeterministicPaths => _deterministicPaths;
+
+    /// <summary>Every key a document may be encrypted with: the current key first, then the accepted ones.</summary>
+    public IReadOnlyList<string> ReadableKeyIds => _readableKeyIds;
+
+    /// <summary>The rule at <paramref name="index"/>.</summary>
+    public PathRule this[int index] => _rules[index];
+
+    /// <summary>Whether documents may be encrypted with <paramref name="dataEncryptionKeyId"/> (the current key or an accepted one).</summary>
+    public bool AcceptsKey(string? dataEncryptionKeyId)
+    {
+        if (dataEncryptionKeyId is null)
+        {
+            return false;
+        }
+
+        string[] ids = _readableKeyIds;
+        for (int i = 0; i < ids.Length; i++)
+        {
+            if (string.Equals(dataEncryptionKeyId, ids[i], StringComparison.Ordinal))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>The rule whose property name is <paramref name="name"/>, exactly or ignoring case.</summary>
+    public NameMatch Match(string name, out PathRule? rule)
+    {
+        int index = Plan.FindPath(name);
+        if (index >= 0)
+        {
+            rule = _rules[index];
+            return NameMatch.Exact;
+        }
+
+        index = Plan.FindPathIgnoringCase(name);
+        rule = index >= 0 ? _rules[index] : null;
+        return index >= 0 ? NameMatch.CaseVariant : NameMatch.None;
+    }
+
+    /// <summary>
+    /// The index of the rule whose property name equals <paramref name="utf8Name"/> (unescaped) exactly or
+    /// ignoring case, or -1: the read side's "is this value at a policy path". O(1), no allocation.
+    /// </summary>
+    /// <remarks>One lookup: the policy refuses two paths whose names differ only in case, so the match is unique.</remarks>
+    public int FindAtPath(ReadOnlySpan<byte> utf8Name) => Plan.FindPathIgnoringCase(utf8Name);
+
+    /// <inheritdoc cref="FindAtPath(ReadOnlySpan{byte})"/>
+    public int FindAtPath(string name) => Plan.FindPathIgnoringCase(name);
+
+    /// <summary>
+    /// The options a write under these rules encrypts with: the key, algorithm, paths and deterministic ones. A new
+    /// instance per call (the options type is mutable); the one place that turns a policy into write options.
+    /// </summary>
+    public EncryptionOptions CreateWriteOptions() => new()
+    {
+        DataEncryptionKeyId = DataEncryptionKeyId,
+        EncryptionAlgorithm = EncryptionAlgorithm,
+        PathsToEncrypt = _paths,
+        DeterministicPaths = _deterministicPaths.Length == 0 ? null : _deterministicPaths,
+    };
+}
