@@ -20,7 +20,10 @@ internal sealed class DataEncryptionKeyHealthCheck(
         string[] ids = settings.DataEncryptionKeyIds.Distinct(StringComparer.Ordinal).ToArray();
         if (ids.Length == 0)
         {
-            return HealthCheckResult.Healthy("No data encryption keys are configured to check (CosmosEncryptionOptions.DataEncryptionKeyIds).");
+            // Nothing to check is not "healthy": a misspelt configuration key (DataEncryptionKeyId, singular) leaves
+            // the list empty, and a check that then says Healthy hides it.
+            return HealthCheckResult.Degraded(
+                "No data encryption key is configured, so none was checked: set CosmosEncryptionOptions.DataEncryptionKeyIds (configuration key 'DataEncryptionKeyIds', a list) to the DEKs the application uses.");
         }
 
         KeyState[] states = await Task.WhenAll(ids.Select(id => CheckAsync(id, settings.EncryptionAlgorithm, cancellationToken))).ConfigureAwait(false);

@@ -30,8 +30,15 @@ public sealed class TargetComparisonTests
     {
         // Masks over six paths: which the container encrypts (and how many documents each way), which the target
         // lists (null target: none, "decrypt everything") and how, and which the operator allowed.
-        Prop.ForAll<int, int, int, int>((inUse, targetMask, typeMask, allowedMask) =>
+        Arbitrary<(int, int, int, int)> masks = (
+            from inUse in Gen.Choose(0, (1 << 24) - 1)
+            from targetMask in Gen.Choose(-1, (1 << 6) - 1)
+            from typeMask in Gen.Choose(0, (1 << 6) - 1)
+            from allowedMask in Gen.Choose(0, (1 << 12) - 1)
+            select (inUse, targetMask, typeMask, allowedMask)).ToArbitrary();
+        Prop.ForAll(masks, generated =>
         {
+            (int inUse, int targetMask, int typeMask, int allowedMask) = generated;
             var paths = new Dictionary<string, PathUse>();
             for (int i = 0; i < s_universe.Length; i++)
             {

@@ -116,6 +116,20 @@ public sealed class CommandLineParserTests
     }
 
     [Fact]
+    public void Parse_MigrateWithPermissionsAndDryRun_ReadsEachValue()
+    {
+        MigrationArguments migration = CommandLineParser.Parse(
+            [.. s_migrate, "--kek-file", "k", "--dek-id", "dek2", "--path", "/a", "--deterministic-path", "/d", "--decrypt-path", "/b", "--decrypt-path", "/c",
+             "--change-type-path", "/a", "--dry-run", "--failures-file", "failures.txt"]).Migration!;
+
+        Assert.Equal(["/a", "/d"], migration.TargetPaths);
+        Assert.Equal(["/d"], migration.DeterministicPaths);
+        Assert.Equal(["/b", "/c"], migration.DecryptPaths);
+        Assert.Equal(["/a"], migration.ChangeTypePaths);
+        Assert.Equal((true, "failures.txt"), (migration.DryRun, migration.FailuresFile));
+    }
+
+    [Fact]
     public void Parse_MigrateDecryptWithKeyVault_HasNoTargetAndDefaults()
     {
         MigrationArguments migration = CommandLineParser.Parse([.. s_migrate, "--decrypt", "--key-vault-credential", "default"]).Migration!;
@@ -176,6 +190,12 @@ public sealed class CommandLineParserTests
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--bulk", "yes"], "unexpected argument at position 16" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--decrypt"], "option --decrypt is given more than once" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--path", "/a"], "--path goes with --dek-id" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--deterministic-path", "/a"], "--path goes with --dek-id" },
+        { [.. s_migrate, "--kek-file", "k", "--dek-id", "d", "--path", "/a", "--decrypt-path", "/a"], "--decrypt-path /a names a path the target encrypts" },
+        { [.. s_migrate, "--kek-file", "k", "--dek-id", "d", "--deterministic-path", "/a", "--decrypt-path", "/a"], "--decrypt-path /a names a path the target encrypts" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--dry-run", "--dry-run"], "option --dry-run is given more than once" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--failures-file"], "option --failures-file needs a value" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--decrypt-path", "/a"], "unknown option '--decrypt-path' for 'status'" },
         { ["migrate", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--dek-container", "k", "--decrypt", "--kek-file", "k"], "needs the option --lease-container" },
         { ["status", "--endpoint", "http://a/", "--database", "b", "--container", "c"], "--endpoint needs an absolute https URI" },
         { ["status", "--endpoint", "https://a/", "--database", "b"], "'status' needs the option --container NAME" },

@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using System.Text;
+using Encryption.Custom.Migration;
 using Encryption.Custom.Tool.CommandLine;
 using Encryption.Custom.Tool.Endpoints;
 using Encryption.Custom.Tool.Errors;
@@ -42,19 +43,21 @@ internal static class MigrateCommand
         await using var output = new StreamWriter(console.Out, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true) { AutoFlush = true, NewLine = "\n" };
 
         // Nothing is created or written before the comparison: a refused or dry run leaves the account as it was.
-        await MigrationPreflight.RunAsync(container, keys, policy, migration, output, stop.Token).ConfigureAwait(false);
+        ContainerSurvey survey = await MigrationPreflight.RunAsync(container, keys, policy, migration, output, stop.Token).ConfigureAwait(false);
         if (migration.DryRun)
         {
             return;
         }
 
-        ContainerResponse leases = await database.CreateContainerIfNotExistsAsync(
-            migration.LeaseContainer!, "/id", cancellationToken: stop.Token).ConfigureAwait(false);
+        ContainerResponse leases = await TransientFailures.RetryAsync(
+            token => database.CreateContainerIfNotExistsAsync(migration.LeaseContainer!, "/id", cancellationToken: token),
+            TimeProvider.System,
+            stop.Token).ConfigureAwait(false);
 
         await using var job = new EncryptionMigrationJob(container, keys.Encryptor, policy, migration.AcceptedDekIds, leases.Container, Options(migration));
         EncryptionMigrationResult result = console.IsTerminal
-            ? await TerminalProgress.RunAsync(output, progress => job.RunAsync(progress, stop.Token)).ConfigureAwait(false)
-            : await job.RunAsync(new PlainProgress(output), stop.Token).ConfigureAwait(false);
+            ? await TerminalProgress.RunAsync(output, survey.TotalDocuments, progress => job.RunAsync(progress, stop.Token)).ConfigureAwait(false)
+            : await job.RunAsync(new PlainProgress(output, survey.TotalDocuments), stop.Token).ConfigureAwait(false);
 
         await FailureLines.WriteAsync(result.Failures, output, migration.FailuresFile, console, stop.Token).ConfigureAwait(false);
         await output.WriteLineAsync(MigrationLines.Progress(result.Completed ? "done" : "stopped", result.Progress)).ConfigureAwait(false);

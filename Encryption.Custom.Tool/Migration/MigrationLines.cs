@@ -15,11 +15,20 @@ internal static class MigrationLines
 {
     private static readonly JsonSerializerOptions s_quoting = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
 
-    /// <summary><c>progress: seen=… rewritten=… skipped=… failed=… conflicts=… ru=… lag=… remaining=… elapsed=…</c></summary>
-    public static string Progress(string label, EncryptionMigrationProgress progress)
+    /// <summary>
+    /// <c>progress: [documents=…] seen=… rewritten=… skipped=… failed=… conflicts=… ru=… lag=… remaining=… elapsed=… [waiting=…]</c>:
+    /// <c>documents</c> is the container's count from the survey before the run (so rewritten ÷ documents is how far
+    /// the run is), <c>waiting</c> (progress lines only) why it is not done yet.
+    /// </summary>
+    public static string Progress(string label, EncryptionMigrationProgress progress, long? documents = null)
     {
         var line = new StringBuilder(160);
         line.Append(label).Append(':');
+        if (documents is { } total)
+        {
+            Append(line, "documents", total);
+        }
+
         Append(line, "seen", progress.DocumentsSeen);
         Append(line, "rewritten", progress.DocumentsRewritten);
         Append(line, "skipped", progress.DocumentsSkipped);
@@ -29,8 +38,25 @@ internal static class MigrationLines
         line.Append(" lag=").Append(progress.EstimatedLag is { } lag ? lag.ToString(CultureInfo.InvariantCulture) : "?");
         line.Append(" remaining=").Append(progress.EstimatedTimeRemaining is { } left ? Time(left) : "?");
         line.Append(" elapsed=").Append(Time(progress.Elapsed));
+        if (label == "progress")
+        {
+            line.Append(" waiting=").Append(WaitingFor(progress));
+        }
+
         return line.ToString();
     }
+
+    /// <summary>
+    /// Why a run is not done yet, from a progress report: <c>start</c> (the processor has no leases yet),
+    /// <c>feed</c> (the estimator reports changes not read yet), <c>verification</c> (the feed is read; done once a
+    /// verification finds every document in the target state).
+    /// </summary>
+    public static string WaitingFor(EncryptionMigrationProgress progress) => progress.EstimatedLag switch
+    {
+        null => "start",
+        > 0 => "feed",
+        _ => "verification",
+    };
 
     /// <summary><c>failed: id="…" partitionKey="…" kind=… reason="…"</c></summary>
     public static string Failure(EncryptionMigrationFailure failure) =>

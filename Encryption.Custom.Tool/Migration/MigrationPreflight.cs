@@ -19,13 +19,17 @@ internal static class MigrationPreflight
     private static readonly JsonSerializerOptions s_quoting = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
 
     /// <summary>Surveys the container, prints the comparison, and refuses a change the operator did not allow.</summary>
+    /// <returns>The survey (its count is the progress's denominator).</returns>
     /// <exception cref="ToolException">A change the operator did not name (exit code 2).</exception>
     /// <exception cref="EncryptionException">A key cannot be had (exit code 3).</exception>
     /// <exception cref="CosmosException">The service refused the query.</exception>
-    public static async Task RunAsync(
+    public static async Task<ContainerSurvey> RunAsync(
         Container container, MigrationKeys keys, ContainerEncryptionPolicy? target, MigrationArguments arguments, TextWriter output, CancellationToken cancellationToken)
     {
-        ContainerSurvey survey = await ContainerSurvey.RunAsync(container, keys.Encryptor, keys.KeyIds, EncryptionProcessorOptions.DefaultMaxDepth, cancellationToken).ConfigureAwait(false);
+        ContainerSurvey survey = await TransientFailures.RetryAsync(
+            token => ContainerSurvey.RunAsync(container, keys.Encryptor, keys.KeyIds, EncryptionProcessorOptions.DefaultMaxDepth, token),
+            TimeProvider.System,
+            cancellationToken).ConfigureAwait(false);
         IReadOnlyList<PathChange> changes = TargetComparison.Compare(target, survey.Paths, arguments.DecryptPaths, arguments.ChangeTypePaths);
         foreach (string line in Lines(survey, target, arguments, changes))
         {
@@ -40,6 +44,8 @@ internal static class MigrationPreflight
             throw ToolException.ChangeNotAllowed(
                 $"migrate would {what}. Nothing was written. To go ahead, name each such path ({flags}), or change the target; --dry-run prints the comparison.");
         }
+
+        return survey;
     }
 
     /// <summary>

@@ -1,7 +1,7 @@
 namespace Encryption.Custom.Tool.Migration;
 
 /// <summary>Progress as one <see cref="MigrationLines.Progress"/> line per report: for logs, pipes and files.</summary>
-internal sealed class PlainProgress(TextWriter output) : IProgress<EncryptionMigrationProgress>
+internal sealed class PlainProgress(TextWriter output, long documents) : IProgress<EncryptionMigrationProgress>
 {
     private readonly Lock _lock = new();
 
@@ -10,7 +10,7 @@ internal sealed class PlainProgress(TextWriter output) : IProgress<EncryptionMig
         // Reports come from the job's timer thread; a line is written whole.
         lock (_lock)
         {
-            output.WriteLine(MigrationLines.Progress("progress", value));
+            output.WriteLine(MigrationLines.Progress("progress", value, documents));
         }
     }
 }

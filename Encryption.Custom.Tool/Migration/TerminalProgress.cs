@@ -4,13 +4,14 @@ using Spectre.Console;
 namespace Encryption.Custom.Tool.Migration;
 
 /// <summary>
-/// Progress as a Spectre.Console bar on a terminal: documents seen out of seen plus the estimator's lag, with the
-/// counts beside it. Until the first estimate the bar is indeterminate.
+/// Progress as a Spectre.Console bar on a terminal: documents rewritten out of the documents the container held
+/// before the run (the survey's count), with the counts and what the run is waiting for beside it. (Seen ÷ seen plus
+/// lag, as before, read 37 % when 68 % were rewritten: the job's own writes come back through the feed.)
 /// </summary>
 internal sealed class TerminalProgress(ProgressTask task) : IProgress<EncryptionMigrationProgress>
 {
     /// <summary>Runs <paramref name="run"/> under a progress bar written to <paramref name="output"/>.</summary>
-    public static async Task<T> RunAsync<T>(TextWriter output, Func<IProgress<EncryptionMigrationProgress>, Task<T>> run)
+    public static async Task<T> RunAsync<T>(TextWriter output, long documents, Func<IProgress<EncryptionMigrationProgress>, Task<T>> run)
     {
         IAnsiConsole console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(output) });
         return await console.Progress()
@@ -18,8 +19,7 @@ internal sealed class TerminalProgress(ProgressTask task) : IProgress<Encryption
             .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new RemainingTimeColumn(), new SpinnerColumn())
             .StartAsync(async context =>
             {
-                ProgressTask task = context.AddTask("starting", maxValue: 1);
-                task.IsIndeterminate = true;
+                ProgressTask task = context.AddTask("starting", maxValue: Math.Max(1, documents));
                 return await run(new TerminalProgress(task)).ConfigureAwait(false);
             }).ConfigureAwait(false);
     }
@@ -28,12 +28,7 @@ internal sealed class TerminalProgress(ProgressTask task) : IProgress<Encryption
     {
         task.Description = string.Create(
             CultureInfo.InvariantCulture,
-            $"rewritten {value.DocumentsRewritten}, skipped {value.DocumentsSkipped}, failed {value.DocumentsFailed}, {value.RequestUnits:0} RU");
-        if (value.EstimatedLag is { } lag)
-        {
-            task.IsIndeterminate = false;
-            task.MaxValue = Math.Max(1, value.DocumentsSeen + lag);
-            task.Value = value.DocumentsSeen;
-        }
+            $"rewritten {value.DocumentsRewritten}, skipped {value.DocumentsSkipped}, failed {value.DocumentsFailed}, {value.RequestUnits:0} RU, waiting for {MigrationLines.WaitingFor(value)}");
+        task.Value = Math.Min(task.MaxValue, value.DocumentsRewritten);
     }
 }

@@ -1,3 +1,4 @@
+using Encryption.Custom.Migration;
 using Encryption.Custom.Tool.Endpoints;
 using Encryption.Custom.Keys.Cosmos;
 using Microsoft.Azure.Cosmos;
@@ -30,8 +31,11 @@ internal sealed class DekDocumentEndpoint : DekDocumentSource
     {
         try
         {
-            (ResponseMessage response, DataEncryptionKeyProperties properties) =
-                await DataEncryptionKeyContainerCore.ReadCoreAsync(_container, dataEncryptionKeyId, requestOptions: null, cancellationToken).ConfigureAwait(false);
+            // A transient failure (503, 408, a reset) is retried with back-off, as the migration job retries its own.
+            (ResponseMessage response, DataEncryptionKeyProperties properties) = await TransientFailures.RetryAsync(
+                token => DataEncryptionKeyContainerCore.ReadCoreAsync(_container, dataEncryptionKeyId, requestOptions: null, token),
+                TimeProvider.System,
+                cancellationToken).ConfigureAwait(false);
             response.Dispose();
             return properties;
         }

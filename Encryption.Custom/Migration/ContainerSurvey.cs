@@ -58,6 +58,7 @@ internal sealed class ContainerSurvey
         ArgumentNullException.ThrowIfNull(keyIds);
         var survey = new ContainerSurvey();
         var keys = new Dictionary<string, DataEncryptionKeyLease>(StringComparer.Ordinal);
+        int transientAttempts = 0;
         try
         {
             using FeedIterator iterator = container.GetItemQueryStreamIterator(Query);
@@ -65,6 +66,15 @@ internal sealed class ContainerSurvey
             {
                 using ResponseMessage response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
                 survey.RequestUnits += response.Headers.RequestCharge;
+
+                // A failed page does not move the iterator: the same page is asked for again after a pause.
+                if (TransientFailures.IsTransient(response.StatusCode))
+                {
+                    await Task.Delay(TransientFailures.Delay(transientAttempts++), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
+
+                transientAttempts = 0;
                 response.EnsureSuccessStatusCode();
                 using var copy = new MemoryStream();
                 await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);

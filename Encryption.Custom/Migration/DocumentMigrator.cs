@@ -21,6 +21,7 @@ internal sealed class DocumentMigrator
     private readonly MigrationCounters _counters;
     private readonly IReadOnlyList<string> _partitionKeyPaths;
     private readonly ILogger? _logger;
+    private readonly TimeProvider _time;
 
     public DocumentMigrator(
         Container container,
@@ -29,7 +30,8 @@ internal sealed class DocumentMigrator
         RequestUnitBudget budget,
         MigrationCounters counters,
         IReadOnlyList<string> partitionKeyPaths,
-        ILogger? logger)
+        ILogger? logger,
+        TimeProvider time)
     {
         _container = container;
         _crypto = crypto;
@@ -39,6 +41,7 @@ internal sealed class DocumentMigrator
         _counters = counters;
         _partitionKeyPaths = partitionKeyPaths;
         _logger = logger;
+        _time = time;
     }
 
     /// <summary>
@@ -106,11 +109,17 @@ internal sealed class DocumentMigrator
         return work;
     }
 
-    /// <summary>Rewrites <paramref name="document"/> in the target state, redoing from the latest version after a 412.</summary>
+    /// <summary>
+    /// Rewrites <paramref name="document"/> in the target state, redoing from the latest version after a 412. A
+    /// transient failure (<see cref="TransientFailures"/>) is retried with back-off until it succeeds or the job
+    /// stops; only a permanent one is reported. A replace that landed although its answer was lost (a 408, a reset)
+    /// is found by the retry: its <c>If-Match</c> then fails, and the latest version is in the target state.
+    /// </summary>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled (nothing half-written: a replace is atomic).</exception>
     public async Task MigrateAsync(StoredDocument document, CancellationToken cancellationToken)
     {
         StoredDocument? current = document;
+        int transientAttempts = 0;
         while (current is not null)
         {
             if (current.ETag is null)
@@ -130,6 +139,11 @@ internal sealed class DocumentMigrator
                 Fail(current, exception.Kind, exception.Message);
                 return;
             }
+            catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
+            {
+                await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
+                continue;
+            }
 
             using (response)
             {
@@ -148,23 +162,43 @@ internal sealed class DocumentMigrator
                         continue;
                     case HttpStatusCode.PreconditionFailed:
                         _counters.Conflict();
-                        current = await ReadLatestAsync(current, cancellationToken).ConfigureAwait(false);
+                        current = await RevisitAsync(current, cancellationToken).ConfigureAwait(false);
                         continue;
+                    case var status when TransientFailures.IsTransient(status):
+                        break;
                     default:
                         Refused(current, "rewrite", response);
                         return;
                 }
             }
+
+            await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
         }
     }
 
-    // The document as stored now, judged again; null when nothing more is to be done (deleted, in the target state, failed).
-    private async Task<StoredDocument?> ReadLatestAsync(StoredDocument stale, CancellationToken cancellationToken)
+    /// <summary>
+    /// The document as stored now, judged again (after a 412, or found outside the target state by a verification);
+    /// <see langword="null"/> when nothing more is to be done (deleted, in the target state, reported as failed).
+    /// </summary>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public async Task<StoredDocument?> RevisitAsync(StoredDocument stale, CancellationToken cancellationToken)
     {
+        int transientAttempts = 0;
         while (true)
         {
             await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-            using ResponseMessage response = await _container.ReadItemStreamAsync(stale.Id, stale.PartitionKey, cancellationToken: cancellationToken).ConfigureAwait(false);
+            ResponseMessage response;
+            try
+            {
+                response = await _container.ReadItemStreamAsync(stale.Id, stale.PartitionKey, cancellationToken: cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
+            {
+                await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
+                continue;
+            }
+
+            using ResponseMessage answer = response;
             _budget.Charge(response.Headers.RequestCharge);
             switch (response.StatusCode)
             {
@@ -176,6 +210,9 @@ internal sealed class DocumentMigrator
                     return null;
                 case HttpStatusCode.OK:
                     break;
+                case var status when TransientFailures.IsTransient(status):
+                    await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
+                    continue;
                 default:
                     Refused(stale, "read", response);
                     return null;
@@ -211,6 +248,9 @@ internal sealed class DocumentMigrator
             return Accepts(latest, state) ? latest : null;
         }
     }
+
+    private Task BackOffAsync(int attempt, CancellationToken cancellationToken) =>
+        Task.Delay(TransientFailures.Delay(attempt), _time, cancellationToken);
 
     private DocumentState Classify(byte[] content, in DataEncryptionKeyLease checkKey)
     {

@@ -24,7 +24,7 @@ namespace Encryption.Custom;
 /// never a value, in <see cref="EncryptionMigrationResult.Failures"/> and the log; the job goes on.
 /// </para>
 /// </remarks>
-public sealed class EncryptionMigrationJob : IAsyncDisposable
+public sealed partial class EncryptionMigrationJob : IAsyncDisposable
 {
     private readonly Container _container;
     private readonly Container _leaseContainer;
@@ -36,6 +36,8 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
     private readonly SemaphoreSlim _parallelism;
     private readonly ILogger? _logger;
     private readonly CancellationTokenSource _disposed = new();
+    private readonly TimeProvider _time;
+    private TaskCompletionSource? _runEnded;
     private IReadOnlyList<string>? _partitionKeyPaths;
     private DocumentMigrator? _migrator;
     private int _running;
@@ -74,7 +76,8 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
 
         // The job's processors carry no policy: it must read every state to bring it to the target.
         _crypto = new BodyCrypto(encryptor, _options.JsonProcessor, limits: null, policy: null);
-        _budget = new RequestUnitBudget(_options.RequestUnitsPerSecond);
+        _time = _options.TimeProvider;
+        _budget = new RequestUnitBudget(_options.RequestUnitsPerSecond, _time);
         _logger = _options.LoggerFactory?.CreateLogger<EncryptionMigrationJob>();
         _parallelism = new SemaphoreSlim(_options.MaxDegreeOfParallelism, _options.MaxDegreeOfParallelism);
     }
@@ -145,19 +148,13 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
             throw new InvalidOperationException("The migration job is already running.");
         }
 
+        var runEnded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Volatile.Write(ref _runEnded, runEnded);
         try
         {
             using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _disposed.Token);
             await PrepareAsync(stop.Token).ConfigureAwait(false);
-            ChangeFeedProcessor processor = _container
-                .GetChangeFeedProcessorBuilder(_options.ProcessorName, HandleChangesAsync)
-                .WithInstanceName(_options.InstanceName)
-                .WithLeaseContainer(_leaseContainer)
-                .WithStartTime(DateTime.MinValue.ToUniversalTime())
-                .WithPollInterval(_options.PollInterval)
-                .WithMaxItems(_options.MaxItemsPerBatch)
-                .Build();
-            await processor.StartAsync().ConfigureAwait(false);
+            ChangeFeedProcessor processor = await StartProcessorAsync(stop.Token).ConfigureAwait(false);
             if (_logger is { } logger)
             {
                 EncryptionLog.MigrationStarted(logger, _options.ProcessorName, _options.InstanceName);
@@ -190,14 +187,57 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
         finally
         {
             Volatile.Write(ref _running, 0);
+            runEnded.TrySetResult();
         }
     }
 
+    // A transient failure of the scan (503, 408, a reset connection) starts it again rather than failing the query.
     private static async Task<EncryptionMigrationStatus> GetStatusCoreAsync(Container container, MigrationTarget target, CancellationToken cancellationToken)
     {
-        (EncryptionMigrationStatus status, _) = await StatusScan.RunAsync(
-            container, target, EncryptionProcessorOptions.MaxAllowedDepth, budget: null, isExplained: null, partitionKeyPaths: null, cancellationToken).ConfigureAwait(false);
+        (EncryptionMigrationStatus status, _) = await TransientFailures.RetryAsync(
+            token => StatusScan.RunAsync(container, target, EncryptionProcessorOptions.MaxAllowedDepth, budget: null, isExplained: null, partitionKeyPaths: null, outstanding: null, token),
+            TimeProvider.System,
+            cancellationToken).ConfigureAwait(false);
         return status;
+    }
+
+    // The processor's start reads and creates leases; a transient failure there is retried with a new processor
+    // (one whose start failed half-way is stopped first, releasing what it acquired).
+    private async Task<ChangeFeedProcessor> StartProcessorAsync(CancellationToken cancellationToken)
+    {
+        for (int attempt = 0; ; attempt++)
+        {
+            ChangeFeedProcessor processor = _container
+                .GetChangeFeedProcessorBuilder(_options.ProcessorName, HandleChangesAsync)
+                .WithInstanceName(_options.InstanceName)
+                .WithLeaseContainer(_leaseContainer)
+                .WithStartTime(DateTime.MinValue.ToUniversalTime())
+                .WithPollInterval(_options.PollInterval)
+                .WithMaxItems(_options.MaxItemsPerBatch)
+                .Build();
+            try
+            {
+                await processor.StartAsync().ConfigureAwait(false);
+                return processor;
+            }
+            catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
+            {
+                await StopQuietlyAsync(processor).ConfigureAwait(false);
+                await Task.Delay(TransientFailures.Delay(attempt), _time, cancellationToken).ConfigureAwait(false);
+            }
+        }
+    }
+
+    private static async Task StopQuietlyAsync(ChangeFeedProcessor processor)
+    {
+        try
+        {
+            await processor.StopAsync().ConfigureAwait(false);
+        }
+        catch (Exception exception) when (TransientFailures.IsTransient(exception, CancellationToken.None) || exception is InvalidOperationException)
+        {
+            // Nothing was running; the lease it may hold expires by itself.
+        }
     }
 
     /// <summary>Stops a run in progress (as a cancellation would) and releases the job's resources.</summary>
@@ -209,9 +249,10 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
         }
 
         await _disposed.CancelAsync().ConfigureAwait(false);
-        while (Volatile.Read(ref _running) != 0)
+        if (Volatile.Read(ref _runEnded) is { } runEnded)
         {
-            await Task.Delay(10).ConfigureAwait(false);
+            // The run sees the cancellation, stops its processor and drains; its end is what is awaited.
+            await runEnded.Task.ConfigureAwait(false);
         }
 
         _parallelism.Dispose();
@@ -225,83 +266,12 @@ public sealed class EncryptionMigrationJob : IAsyncDisposable
             return;
         }
 
-        ContainerResponse response = await _container.ReadContainerAsync(cancellationToken: cancellationToken).ConfigureAwait(false);
+        ContainerResponse response = await TransientFailures.RetryAsync(
+            token => _container.ReadContainerAsync(cancellationToken: token), _time, cancellationToken).ConfigureAwait(false);
         _budget.Charge(response.RequestCharge);
         ContainerProperties properties = response.Resource;
         _partitionKeyPaths = properties.PartitionKeyPaths is { Count: > 0 } paths ? paths : [properties.PartitionKeyPath];
-        _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger);
-    }
-
-    // Reports progress until done (or cancelled): caught up, idle, and verified.
-    private async Task<(bool Completed, EncryptionMigrationStatus? Verification)> WatchAsync(IProgress<EncryptionMigrationProgress>? progress, CancellationToken cancellationToken)
-    {
-        ChangeFeedEstimator estimator = _container.GetChangeFeedEstimator(_options.ProcessorName, _leaseContainer);
-        long seenAtLastVerification = -1;
-        EncryptionMigrationStatus? verification = null;
-        try
-        {
-            while (true)
-            {
-                await Task.Delay(_options.ProgressInterval, cancellationToken).ConfigureAwait(false);
-                long? lag = await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
-                _lastLag = lag;
-                EncryptionMigrationProgress snapshot = Snapshot();
-                progress?.Report(snapshot);
-                LogProgress(snapshot);
-                if (_options.RunUntilCancelled || lag != 0 || Interlocked.Read(ref _inFlight) != 0)
-                {
-                    continue;
-                }
-
-                long seen = _counters.Seen;
-                (verification, long unexplained) = await StatusScan.RunAsync(
-                    _container, _target, _crypto.Processor.MaxDepth, _budget, IsReportedFailure, _partitionKeyPaths, cancellationToken).ConfigureAwait(false);
-                if (unexplained == 0)
-                {
-                    return (true, verification);
-                }
-
-                // Caught up twice with nothing new, yet documents remain outside the target state: another
-                // instance's failures, or documents the feed no longer shows. The status query tells which.
-                if (seen == seenAtLastVerification)
-                {
-                    if (_logger is { } logger)
-                    {
-                        EncryptionLog.MigrationVerificationOutstanding(logger, _options.ProcessorName, unexplained);
-                    }
-
-                    return (false, verification);
-                }
-
-                seenAtLastVerification = seen;
-            }
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            return (false, verification);
-        }
-    }
-
-    private bool IsReportedFailure(StoredDocument document) => _counters.HasFailed(document.Id, document.PartitionKey.ToString());
-
-    // The lag over all leases; null while no lease exists yet (the processor has not created them).
-    private async Task<long?> EstimateLagAsync(ChangeFeedEstimator estimator, CancellationToken cancellationToken)
-    {
-        long lag = 0;
-        int leases = 0;
-        using FeedIterator<ChangeFeedProcessorState> states = estimator.GetCurrentStateIterator();
-        while (states.HasMoreResults)
-        {
-            FeedResponse<ChangeFeedProcessorState> page = await states.ReadNextAsync(cancellationToken).ConfigureAwait(false);
-            _budget.Charge(page.RequestCharge);
-            foreach (ChangeFeedProcessorState state in page)
-            {
-                leases++;
-                lag += state.EstimatedLag;
-            }
-        }
-
-        return leases == 0 ? null : lag;
+        _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger, _time);
     }
 
     private void LogProgress(EncryptionMigrationProgress progress)

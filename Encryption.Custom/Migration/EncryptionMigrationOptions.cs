@@ -135,6 +135,18 @@ public sealed class EncryptionMigrationOptions
         }
     }
 
+    /// <summary>
+    /// The clock the job's budget, progress loop, verification and retry back-off run on. Default
+    /// <see cref="TimeProvider.System"/>; a test gives a fake one. (The change feed processor's own polling and lease
+    /// timers are the SDK's and stay on real time.)
+    /// </summary>
+    /// <exception cref="ArgumentNullException">The value is null.</exception>
+    public TimeProvider TimeProvider
+    {
+        get;
+        set => field = value ?? throw new ArgumentNullException(nameof(value));
+    } = TimeProvider.System;
+
     /// <summary>Which processor decrypts and encrypts. Default <see cref="JsonProcessor.Stream"/>.</summary>
     public JsonProcessor JsonProcessor { get; set; } = JsonProcessor.Stream;
 

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using Microsoft.Azure.Cosmos;
 
@@ -14,13 +13,21 @@ internal sealed class RequestUnitBudget
 {
     private static readonly TimeSpan s_defaultRetryAfter = TimeSpan.FromSeconds(1);
     private readonly double? _rate;
+    private readonly TimeProvider _time;
     private readonly Lock _lock = new();
     private double _balance;
-    private long _refilledAt = Stopwatch.GetTimestamp();
+    private long _refilledAt;
     private long _pausedUntil;
     private double _total;
 
-    public RequestUnitBudget(double? requestUnitsPerSecond) => _rate = requestUnitsPerSecond;
+    /// <param name="requestUnitsPerSecond">The refill rate, or <see langword="null"/> for no budget.</param>
+    /// <param name="time">The clock the bucket refills and waits by (the migration options' <see cref="TimeProvider"/>).</param>
+    public RequestUnitBudget(double? requestUnitsPerSecond, TimeProvider? time = null)
+    {
+        _rate = requestUnitsPerSecond;
+        _time = time ?? TimeProvider.System;
+        _refilledAt = _time.GetTimestamp();
+    }
 
     /// <summary>Request units charged so far.</summary>
     public double Total
@@ -43,11 +50,11 @@ internal sealed class RequestUnitBudget
             TimeSpan delay;
             lock (_lock)
             {
-                long now = Stopwatch.GetTimestamp();
+                long now = _time.GetTimestamp();
                 Refill(now);
                 if (now < _pausedUntil)
                 {
-                    delay = Stopwatch.GetElapsedTime(now, _pausedUntil);
+                    delay = _time.GetElapsedTime(now, _pausedUntil);
                 }
                 else if (_rate is not { } rate || _balance >= 0)
                 {
@@ -59,7 +66,7 @@ internal sealed class RequestUnitBudget
                 }
             }
 
-            await Task.Delay(delay < TimeSpan.FromMilliseconds(1) ? TimeSpan.FromMilliseconds(1) : delay, cancellationToken).ConfigureAwait(false);
+            await Task.Delay(delay < TimeSpan.FromMilliseconds(1) ? TimeSpan.FromMilliseconds(1) : delay, _time, cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -73,7 +80,7 @@ internal sealed class RequestUnitBudget
 
         lock (_lock)
         {
-            Refill(Stopwatch.GetTimestamp());
+            Refill(_time.GetTimestamp());
             _balance -= requestUnits;
             _total += requestUnits;
         }
@@ -92,7 +99,7 @@ internal sealed class RequestUnitBudget
             : s_defaultRetryAfter;
         lock (_lock)
         {
-            long until = Stopwatch.GetTimestamp() + (long)(wait.TotalSeconds * Stopwatch.Frequency);
+            long until = _time.GetTimestamp() + (long)(wait.TotalSeconds * _time.TimestampFrequency);
             _pausedUntil = Math.Max(_pausedUntil, until);
         }
     }
@@ -101,7 +108,7 @@ internal sealed class RequestUnitBudget
     {
         if (_rate is { } rate)
         {
-            _balance = Math.Min(rate, _balance + (Stopwatch.GetElapsedTime(_refilledAt, now).TotalSeconds * rate));
+            _balance = Math.Min(rate, _balance + (_time.GetElapsedTime(_refilledAt, now).TotalSeconds * rate));
         }
 
         _refilledAt = now;

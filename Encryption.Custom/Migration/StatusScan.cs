@@ -13,6 +13,9 @@ internal static class StatusScan
 {
     private const string Query = "SELECT * FROM c";
 
+    /// <summary>The most unexplained documents one scan hands back to be migrated (the rest wait for the next scan): bounds its memory.</summary>
+    public const int MaxOutstanding = 10_000;
+
     /// <param name="container">The raw container.</param>
     /// <param name="target">The target state.</param>
     /// <param name="maxDepth">The deepest nesting accepted.</param>
@@ -22,7 +25,9 @@ internal static class StatusScan
     /// second result counts the documents outside the target state that are not; without it, it is 0.
     /// </param>
     /// <param name="partitionKeyPaths">The container's partition key paths (for <paramref name="isExplained"/>).</param>
+    /// <param name="outstanding">Receives the documents counted as unexplained (at most <see cref="MaxOutstanding"/>), or <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the scan.</param>
+    /// <param name="time">The clock of the pauses before a failed page is asked for again (default the system's).</param>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     public static async Task<(EncryptionMigrationStatus Status, long Unexplained)> RunAsync(
         Container container,
@@ -31,9 +36,12 @@ internal static class StatusScan
         RequestUnitBudget? budget,
         Func<StoredDocument, bool>? isExplained,
         IReadOnlyList<string>? partitionKeyPaths,
-        CancellationToken cancellationToken)
+        List<StoredDocument>? outstanding,
+        CancellationToken cancellationToken,
+        TimeProvider? time = null)
     {
-        var tally = new Tally { ChecksEncryptionTypes = target.ChecksEncryptionTypes };
+        var tally = new Tally { ChecksEncryptionTypes = target.ChecksEncryptionTypes, Outstanding = outstanding };
+        int transientAttempts = 0;
         using FeedIterator iterator = container.GetItemQueryStreamIterator(Query);
         while (iterator.HasMoreResults)
         {
@@ -50,6 +58,15 @@ internal static class StatusScan
                 budget.Throttled(response.Headers);
                 continue;
             }
+
+            // A failed page does not move the iterator: the same page is asked for again after a pause.
+            if (TransientFailures.IsTransient(response.StatusCode))
+            {
+                await Task.Delay(TransientFailures.Delay(transientAttempts++), time ?? TimeProvider.System, cancellationToken).ConfigureAwait(false);
+                continue;
+            }
+
+            transientAttempts = 0;
 
             response.EnsureSuccessStatusCode();
             using var copy = new MemoryStream();
@@ -77,6 +94,8 @@ internal static class StatusScan
         public bool ChecksEncryptionTypes { get; init; }
 
         public long Unexplained { get; private set; }
+
+        public List<StoredDocument>? Outstanding { get; init; }
 
         public void AddPage(ReadOnlySpan<byte> page, MigrationTarget target, in DataEncryptionKeyLease checkKey, int maxDepth, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
         {
@@ -155,9 +174,14 @@ internal static class StatusScan
                 return;
             }
 
-            if (StoredDocument.Read(content.ToArray(), partitionKeyPaths, null) is not { } document || !isExplained(document))
+            StoredDocument? document = StoredDocument.Read(content.ToArray(), partitionKeyPaths, null);
+            if (document is null || !isExplained(document))
             {
                 Unexplained++;
+                if (document is not null && Outstanding is { Count: < MaxOutstanding } list)
+                {
+                    list.Add(document);
+                }
             }
         }
     }

@@ -141,15 +141,35 @@ public sealed class HostingTests(CosmosDatabaseFixture fixture) : IClassFixture<
         await host.StopAsync(Ct);
     }
 
-    private IHost BuildHost(Dictionary<string, string?> settings, string kekName = "kek", EncryptionKeyWrapProvider? provider = null)
+    [Fact]
+    public async Task HealthCheck_NoKeyConfigured_IsDegradedNamingTheOption()
+    {
+        // The configuration key misspelt (singular): the list stays empty, and "healthy" would hide it.
+        using IHost host = BuildHost(new() { ["CosmosEncryption:DataEncryptionKeyId"] = Dek }, keyIds: false);
+        await host.StartAsync(Ct);
+
+        HealthReport health = await host.Services.GetRequiredService<HealthCheckService>().CheckHealthAsync(Ct);
+
+        HealthReportEntry entry = health.Entries[CosmosEncryptionHealthChecksBuilderExtensions.DefaultName];
+        Assert.Equal(HealthStatus.Degraded, entry.Status);
+        Assert.Contains("CosmosEncryptionOptions.DataEncryptionKeyIds", entry.Description, StringComparison.Ordinal);
+        await host.StopAsync(Ct);
+    }
+
+    private IHost BuildHost(Dictionary<string, string?> settings, string kekName = "kek", EncryptionKeyWrapProvider? provider = null, bool keyIds = true)
     {
         HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
-        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
+        var defaults = new Dictionary<string, string?>
         {
             ["CosmosEncryption:DatabaseId"] = fixture.Database.Id,
             ["CosmosEncryption:KeyContainerId"] = _keyContainerId,
-            ["CosmosEncryption:DataEncryptionKeyIds:0"] = Dek,
-        });
+        };
+        if (keyIds)
+        {
+            defaults["CosmosEncryption:DataEncryptionKeyIds:0"] = Dek;
+        }
+
+        builder.Configuration.AddInMemoryCollection(defaults);
         builder.Configuration.AddInMemoryCollection(settings);
         builder.Logging.AddProvider(_logs).SetMinimumLevel(LogLevel.Debug);
 

@@ -5,9 +5,10 @@ using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
 namespace Encryption.Custom.Emulator.Tests.Tool;
 
 /// <summary>
-/// <c>cosmos-encryption migrate</c> and <c>status</c> end to end: the built tool as a child process against the
-/// endpoint, as an operator runs it (account key in <c>COSMOS_KEY</c>, the KEK as a file), checked against what the
-/// service stores. Documents come from <see cref="Migration.MigrationScenario"/> (ids <c>d00000…</c>, /ssn and
+/// <c>cosmos-encryption migrate</c> and <c>status</c> end to end against the endpoint, as an operator runs them
+/// (account key in <c>COSMOS_KEY</c>, the KEK as a file), checked against what the service stores. The tool runs in
+/// process (<see cref="ToolInProcess"/>: its entry point, minus process start-up) except in the kill test, which
+/// needs a real process to SIGKILL. Documents come from <see cref="Migration.MigrationScenario"/> (ids <c>d00000…</c>, /ssn and
 /// /salary encrypted).
 /// </summary>
 public sealed class MigrateCommandTests(ToolFixture fixture) : IClassFixture<ToolFixture>
@@ -136,22 +137,17 @@ public sealed class MigrateCommandTests(ToolFixture fixture) : IClassFixture<Too
         await SeedAsync(raw, Count, Ct);
         string[] migrate = [.. fixture.MigrateArguments(raw, NewLeaseContainer()), "--dek-id", ToolFixture.Dek1, .. s_target, "--batch-size", "20"];
 
-        var someDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        ToolResult interrupted;
-        // 5 RU/s makes the first run need about 40 s for all 200 documents, so the interrupt sent after the first
-        // 20 always finds it running, however slowly a loaded machine delivers its progress lines.
-        using (ToolProcess first = ToolProcess.Start(fixture.Endpoint, [.. migrate, "--budget", "5"], line =>
+        // 5 RU/s makes the first run need about 40 s for all 200 documents, so the stop requested after the first 20
+        // always finds it running. In process, the stop is the cancellation Ctrl+C and SIGTERM trigger (the signal
+        // handler only cancels the same token source: MigrateCommand.Stop).
+        using var stop = new CancellationTokenSource();
+        ToolResult interrupted = await ToolInProcess.RunAsync(fixture.Endpoint, [.. migrate, "--budget", "5"], s_runBound, line =>
         {
             if (line.StartsWith("progress:", StringComparison.Ordinal) && ProgressLine.Count(ProgressLine.Parse(line), "rewritten") >= 20)
             {
-                someDone.TrySetResult();
+                stop.Cancel();
             }
-        }))
-        {
-            await someDone.Task.WaitAsync(s_runBound, Ct);
-            first.Interrupt();
-            interrupted = await first.WaitAsync(s_runBound);
-        }
+        }, stop.Token);
 
         ToolResult rerun = (await RunAsync(migrate)).AssertSuccess();
 
@@ -163,7 +159,7 @@ public sealed class MigrateCommandTests(ToolFixture fixture) : IClassFixture<Too
         await AssertEveryDocumentAsync(raw, ToolFixture.Dek1, Count);
     }
 
-    private Task<ToolResult> RunAsync(string[] args) => ToolProcess.RunAsync(fixture.Endpoint, args, s_runBound);
+    private Task<ToolResult> RunAsync(string[] args) => ToolInProcess.RunAsync(fixture.Endpoint, args, s_runBound);
 
     private async Task<JsonElement> StatusAsync(Container raw, string[] target)
     {

@@ -1,0 +1,113 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Text;
+
+namespace Encryption.Custom.Emulator.Tests.Migration;
+
+/// <summary>What a fault does to a request.</summary>
+internal enum InjectedFault
+{
+    /// <summary>Answered 503 without reaching the endpoint.</summary>
+    ServiceUnavailable,
+
+    /// <summary>Answered 408 without reaching the endpoint.</summary>
+    RequestTimeout,
+
+    /// <summary>Answered 410 without reaching the endpoint.</summary>
+    Gone,
+
+    /// <summary>The connection is reset before the request is sent (an <see cref="IOException"/>).</summary>
+    ConnectionReset,
+
+    /// <summary>Sent to the endpoint and applied there, then answered 408: the write landed but its answer was lost.</summary>
+    AppliedThenTimedOut,
+}
+
+/// <summary>
+/// A fault-injecting hop between the SDK and the endpoint on loopback: the HTTP handler of a test client (given
+/// through <see cref="CosmosClientOptions.HttpClientFactory"/>) that lets most requests through to the bundled
+/// endpoint and answers every <c>n</c>-th one of the chosen kinds with a fault instead, cycling through
+/// <see cref="InjectedFault"/>. Counts what it injected, per fault and per request kind.
+/// </summary>
+internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessage, string?> kindOf) : DelegatingHandler(new HttpClientHandler
+{
+    // The bundled endpoint's certificate is self-signed; only loopback is ever reached through this handler.
+    ServerCertificateCustomValidationCallback = static (request, _, _, _) => request.RequestUri!.IsLoopback,
+})
+{
+    private readonly ConcurrentDictionary<(string Kind, InjectedFault Fault), int> _injected = new();
+    private int _count;
+    private int _faults;
+
+    /// <summary>Faults injected so far, per (request kind, fault).</summary>
+    public IReadOnlyDictionary<(string Kind, InjectedFault Fault), int> Injected => _injected;
+
+    /// <summary>Turns injection off (the endpoint is then reached as usual).</summary>
+    public bool Enabled { get; set; } = true;
+
+    /// <summary>The kind of a request as the SDK sends it in Gateway mode, or null for one that is never faulted.</summary>
+    public static string? KindOf(HttpRequestMessage request, string leaseContainerId)
+    {
+        string path = request.RequestUri!.AbsolutePath;
+        bool isDocument = path.Contains("/docs/", StringComparison.Ordinal);
+        bool isFeed = path.EndsWith("/docs", StringComparison.Ordinal);
+        bool isLease = path.Contains("/colls/" + leaseContainerId + "/", StringComparison.Ordinal);
+        return (request.Method.Method, isDocument, isFeed) switch
+        {
+            ("PUT", true, _) => isLease ? "lease-write" : "replace",
+            ("GET", true, _) => isLease ? "lease-read" : "read",
+            // The job reads a container's feed only as the change feed, and posts to it only queries (and query
+            // plans); the processor posts lease documents and queries to the lease container.
+            ("GET", _, true) => isLease ? "lease-feed" : "change-feed",
+            ("POST", _, true) => isLease ? "lease-post" : "query",
+            _ => null,
+        };
+    }
+
+    protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+    {
+        string? kind = Enabled ? kindOf(request) : null;
+        if (kind is null || Interlocked.Increment(ref _count) % everyNth != 0)
+        {
+            return await base.SendAsync(request, cancellationToken);
+        }
+
+        var fault = (InjectedFault)(Interlocked.Increment(ref _faults) % 5);
+        if (fault == InjectedFault.AppliedThenTimedOut && kind != "replace")
+        {
+            fault = InjectedFault.ServiceUnavailable;
+        }
+
+        _injected.AddOrUpdate((kind, fault), 1, (_, n) => n + 1);
+        switch (fault)
+        {
+            case InjectedFault.ConnectionReset:
+                throw new HttpRequestException("Injected: the connection was reset.", new IOException("Connection reset by peer (injected)."));
+            case InjectedFault.AppliedThenTimedOut:
+                using (HttpResponseMessage applied = await base.SendAsync(request, cancellationToken))
+                {
+                    await applied.Content.ReadAsByteArrayAsync(cancellationToken);
+                }
+
+                return Answer(request, HttpStatusCode.RequestTimeout);
+            case InjectedFault.RequestTimeout:
+                return Answer(request, HttpStatusCode.RequestTimeout);
+            case InjectedFault.Gone:
+                return Answer(request, HttpStatusCode.Gone);
+            default:
+                return Answer(request, HttpStatusCode.ServiceUnavailable);
+        }
+    }
+
+    private static HttpResponseMessage Answer(HttpRequestMessage request, HttpStatusCode status)
+    {
+        var response = new HttpResponseMessage(status)
+        {
+            RequestMessage = request,
+            Content = new StringContent($"{{\"code\":\"{status}\",\"message\":\"Injected fault.\"}}", Encoding.UTF8, "application/json"),
+        };
+        response.Headers.Add("x-ms-activity-id", Guid.NewGuid().ToString());
+        response.Headers.Add("x-ms-request-charge", "0");
+        return response;
+    }
+}
