@@ -34,6 +34,11 @@ public static class Program
             return AllocationProfile.Run(args[1..]);
         }
 
+        if (args.Length > 0 && string.Equals(args[0], HotLoop.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return HotLoop.Run(args[1..]);
+        }
+
         if (args.Length > 0 && string.Equals(args[0], ScalingCheck.Name, StringComparison.OrdinalIgnoreCase))
         {
             return ScalingCheck.Run(args[1..]);

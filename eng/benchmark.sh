@@ -4,6 +4,8 @@
 #      an allocation target),
 #   2. the interleaved ratio report (InterleavedRatios, ~1 min): speedup and efficiency at every shape and size,
 #      all cases timed in turn in one process (robust to the load of a shared machine),
+#   2b. the scaling check (ScalingCheck, ~2-5 min): the Mixed shape at 64 KB-4 MB with proportional paths, both
+#      processors; exits non-zero when a 4x larger document costs more than 5x (a lookup linear in the paths),
 #   3. the throughput benchmarks (BenchmarkDotNet; the document, feed-page and container benchmarks by default),
 #   4. the chart and summary tables (eng/plot-benchmarks.py -> docs/benchmarks.png and
 #      BenchmarkDotNet.Artifacts/results/benchmark-summary.md).
@@ -11,7 +13,7 @@
 # Usage: eng/benchmark.sh [filter ...]        e.g. eng/benchmark.sh '*DocumentDecryptBenchmarks*'
 #   Filters are BenchmarkDotNet globs and replace the default set.
 #   BENCHMARK_JOB overrides the job arguments (default below; BENCHMARK_JOB="" runs BenchmarkDotNet's default job).
-#   SKIP_ALLOCATION_REPORT=1 / SKIP_RATIOS=1 / SKIP_THROUGHPUT=1 / SKIP_CHART=1 skip a step.
+#   SKIP_ALLOCATION_REPORT=1 / SKIP_RATIOS=1 / SKIP_SCALING=1 / SKIP_THROUGHPUT=1 / SKIP_CHART=1 skip a step.
 #
 # The full throughput run is ~90 benchmark cases, about 20-30 minutes on a 2-core machine: run it in the background
 # (nohup eng/benchmark.sh > benchmark.log 2>&1 &) on a quiet machine.
@@ -42,6 +44,12 @@ if [[ -z ${SKIP_RATIOS:-} ]]; then
   # Promote methods to optimized code at once: on a loaded 2-core machine the background tier-1 compiler can lag
   # behind the short timed rounds, which then measure unoptimized code (BenchmarkDotNet's own warm-up copes).
   DOTNET_TC_CallCountingDelayMs=0 dotnet run -c Release --no-build --project "$project" -- InterleavedRatios || status=1
+fi
+
+if [[ -z ${SKIP_SCALING:-} ]]; then
+  step "scaling check"
+  # Ratios of CPU time within one run: a loaded machine slows every size alike, a quadratic lookup does not.
+  DOTNET_TC_CallCountingDelayMs=0 dotnet run -c Release --no-build --project "$project" -- ScalingCheck || status=1
 fi
 
 if [[ -z ${SKIP_THROUGHPUT:-} ]]; then

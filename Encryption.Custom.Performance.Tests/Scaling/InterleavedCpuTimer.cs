@@ -12,6 +12,8 @@ public sealed class InterleavedCpuTimer
     private readonly double _minimumTimingNanoseconds;
     private readonly int[] _repetitions;
     private readonly double[] _best;
+    private readonly long[] _operationsTimed;
+    private readonly long[] _gen2Collections;
 
     public InterleavedCpuTimer(Func<int>[] operations, double minimumTimingNanoseconds)
     {
@@ -20,12 +22,21 @@ public sealed class InterleavedCpuTimer
         _minimumTimingNanoseconds = minimumTimingNanoseconds;
         _repetitions = new int[operations.Length];
         _best = new double[operations.Length];
+        _operationsTimed = new long[operations.Length];
+        _gen2Collections = new long[operations.Length];
         Array.Fill(_repetitions, 1);
         Array.Fill(_best, double.MaxValue);
     }
 
     /// <summary>Best nanoseconds per operation so far, in the order of the operations.</summary>
     public IReadOnlyList<double> Best => _best;
+
+    /// <summary>
+    /// Full (generation 2) collections per operation during the timings, in the order of the operations: a document's
+    /// tree that outlives the young generations is collected again with the whole heap, which a linear algorithm
+    /// does not show but the garbage collector can.
+    /// </summary>
+    public double FullCollectionsPerOperation(int index) => _gen2Collections[index] / (double)Math.Max(1, _operationsTimed[index]);
 
     /// <summary>Runs each operation until it is compiled and warm, and sizes its timings to the minimum duration.</summary>
     public void WarmUp()
@@ -56,6 +67,7 @@ public sealed class InterleavedCpuTimer
                 GC.Collect();
                 GC.WaitForPendingFinalizers();
                 GC.Collect();
+                int gen2 = GC.CollectionCount(2);
                 long start = CpuClock.NowNanoseconds();
                 for (int n = 0; n < _repetitions[i]; n++)
                 {
@@ -63,6 +75,8 @@ public sealed class InterleavedCpuTimer
                 }
 
                 double perOperation = (CpuClock.NowNanoseconds() - start) / (double)_repetitions[i];
+                _gen2Collections[i] += GC.CollectionCount(2) - gen2;
+                _operationsTimed[i] += _repetitions[i];
                 _best[i] = Math.Min(_best[i], perOperation);
             }
         }

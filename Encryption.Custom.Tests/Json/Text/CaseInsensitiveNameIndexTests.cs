@@ -33,6 +33,29 @@ public sealed class CaseInsensitiveNameIndexTests
     }
 
     [Fact]
+    public void Find_ManyAsciiPaths_AgreesWithOrdinalIgnoreCaseScan()
+    {
+        // All-ASCII paths take the filter of folded bytes: hundreds of them, and names that differ from a path in
+        // case only, in one character, or not at all, must still be answered exactly as the scan answers.
+        Gen<string> asciiNames =
+            from length in Gen.Choose(0, 12)
+            from chars in Gen.ArrayOf(Gen.Elements("aAbBsSzZ019_-@`[{".ToCharArray()), length)
+            select new string(chars);
+        Gen<(string[] Paths, string Name)> cases =
+            from count in Gen.Choose(1, 600)
+            from paths in Gen.ArrayOf(asciiNames, count)
+            from name in Gen.OneOf(asciiNames, Gen.Elements(paths).Select(Vary), Gen.Elements(paths).Select(p => p + "a"))
+            select (paths, name);
+
+        Prop.ForAll(cases.ToArbitrary(), c =>
+        {
+            var index = new CaseInsensitiveNameIndex(c.Paths);
+            int expected = Array.FindIndex(c.Paths, p => string.Equals(p, c.Name, StringComparison.OrdinalIgnoreCase));
+            return index.Find(c.Name) == expected && index.Find(Encoding.UTF8.GetBytes(c.Name)) == expected;
+        }).QuickCheckThrowOnFailure();
+    }
+
+    [Fact]
     public void Find_NameLongerThanTheStackBuffer_IsFound()
     {
         string longName = new('a', 1000);

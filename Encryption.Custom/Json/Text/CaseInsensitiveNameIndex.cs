@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Numerics;
 using System.Text;
 
 namespace Encryption.Custom.Json.Text;
@@ -25,6 +26,13 @@ internal sealed class CaseInsensitiveNameIndex
     // a few paths, most ASCII names are told apart here without transcoding or hashing.
     private readonly ulong _lengths;
 
+    // When every name is ASCII: one bit per name, set from its length and its first, second-to-last and last bytes
+    // folded to lower case, sized to the number of names (16 bits each). Another ASCII name can equal one of them
+    // ignoring case only if its bit is set, so most names that bind to no path are told apart in a few instructions,
+    // without transcoding or hashing, however many paths there are. Null when a name is not ASCII: "\u0131" (dotless
+    // i) and "\u017F" (long s) equal "I" and "S" ignoring case, so ASCII bytes alone cannot rule a match out.
+    private readonly ulong[]? _asciiFilter;
+
     /// <summary>Indexes <paramref name="names"/>; a name equal to an earlier one ignoring case keeps the earlier index.</summary>
     public CaseInsensitiveNameIndex(IReadOnlyList<string> names)
     {
@@ -36,16 +44,25 @@ internal sealed class CaseInsensitiveNameIndex
         }
 
         _lookup = _names.GetAlternateLookup<ReadOnlySpan<char>>();
+        if (names.Count > 0 && names.All(name => Ascii.IsValid(name)))
+        {
+            _asciiFilter = new ulong[(int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(4, names.Count / 4))];
+            foreach (string name in names)
+            {
+                int bit = AsciiFilterBit(name.AsSpan(), _asciiFilter.Length);
+                _asciiFilter[bit >> 6] |= 1UL << bit;
+            }
+        }
     }
 
     /// <summary>The index of a name equal to <paramref name="name"/> ignoring case, or -1.</summary>
     public int Find(ReadOnlySpan<char> name) =>
-        (_lengths & LengthBit(name.Length)) != 0 && _lookup.TryGetValue(name, out int index) ? index : -1;
+        Ascii.IsValid(name) && !MayHoldAscii(name) ? -1 : LookUp(name);
 
     /// <summary>The index of a name equal to <paramref name="utf8Name"/> (valid UTF-8, unescaped) ignoring case, or -1.</summary>
     public int Find(ReadOnlySpan<byte> utf8Name)
     {
-        if (_names.Count == 0 || ((_lengths & LengthBit(utf8Name.Length)) == 0 && Ascii.IsValid(utf8Name)))
+        if (_names.Count == 0 || (Ascii.IsValid(utf8Name) && !MayHoldAscii(utf8Name)))
         {
             return -1;
         }
@@ -58,7 +75,7 @@ internal sealed class CaseInsensitiveNameIndex
         try
         {
             int length = Encoding.UTF8.GetChars(utf8Name, chars);
-            return Find(chars[..length]);
+            return LookUp(chars[..length]);
         }
         finally
         {
@@ -70,4 +87,43 @@ internal sealed class CaseInsensitiveNameIndex
     }
 
     private static ulong LengthBit(int length) => 1UL << Math.Min(length, 63);
+
+    // False only when no name can equal this ASCII name ignoring case: no name of its length, or its filter bit clear.
+    private bool MayHoldAscii<T>(ReadOnlySpan<T> name)
+        where T : unmanaged, IBinaryInteger<T>
+    {
+        if ((_lengths & LengthBit(name.Length)) == 0)
+        {
+            return false;
+        }
+
+        if (_asciiFilter is not { } filter)
+        {
+            return true;
+        }
+
+        int bit = AsciiFilterBit(name, filter.Length);
+        return (filter[bit >> 6] & (1UL << bit)) != 0;
+    }
+
+    private int LookUp(ReadOnlySpan<char> name) =>
+        (_lengths & LengthBit(name.Length)) != 0 && _lookup.TryGetValue(name, out int index) ? index : -1;
+
+    // OR 0x20 turns an ASCII capital into its small letter and leaves small letters alone: case variants share a bit
+    // (other characters may share one too, which only sends a name on to the exact lookup).
+    private static int AsciiFilterBit<T>(ReadOnlySpan<T> name, int words)
+        where T : unmanaged, IBinaryInteger<T>
+    {
+        if (name.IsEmpty)
+        {
+            return 0;
+        }
+
+        uint first = uint.CreateTruncating(name[0]) | 0x20;
+        uint last = uint.CreateTruncating(name[^1]) | 0x20;
+        uint beforeLast = name.Length > 1 ? uint.CreateTruncating(name[^2]) | 0x20 : 0;
+        uint mix = (first * 0x9E3779B1u) ^ (last * 0x85EBCA77u) ^ (beforeLast * 0xC2B2AE3Du) ^ ((uint)name.Length * 0x27D4EB2Fu);
+        mix ^= mix >> 15;
+        return (int)(mix & (uint)((words * 64) - 1));
+    }
 }

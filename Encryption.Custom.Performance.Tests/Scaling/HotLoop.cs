@@ -1,0 +1,53 @@
+using System.Diagnostics;
+using System.Globalization;
+using Encryption.Custom.Json;
+using Encryption.Custom.Performance.Tests.Documents;
+
+namespace Encryption.Custom.Performance.Tests.Scaling;
+
+/// <summary>
+/// One operation in a loop for a sampling profiler to watch: <c>DOTNET_PerfMapEnabled=1 perf record -g dotnet
+/// bin/Release/net10.0/Encryption.Custom.Performance.Tests.dll HotLoop stream encrypt mixed 8192 10</c> (processor,
+/// operation, shape, size, seconds). With <c>crypto</c> as the processor it runs the crypto-only workload of the
+/// efficiency ratio instead (the same AEAD calls without JSON), so the two profiles can be set side by side.
+/// </summary>
+public static class HotLoop
+{
+    public const string Name = "HotLoop";
+
+    public static int Run(string[] args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        bool cryptoOnly = args.Length > 0 && string.Equals(args[0], "crypto", StringComparison.OrdinalIgnoreCase);
+        if (args.Length != 5
+            || !(cryptoOnly || Enum.TryParse(args[0], ignoreCase: true, out JsonProcessor _))
+            || !Enum.TryParse(args[1], ignoreCase: true, out ScalingOperation operation)
+            || !Enum.TryParse(args[2], ignoreCase: true, out DocumentShape shape)
+            || !int.TryParse(args[3], NumberStyles.None, CultureInfo.InvariantCulture, out int size) || size < BenchmarkDocuments.MinimumSize
+            || !int.TryParse(args[4], NumberStyles.None, CultureInfo.InvariantCulture, out int seconds) || seconds < 1)
+        {
+            Console.Error.WriteLine($"usage: {Name} stream|newtonsoft|crypto encrypt|decrypt mixed|published|lookup <bytes> <seconds>");
+            return 2;
+        }
+
+        BenchmarkDocument document = BenchmarkDocuments.Create(shape, size);
+        using var key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+        DocumentCryptoWorkload workload = DocumentCryptoWorkload.Record(document, key);
+        using var scalingCase = cryptoOnly ? null : new ScalingCase(Enum.Parse<JsonProcessor>(args[0], ignoreCase: true), operation, document);
+        Func<int> run = scalingCase is not null ? scalingCase.Run : operation == ScalingOperation.Encrypt ? workload.EncryptAll : workload.DecryptAll;
+        long count = 0;
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed.TotalSeconds < seconds)
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                run();
+            }
+
+            count += 100;
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{Name}: {count:N0} operations in {clock.Elapsed.TotalSeconds:F1} s"));
+        return 0;
+    }
+}
