@@ -86,11 +86,12 @@ internal sealed partial class EncryptionContainer
             {
                 byte[] document = read.Content is null ? [] : await ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
                 stored = Crypto.ReadMetadata(document);
+                PatchTransformer.CheckStored(document, WriteOptions.Rules, processor.MaxDepth);
                 etag = callerEtag ?? read.Headers.ETag;
             }
 
             (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync(
-                patchOperations, stored, requested, processor, Crypto.Encryptor, Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+                patchOperations, stored, requested, WriteOptions.Rules, processor, Crypto.Encryptor, Serializer, telemetry, cancellationToken).ConfigureAwait(false);
             ResponseMessage response = await _inner.PatchItemStreamAsync(id, partitionKey, operations, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
             telemetry?.SetStatusCode(response.StatusCode);
             if (response.StatusCode == System.Net.HttpStatusCode.PreconditionFailed && callerEtag is null && attempt < attempts)

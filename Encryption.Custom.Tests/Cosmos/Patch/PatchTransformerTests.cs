@@ -35,8 +35,8 @@ public sealed class PatchTransformerTests : IDisposable
     public void Dispose() => _key.Dispose();
 
     private ValueTask<(IReadOnlyList<PatchOperation> Operations, EnvelopeMetadata? Envelope)> TransformAsync(
-        IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? stored, EncryptionOptions? requested = null) =>
-        PatchTransformer.TransformAsync(operations, stored, requested, _processor, _encryptor, s_serializer, null, Ct);
+        IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? stored, EncryptionOptions? requested = null, ContainerEncryptionPolicy? policy = null) =>
+        PatchTransformer.TransformAsync(operations, stored, requested, policy?.Rules, _processor, _encryptor, s_serializer, null, Ct);
 
     private static JToken Value(PatchOperation operation)
     {

@@ -226,6 +226,7 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
                     {
                         byte[] document = read.Content is null ? [] : await EncryptionContainer.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
                         stored = _container.Crypto.ReadMetadata(document);
+                        PatchTransformer.CheckStored(document, _container.WriteOptions.Rules, _container.Crypto.Processor.MaxDepth);
                         if (etag is null)
                         {
                             etag = read.Headers.ETag;
@@ -241,7 +242,7 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
             }
 
             (IReadOnlyList<PatchOperation> transformed, EnvelopeMetadata? after) = await PatchTransformer.TransformAsync(
-                operation.PatchOperations!, stored, requested, _container.Crypto.Processor, _container.Crypto.Encryptor, _container.Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+                operation.PatchOperations!, stored, requested, _container.WriteOptions.Rules, _container.Crypto.Processor, _container.Crypto.Encryptor, _container.Serializer, telemetry, cancellationToken).ConfigureAwait(false);
             operation.SendPatchOperations = transformed;
             operation.Envelope = after;
             operation.SendPatchOptions = PatchRequestOptionsCopier.Copy(options, etag);

@@ -23,4 +23,16 @@ internal static class PatchErrors
 
     public static EncryptionException InvalidPath(string? path) =>
         new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' is not a JSON pointer to a property.", path: path);
+
+    public static EncryptionException EmptySegment(string path) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' has an empty segment: services read it differently (the bundled endpoint drops it and reaches the next property), so it could reach an encrypted property with a plaintext value. It is refused.", path: path);
+
+    public static EncryptionException CaseVariant(string path, string encryptedPath, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' differs from the encrypted '{encryptedPath}' only in case: serializers bind both names to the same member, so the value would be read as '{encryptedPath}' in plaintext. Patch '{encryptedPath}' instead.", dataEncryptionKeyId, encryptedPath);
+
+    public static EncryptionException KeyNotAccepted(string dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.KeyNotAccepted, $"The document is encrypted with the data encryption key '{dataEncryptionKeyId}', which the container's encryption policy does not accept: the patch is refused before the key is loaded (add it to AcceptedDataEncryptionKeyIds during a rotation).", dataEncryptionKeyId);
+
+    public static EncryptionException UnlistedCipherText(string path, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.UnlistedCipherText, $"The document holds a value shaped like an encrypted value at '{path}' that its encryption metadata does not list (the metadata was lost): a patch would rewrite the metadata without it. The patch is refused; restore the metadata or replace the document.", dataEncryptionKeyId, path);
 }

@@ -19,11 +19,11 @@ internal static class PatchTransformer
     /// <exception cref="EncryptionException">The options are invalid, or an operation is refused on a requested path.</exception>
     public static void ValidateRequest(IReadOnlyList<PatchOperation> operations, EncryptionOptions? requested)
     {
-        HashSet<string>? paths = null;
+        EncryptedPathSet? paths = null;
         if (requested is not null)
         {
             EncryptionPlan plan = requested.GetPlan();
-            paths = new HashSet<string>(plan.PathCount, StringComparer.Ordinal);
+            paths = new EncryptedPathSet();
             for (int i = 0; i < plan.PathCount; i++)
             {
                 paths.Add(plan.GetPath(i));
@@ -36,11 +36,46 @@ internal static class PatchTransformer
         }
     }
 
+    /// <summary>
+    /// Checks the stored document a patch would apply to, before any key is loaded: under a policy, a value shaped
+    /// like ciphertext at a policy path that the metadata does not list refuses the patch (it would rewrite the
+    /// metadata without that value, or add one that lacks it).
+    /// </summary>
+    /// <param name="document">The stored document as read.</param>
+    /// <param name="rules">The container's compiled policy, or <see langword="null"/>.</param>
+    /// <param name="maxDepth">The container's depth limit.</param>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnlistedCipherText"/>, or the document cannot be read.</exception>
+    public static void CheckStored(ReadOnlySpan<byte> document, PolicyRuleSet? rules, int maxDepth)
+    {
+        if (rules is null || document.IsEmpty)
+        {
+            return;
+        }
+
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            DocumentScanner.ScanDocument(document, scan, maxDepth);
+            ref DocumentRecord record = ref scan.Documents[0];
+            EnvelopeReader.Prepare(document, scan, ref record);
+            int index = PolicyScan.FindUnlisted(document, scan, record, rules, out _, out bool cells);
+            if (index >= 0 && cells)
+            {
+                throw PatchErrors.UnlistedCipherText(rules[index].Text, record.KeyId ?? rules.DataEncryptionKeyId);
+            }
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+    }
+
     /// <summary>Rewrites <paramref name="operations"/> for the stored document.</summary>
     /// <param name="operations">The caller's operations (already validated against the request).</param>
     /// <param name="stored">The document's metadata, or <see langword="null"/> when it is not encrypted.</param>
     /// <param name="requested">The request's encryption options, or <see langword="null"/>.</param>
-    /// <param name="processor">Encrypts values.</param>
+    /// <param name="rules">The container's compiled policy, or <see langword="null"/>: the stored key must be one it accepts, checked before any key is loaded.</param>
+    /// <param name="processor">The container's processor (its limits apply to values).</param>
     /// <param name="encryptor">Supplies the key.</param>
     /// <param name="serializer">Serializes values as the client does.</param>
     /// <param name="telemetry">The operation's telemetry.</param>
@@ -54,16 +89,26 @@ internal static class PatchTransformer
         IReadOnlyList<PatchOperation> operations,
         EnvelopeMetadata? stored,
         EncryptionOptions? requested,
+        PolicyRuleSet? rules,
         EncryptionProcessor processor,
         Encryptor encryptor,
         CosmosSerializer serializer,
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
-        var encryptedPaths = new HashSet<string>(StringComparer.Ordinal);
+        if (rules is not null && stored is not null && !rules.AcceptsKey(stored.DataEncryptionKeyId))
+        {
+            // A key id read from the document never reaches the key store unless the policy accepts it.
+            throw PatchErrors.KeyNotAccepted(stored.DataEncryptionKeyId);
+        }
+
+        var encryptedPaths = new EncryptedPathSet();
         if (stored is not null)
         {
-            encryptedPaths.UnionWith(stored.Paths);
+            foreach (string path in stored.Paths)
+            {
+                encryptedPaths.Add(path);
+            }
         }
 
         if (requested is not null)
@@ -137,7 +182,7 @@ internal static class PatchTransformer
                 }
 
                 valueBytes += value.WrittenCount;
-                string cipherText = await PatchValueEncryptor.EncryptAsync(value.WrittenMemory, processor, encryptor, keyId, algorithm, top, requested?.DeterministicPaths?.Contains(top) == true, cancellationToken).ConfigureAwait(false);
+                string cipherText = await PatchValueEncryptor.EncryptAsync(value.WrittenMemory, processor, encryptor, keyId, algorithm, top, IsDeterministic(top, rules, requested), cancellationToken).ConfigureAwait(false);
                 encryptedValues++;
                 result.Add(WithValue(operation, cipherText));
                 if (!newPaths.Contains(top))
@@ -174,8 +219,23 @@ internal static class PatchTransformer
         return (result, after);
     }
 
+    // The policy says how a path is encrypted, whatever the request carries; request-level options only through it.
+    private static bool IsDeterministic(string top, PolicyRuleSet? rules, EncryptionOptions? requested)
+    {
+        if (rules is not null)
+        {
+            int index = rules.Plan.FindPath(top[1..]);
+            if (index >= 0)
+            {
+                return rules[index].IsDeterministic;
+            }
+        }
+
+        return requested?.DeterministicPaths?.Contains(top) == true;
+    }
+
     /// <summary>Validates one operation; returns its top-level path.</summary>
-    private static string CheckOperation(PatchOperation operation, HashSet<string>? encryptedPaths, string? keyId)
+    private static string CheckOperation(PatchOperation operation, EncryptedPathSet? encryptedPaths, string? keyId)
     {
         ArgumentNullException.ThrowIfNull(operation);
         string top = GetTopLevel(operation.Path, encryptedPaths, keyId, out bool isNested);
@@ -209,11 +269,16 @@ internal static class PatchTransformer
     }
 
     /// <summary>The top-level property <paramref name="path"/> addresses, checked against the metadata and the encrypted paths.</summary>
-    private static string GetTopLevel(string? path, HashSet<string>? encryptedPaths, string? keyId, out bool isNested)
+    private static string GetTopLevel(string? path, EncryptedPathSet? encryptedPaths, string? keyId, out bool isNested)
     {
-        if (!PatchPath.TryGetTopLevel(path, out string top, out string literal, out isNested))
+        if (!PatchPath.TryGetTopLevel(path, out string top, out string literal, out isNested, out bool emptySegment))
         {
             throw PatchErrors.InvalidPath(path);
+        }
+
+        if (emptySegment)
+        {
+            throw PatchErrors.EmptySegment(path!);
         }
 
         if (top == "/" + EncryptionEnvelope.PropertyName || literal == "/" + EncryptionEnvelope.PropertyName)
@@ -224,9 +289,20 @@ internal static class PatchTransformer
         // The service documents JSON Pointer escapes, while other readers (the bundled endpoint, Microsoft's
         // package) take the name literally. When the two readings differ and either is encrypted, the operation
         // could reach an encrypted property with a plaintext value (or the reverse): refuse it.
-        if (encryptedPaths is not null && !string.Equals(top, literal, StringComparison.Ordinal) && (encryptedPaths.Contains(top) || encryptedPaths.Contains(literal)))
+        if (encryptedPaths is null)
+        {
+            return top;
+        }
+
+        string? match = encryptedPaths.FindIgnoringCase(top);
+        if (!string.Equals(top, literal, StringComparison.Ordinal) && (match is not null || encryptedPaths.FindIgnoringCase(literal) is not null))
         {
             throw PatchErrors.AmbiguousEscape(path!, keyId);
+        }
+
+        if (match is not null && !string.Equals(match, top, StringComparison.Ordinal))
+        {
+            throw PatchErrors.CaseVariant(path!, match, keyId);
         }
 
         return top;

@@ -1,24 +1,17 @@
-using System.Text.Json;
-
 namespace Encryption.Custom.Cosmos.Patch;
 
 /// <summary>
-/// Encrypts one patch value exactly as a document property would be: the value is wrapped in a one-property
-/// document and given to the processor, and the encrypted string is taken back out. The wire format stays in the
-/// JSON layer; nothing here frames values. A randomized value is wrapped under <c>v</c> (a patch path may name a
-/// property no policy path could, such as <c>a/b</c>); a deterministic one under its own name, because its IV binds
-/// the path.
+/// Encrypts one patch value (or query parameter) exactly as a document property would be, through the value codec
+/// (<see cref="ValueEncryptor"/>): the key is leased here, the value encrypted on its own, the wire format stays in
+/// the JSON layer.
 /// </summary>
 internal static class PatchValueEncryptor
 {
-    private const string ValueName = "v";
-    private static readonly string[] s_valuePath = ["/" + ValueName];
-
     /// <summary>Encrypts the UTF-8 JSON value <paramref name="valueJson"/> with the named key.</summary>
     /// <param name="valueJson">The value (not <c>null</c>), as the client's serializer wrote it.</param>
-    /// <param name="processor">The processor to encrypt with.</param>
+    /// <param name="processor">The container's processor (its depth limit applies).</param>
     /// <param name="encryptor">Supplies the key.</param>
-    /// <param name="dataEncryptionKeyId">The document's DEK id.</param>
+    /// <param name="dataEncryptionKeyId">The document's DEK id (already checked against the policy by the caller).</param>
     /// <param name="algorithm">The document's algorithm.</param>
     /// <param name="path">The top-level path the value is stored at (for example <c>/ssn</c>).</param>
     /// <param name="deterministic">Whether the container's policy encrypts <paramref name="path"/> deterministically.</param>
@@ -35,68 +28,8 @@ internal static class PatchValueEncryptor
         bool deterministic,
         CancellationToken cancellationToken)
     {
-        string[] paths = deterministic ? [path] : s_valuePath;
-        var options = new EncryptionOptions
-        {
-            DataEncryptionKeyId = dataEncryptionKeyId,
-            EncryptionAlgorithm = algorithm,
-            PathsToEncrypt = paths,
-            DeterministicPaths = deterministic ? paths : null,
-        };
-        string name = paths[0][1..];
-
-        PooledBufferWriter document = PooledBufferWriterPool.Rent();
-        PooledBufferWriter encrypted = PooledBufferWriterPool.Rent();
-        try
-        {
-            using (var writer = new Utf8JsonWriter(document))
-            {
-                writer.WriteStartObject();
-                writer.WritePropertyName(name);
-                writer.WriteRawValue(valueJson.Span, skipInputValidation: true);
-                writer.WriteEndObject();
-            }
-
-            using (DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false))
-            {
-                try
-                {
-                    processor.EncryptLeased(document.WrittenSpan, encrypted, lease.Key, options);
-                }
-                catch (EncryptionException exception) when (exception.Path is not null && !deterministic)
-                {
-                    // Errors name the patch path, not the wrapper's property.
-                    throw new EncryptionException(exception.Kind, exception.Message.Replace("'/v'", "'" + path + "'", StringComparison.Ordinal), exception.DataEncryptionKeyId, path, exception);
-                }
-            }
-
-            return ReadValue(encrypted.WrittenSpan, name);
-        }
-        finally
-        {
-            // Both held plaintext (the value and, before encryption finished, a prefix of it).
-            PooledBufferWriterPool.Return(document);
-            PooledBufferWriterPool.Return(encrypted);
-        }
-    }
-
-    private static string ReadValue(ReadOnlySpan<byte> encrypted, string name)
-    {
-        var reader = new Utf8JsonReader(encrypted);
-        reader.Read();
-        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
-        {
-            bool isValue = reader.ValueTextEquals(name);
-            reader.Read();
-            if (isValue && reader.TokenType == JsonTokenType.String)
-            {
-                return reader.GetString()!;
-            }
-
-            reader.Skip();
-        }
-
-        throw new InvalidOperationException("The processor did not produce the encrypted value.");
+        using DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false);
+        return ValueEncryptor.Encrypt(lease.Key!, dataEncryptionKeyId, valueJson.Span, path, deterministic, processor.MaxDepth);
     }
 
     /// <summary>Reads a patch value's JSON into a pooled buffer (the caller returns it: it holds plaintext).</summary>

@@ -195,10 +195,32 @@ internal static class StreamEncryptor
         DataEncryptionKey key,
         EncryptionPlan plan,
         int pathIndex,
+        int maxDepth) =>
+        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth);
+
+    /// <summary>
+    /// Encrypts the value at the reader (positioned on its first token) and writes it quoted: the one mapping from a
+    /// JSON value to marker and plaintext, shared by documents and single values (<see cref="ValueEncryptor"/>).
+    /// </summary>
+    /// <param name="reader">On the value's first token; left on its last.</param>
+    /// <param name="document">The reader's input.</param>
+    /// <param name="output">Receives <c>"base64"</c>.</param>
+    /// <param name="key">The leased key.</param>
+    /// <param name="deterministic">Empty for randomized paths; else the IV context prefix that binds the path.</param>
+    /// <param name="path">The path (for errors).</param>
+    /// <param name="keyId">The key id (for errors).</param>
+    /// <param name="maxDepth">The deepest nesting accepted.</param>
+    /// <returns>The number of bytes written (the quoted base64).</returns>
+    internal static int EncryptValue(
+        ref Utf8JsonReader reader,
+        ReadOnlySpan<byte> document,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        ReadOnlySpan<byte> deterministic,
+        string path,
+        string keyId,
         int maxDepth)
     {
-        // Empty for randomized paths; else the IV context prefix that binds the path.
-        ReadOnlySpan<byte> deterministic = plan.GetDeterministicPrefix(pathIndex);
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
@@ -207,7 +229,7 @@ internal static class StreamEncryptor
                     : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, deterministic);
 
             case JsonTokenType.Number:
-                return EncryptNumber(ref reader, output, key, plan, pathIndex, deterministic);
+                return EncryptNumber(ref reader, output, key, path, deterministic);
 
             case JsonTokenType.True:
             case JsonTokenType.False:
@@ -219,7 +241,7 @@ internal static class StreamEncryptor
             case JsonTokenType.StartArray:
                 if (!deterministic.IsEmpty)
                 {
-                    JsonErrors.ThrowDeterministicContainer(plan.GetPath(pathIndex), plan.DataEncryptionKeyId);
+                    JsonErrors.ThrowDeterministicContainer(path, keyId);
                 }
 
                 TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
@@ -228,12 +250,12 @@ internal static class StreamEncryptor
                 return EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker);
 
             default:
-                JsonErrors.ThrowUnsupportedValue(plan.GetPath(pathIndex));
+                JsonErrors.ThrowUnsupportedValue(path);
                 return 0;
         }
     }
 
-    private static int EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int pathIndex, ReadOnlySpan<byte> deterministic)
+    private static int EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, string path, ReadOnlySpan<byte> deterministic)
     {
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         if (reader.TryGetInt64(out long integer))
@@ -253,7 +275,7 @@ internal static class StreamEncryptor
             || !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out value)
             || !double.IsFinite(value))
         {
-            JsonErrors.ThrowNumberNotRepresentable(plan.GetPath(pathIndex));
+            JsonErrors.ThrowNumberNotRepresentable(path);
         }
 
         ScalarEncoding.WriteDouble(value, scalar);
