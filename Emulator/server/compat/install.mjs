@@ -1,6 +1,6 @@
 // Puts the compatibility handlers in front of the server's own request listener. Requests they do not
 // claim go to the server unchanged; the ones they claim never reach it.
-import { collectionOf } from "./account.mjs";
+import { collectionOf, currentAccount } from "./account.mjs";
 import { batch, isBinaryBatchRequest } from "./batch/handler.mjs";
 import { changeFeed, isChangeFeedRequest, isUnservedChangeFeedRequest, refuseChangeFeedMode } from "./change-feed.mjs";
 import { createOrUpsert, isDocumentCreate, replace } from "./document-writes.mjs";
@@ -10,7 +10,7 @@ import { isPartitionScopedQuery, isPartitionScopedReadFeed, partitionScopedQuery
 import { patch } from "./patch.mjs";
 import { pointRead } from "./point-read.mjs";
 import { isQueryPlanRequest, queryPlan } from "./query-plan.mjs";
-import { claimOffers } from "./offers.mjs";
+import { claimOffers, sharesDatabaseThroughput } from "./offers.mjs";
 import { logRequest, logUnknownRoute } from "./request-log.mjs";
 import { header, isTrue, send } from "./respond.mjs";
 import { addDocumentHeaders, refuseOtherContainer, refuseUnavailableSession } from "./session.mjs";
@@ -75,14 +75,24 @@ function refuseBadQueryOptions(req, res) {
 
 // Deleting a container: the answer names the deleted collection's resource id (owner id), from which the
 // SDK drops the session tokens it keeps for it, so a container recreated under the same name starts afresh.
-function ownerOfDeletedCollection(req, normalised) {
-  const match = req.method === "DELETE" && COLLECTION_PATH.exec(normalised);
+// Reading one in a database with shared throughput: the answer says it shares it (x-ms-share-throughput).
+function containerHeaders(req, normalised) {
+  const match = (req.method === "DELETE" || req.method === "GET") && COLLECTION_PATH.exec(normalised);
   if (!match) return undefined;
-  const rid = collectionOf(decodeURIComponent(match[1]), decodeURIComponent(match[2])).read()?._rid;
-  return rid && ((res) => {
-    res.setHeader("x-ms-content-path", rid);
+  const dbId = decodeURIComponent(match[1]);
+  const container = collectionOf(dbId, decodeURIComponent(match[2])).read();
+  if (!container) return undefined;
+  if (req.method === "DELETE") {
+    return (res) => {
+      res.setHeader("x-ms-content-path", container._rid);
+      return false;
+    };
+  }
+  const database = currentAccount().database(dbId).read();
+  return (res) => {
+    if (database && sharesDatabaseThroughput(database, container)) res.setHeader("x-ms-share-throughput", "true");
     return false;
-  });
+  };
 }
 
 /** The compatibility handler for a request, or undefined to let the server answer it. */
@@ -124,7 +134,7 @@ export function installCompatibility(server) {
       claimed = claim(req, normalised);
       known = claimed !== undefined || route(req) !== undefined;
       const path = documentsPath(normalised);
-      before = path ? sessionCheck(req, path) : ownerOfDeletedCollection(req, normalised);
+      before = path ? sessionCheck(req, path) : containerHeaders(req, normalised);
     } catch (err) {
       // A malformed URL (bad percent-encoding) throws in routing, in the server's router too, where the
       // exception would end the process: answer 400 instead.
