@@ -12,6 +12,7 @@ import { captureAccount } from "./compat/account.mjs";
 import { createLoopbackCertificate } from "./compat/certificate.mjs";
 import { installCompatibility } from "./compat/install.mjs";
 import { createHttpsServer } from "./compat/internals.mjs";
+import { installOrderByUndefined } from "./compat/order-by.mjs";
 import { installQueryExtensions } from "./compat/query-extensions.mjs";
 import { installWriteSequence } from "./compat/write-sequence.mjs";
 
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
 captureAccount();
 installWriteSequence();
 installQueryExtensions();
+installOrderByUndefined();
 
 // keepAlive: the server otherwise sends `connection: close`, and the SDK would pay a TLS handshake per request.
 const server = createHttpsServer({ ...createLoopbackCertificate(), keepAlive: true });

@@ -74,4 +74,26 @@ public sealed class DatabaseAndContainerTests(CosmosDatabaseFixture fixture) : I
             () => second.ReadItemAsync<TestDocument>(document.Id, document.PartitionKey, cancellationToken: Ct));
         Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
     }
+
+    [Fact]
+    public async Task Container_InADatabaseWithSharedThroughput_SaysItSharesIt()
+    {
+        string id = CosmosDatabaseFixture.DatabaseIdPrefix + Guid.NewGuid().ToString("N");
+        DatabaseResponse shared = await fixture.Client.CreateDatabaseAsync(id, throughput: 400, cancellationToken: Ct);
+        try
+        {
+            Container sharing = await shared.Database.CreateContainerAsync(new ContainerProperties("sharing", "/pk"), cancellationToken: Ct);
+            Container dedicated = await fixture.CreateContainerAsync(cancellationToken: Ct);
+
+            ContainerResponse sharingRead = await sharing.ReadContainerAsync(cancellationToken: Ct);
+            ContainerResponse dedicatedRead = await dedicated.ReadContainerAsync(cancellationToken: Ct);
+
+            Assert.Equal("true", sharingRead.Headers["x-ms-share-throughput"], ignoreCase: true);
+            Assert.NotEqual("true", dedicatedRead.Headers["x-ms-share-throughput"]?.ToLowerInvariant());
+        }
+        finally
+        {
+            await shared.Database.DeleteAsync(cancellationToken: Ct);
+        }
+    }
 }

@@ -3,12 +3,25 @@
 // container's write sequence (LSN): the SDK keeps the etag of the last page as its continuation and sends
 // it back in `If-None-Match`; no `If-None-Match` means from the beginning (or from `If-Modified-Since`),
 // `*` means from now. Deletes are not reported, as in Cosmos DB's latest-version mode.
-import { lastLsn, lsnOf, sessionToken } from "./write-sequence.mjs";
+import { lastLsn, lsnOf } from "./write-sequence.mjs";
+import { sessionToken } from "./session.mjs";
 import { partitionFilter } from "./partition.mjs";
 import { badRequest, header, notFound, send } from "./respond.mjs";
 
 export const isChangeFeedRequest = (req) =>
   req.method === "GET" && /incremental feed/i.test(header(req, "a-im") ?? "");
+
+/**
+ * A change feed in another mode (all versions and deletes sends `A-IM: Full-Fidelity Feed`): not served, so
+ * refused rather than answered as a plain read of the documents, where a consumer would wait for deletes
+ * that never come.
+ */
+export const isUnservedChangeFeedRequest = (req) =>
+  req.method === "GET" && Boolean(header(req, "a-im")) && !isChangeFeedRequest(req);
+
+export const refuseChangeFeedMode = (req, res) => badRequest(res,
+  `The change feed mode requested (A-IM: ${header(req, "a-im")}) is not served by this endpoint: only the ` +
+  "latest-version change feed (A-IM: Incremental feed) is; all versions and deletes is not implemented.");
 
 const quote = (lsn) => `"${lsn}"`;
 

@@ -1,18 +1,22 @@
 // Puts the compatibility handlers in front of the server's own request listener. Requests they do not
 // claim go to the server unchanged; the ones they claim never reach it.
-import { collectionOf } from "./account.mjs";
+import { collectionOf, currentAccount } from "./account.mjs";
 import { batch, isBinaryBatchRequest } from "./batch/handler.mjs";
-import { changeFeed, isChangeFeedRequest } from "./change-feed.mjs";
+import { changeFeed, isChangeFeedRequest, isUnservedChangeFeedRequest, refuseChangeFeedMode } from "./change-feed.mjs";
+import { createOrUpsert, isDocumentCreate, replace } from "./document-writes.mjs";
+import { fillEmptyErrorMessages } from "./error-messages.mjs";
 import { route } from "./internals.mjs";
-import { isPartitionScopedQuery, partitionScopedQuery } from "./partition-query.mjs";
+import { isPartitionScopedQuery, isPartitionScopedReadFeed, partitionScopedQuery, partitionScopedReadFeed } from "./partition-query.mjs";
 import { patch } from "./patch.mjs";
 import { pointRead } from "./point-read.mjs";
 import { isQueryPlanRequest, queryPlan } from "./query-plan.mjs";
-import { claimOffers } from "./offers.mjs";
+import { claimOffers, sharesDatabaseThroughput } from "./offers.mjs";
 import { logRequest, logUnknownRoute } from "./request-log.mjs";
-import { send } from "./respond.mjs";
+import { header, isTrue, send } from "./respond.mjs";
+import { addDocumentHeaders, refuseOtherContainer, refuseUnavailableSession } from "./session.mjs";
 
 const DOCUMENTS_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)\/docs(?:\/([^/]+))?$/;
+const COLLECTION_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)$/;
 
 // The server's path normalisation: the JS SDK's leading double slash and trailing slashes are ignored.
 function normalisedPath(url) {
@@ -26,9 +30,73 @@ function documentsPath(path) {
   return match && { dbId: decodeURIComponent(match[1]), collId: decodeURIComponent(match[2]), docId: match[3] && decodeURIComponent(match[3]) };
 }
 
+// Reads are where Cosmos DB checks the session token (writes go to the primary, which is never behind).
+function isRead(req, path) {
+  if (req.method === "GET") return true;
+  if (req.method !== "POST" || path.docId !== undefined || isTrue(req, "x-ms-cosmos-is-query-plan-request")) return false;
+  return isTrue(req, "x-ms-documentdb-isquery") || /^application\/query\+json/i.test(header(req, "content-type") ?? "");
+}
+
+/**
+ * Checks Cosmos DB makes on every request about a container's documents before it runs: the answer carries
+ * the session headers; a request meant for another container of that name is refused (404/1024); a read
+ * whose session token is ahead of the container is refused (400 malformed, 404/1002 ahead).
+ */
+function sessionCheck(req, path) {
+  const collection = collectionOf(path.dbId, path.collId);
+  return (res) => {
+    const container = collection.read();
+    if (!container) return false;
+    addDocumentHeaders(res, collection, `dbs/${path.dbId}/colls/${path.collId}`, queryMetrics(req, path));
+    return refuseOtherContainer(req, res, container)
+      || (isRead(req, path) && (refuseBadQueryOptions(req, res) || refuseUnavailableSession(req, res, collection.documents)));
+  };
+}
+
+// Asked for (PopulateQueryMetrics), a query answer carries its metrics, as the server's own query handler
+// does; it measures nothing, so every time is zero (the counts are not known here either: 0).
+const ZERO_METRICS = "totalExecutionTimeInMs=0.00;queryCompileTimeInMs=0.00;queryLogicalPlanBuildTimeInMs=0.00;" +
+  "queryPhysicalPlanBuildTimeInMs=0.00;queryOptimizationTimeInMs=0.00;VMExecutionTimeInMs=0.00;indexLookupTimeInMs=0.00;" +
+  "documentLoadTimeInMs=0.00;systemFunctionExecuteTimeInMs=0.00;userFunctionExecuteTimeInMs=0.00;retrievedDocumentCount=0;" +
+  "retrievedDocumentSize=0;outputDocumentCount=0;outputDocumentSize=0;writeOutputTimeInMs=0.00;indexUtilizationRatio=0.00";
+
+function queryMetrics(req, path) {
+  const asked = isTrue(req, "x-ms-documentdb-populatequerymetrics") && req.method === "POST" && isRead(req, path);
+  return asked ? { "x-ms-documentdb-query-metrics": ZERO_METRICS } : {};
+}
+
+// ResponseContinuationTokenLimitInKb: Cosmos DB accepts 1 KB or more; 0 would allow no continuation at all.
+function refuseBadQueryOptions(req, res) {
+  const limit = header(req, "x-ms-documentdb-responsecontinuationtokenlimitinkb");
+  if (limit === undefined || /^[1-9]\d*$/.test(limit)) return false;
+  send(res, 400, { code: "BadRequest", message: `ResponseContinuationTokenLimitInKb must be at least 1 (KB), not ${limit}.` });
+  return true;
+}
+
+// Deleting a container: the answer names the deleted collection's resource id (owner id), from which the
+// SDK drops the session tokens it keeps for it, so a container recreated under the same name starts afresh.
+// Reading one in a database with shared throughput: the answer says it shares it (x-ms-share-throughput).
+function containerHeaders(req, normalised) {
+  const match = (req.method === "DELETE" || req.method === "GET") && COLLECTION_PATH.exec(normalised);
+  if (!match) return undefined;
+  const dbId = decodeURIComponent(match[1]);
+  const container = collectionOf(dbId, decodeURIComponent(match[2])).read();
+  if (!container) return undefined;
+  if (req.method === "DELETE") {
+    return (res) => {
+      res.setHeader("x-ms-content-path", container._rid);
+      return false;
+    };
+  }
+  const database = currentAccount().database(dbId).read();
+  return (res) => {
+    if (database && sharesDatabaseThroughput(database, container)) res.setHeader("x-ms-share-throughput", "true");
+    return false;
+  };
+}
+
 /** The compatibility handler for a request, or undefined to let the server answer it. */
-function claim(req) {
-  const normalised = normalisedPath(req.url);
+function claim(req, normalised) {
   const offers = claimOffers(req, normalised);
   if (offers) return offers;
   const path = documentsPath(normalised);
@@ -39,10 +107,14 @@ function claim(req) {
     if (isQueryPlanRequest(req)) return ["query-plan", (res) => queryPlan(req, res)];
     if (isPartitionScopedQuery(req)) return ["partition-query", (res) => partitionScopedQuery(req, res, collection())];
     if (isChangeFeedRequest(req)) return ["change-feed", (res) => changeFeed(req, res, collection())];
+    if (isUnservedChangeFeedRequest(req)) return ["change-feed", (res) => refuseChangeFeedMode(req, res)];
+    if (isPartitionScopedReadFeed(req)) return ["partition-read-feed", (res) => partitionScopedReadFeed(req, res, collection())];
+    if (isDocumentCreate(req)) return ["document-write", (res) => createOrUpsert(req, res, collection())];
     return undefined;
   }
   if (req.method === "GET") return ["point-read", (res) => pointRead(req, res, collection(), path.docId)];
   if (req.method === "PATCH") return ["patch", (res) => patch(req, res, collection(), path.docId)];
+  if (req.method === "PUT") return ["document-write", (res) => replace(req, res, collection(), path.docId)];
   return undefined;
 }
 
@@ -56,9 +128,13 @@ export function installCompatibility(server) {
   server.on("request", (req, res) => {
     let claimed;
     let known;
+    let before;
     try {
-      claimed = claim(req);
+      const normalised = normalisedPath(req.url);
+      claimed = claim(req, normalised);
       known = claimed !== undefined || route(req) !== undefined;
+      const path = documentsPath(normalised);
+      before = path ? sessionCheck(req, path) : containerHeaders(req, normalised);
     } catch (err) {
       // A malformed URL (bad percent-encoding) throws in routing, in the server's router too, where the
       // exception would end the process: answer 400 instead.
@@ -67,6 +143,11 @@ export function installCompatibility(server) {
       return;
     }
     logRequest(req, res, claimed?.[0]);
+    fillEmptyErrorMessages(res);
+    if (before?.(res)) {
+      req.resume(); // answered (session not available): drain the body so the connection can be reused
+      return;
+    }
     if (!claimed) {
       if (!known) logUnknownRoute(req);
       serverListener(req, res);

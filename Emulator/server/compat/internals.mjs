@@ -21,6 +21,12 @@ export const Documents = lib("account/documents").default;
 // queryEngine(sql) -> { exec(documents, { parameters, udf, maxItemCount, continuation }) -> { result, continuation } }.
 export const queryEngine = createRequire(require.resolve("@vercel/cosmosdb-server"))("@zeit/cosmosdb-query").default;
 
+// The engine's runtime helpers (`sort`, `paginate`, ...), the very object every compiled query calls them on,
+// and its continuation-token codec, which `paginate` calls through its module object.
+const queryRequire = createRequire(createRequire(require.resolve("@vercel/cosmosdb-server")).resolve("@zeit/cosmosdb-query"));
+export const queryHelpers = queryRequire("./helpers");
+export const queryContinuationToken = queryRequire("./continuation-token");
+
 // The server's router: req -> [params, handler] | undefined. Used to tell unknown routes apart.
 export const route = lib("routes").default;
 

@@ -109,6 +109,15 @@ function currentOffers() {
   return [...offersByResource.values()];
 }
 
+/**
+ * True when a container shares its database's throughput (the database has an offer, the container none
+ * of its own): Cosmos DB says so in `x-ms-share-throughput` on the container's answers.
+ */
+export function sharesDatabaseThroughput(database, container) {
+  const offers = currentOffers();
+  return offers.some((o) => o.offerResourceId === database._rid) && !offers.some((o) => o.offerResourceId === container._rid);
+}
+
 const offerById = (id) => currentOffers().find((offer) => offer.id === id || offer._rid === id);
 
 const offerHeaders = { "x-ms-cosmos-min-throughput": String(MIN_MANUAL_THROUGHPUT) };

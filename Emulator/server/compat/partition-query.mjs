@@ -12,11 +12,22 @@ export function isPartitionScopedQuery(req) {
   return isQuery && Boolean(header(req, "x-ms-documentdb-partitionkey"));
 }
 
+/** A read of the documents (a query with no text) scoped to one partition key, which the server ignores. */
+export const isPartitionScopedReadFeed = (req) =>
+  req.method === "GET" && !header(req, "a-im") && Boolean(header(req, "x-ms-documentdb-partitionkey"));
+
+export const partitionScopedReadFeed = (req, res, collection) =>
+  runInPartition(req, res, collection, { query: "SELECT * FROM c" });
+
 export async function partitionScopedQuery(req, res, collection) {
   const request = await readJson(req);
   if (!request.query) {
     return badRequest(res, "missing query");
   }
+  return runInPartition(req, res, collection, request);
+}
+
+async function runInPartition(req, res, collection, request) {
   const { documents } = collection;
   let inPartition;
   try {

@@ -126,5 +126,9 @@ export function applyPatch(collection, docId, partitionKey, request, ifMatch) {
 export async function patch(req, res, collection, docId) {
   const request = await readJson(req);
   const result = applyPatch(collection, docId, getPartitionKeyHeader(req), request, header(req, "if-match"));
+  // EnableContentResponseOnWrite = false (`Prefer: return=minimal`): a success carries no body, only the etag.
+  if (result.statusCode < 300 && /return=minimal/i.test(header(req, "prefer") ?? "")) {
+    return send(res, result.statusCode, undefined, { etag: result.body._etag });
+  }
   return send(res, result.statusCode, result.body);
 }

@@ -5,11 +5,12 @@
 // - Bulk (atomic False, `x-ms-cosmos-batch-continue-on-error: True`): independent operations, each with its
 //   own partition key. Without continue-on-error, operations after a failure get 424 and are not run.
 // 200 when every operation succeeded, else 207, with one result per operation in order. More than 100
-// operations: 400; a body over the SDK's own batch size limit: 413.
+// operations: 400; a body over the SDK's own batch size limit: 413; a transactional batch whose answer would
+// exceed the response size limit: 413, undone.
 import { randomUUID } from "node:crypto";
 import { snapshotDocuments } from "../documents-snapshot.mjs";
 import { badRequest, header, isTrue, notFound, send } from "../respond.mjs";
-import { sessionToken } from "../write-sequence.mjs";
+import { sessionToken } from "../session.mjs";
 import { decodeBatchRequest, encodeBatchResponse } from "./codec.mjs";
 import { BatchFormatError } from "./format-error.mjs";
 import { executeOperation } from "./operations.mjs";
@@ -17,6 +18,8 @@ import { executeOperation } from "./operations.mjs";
 export const MAX_OPERATIONS = 100;
 // The largest body the SDK builds for one batch request (it splits bulk work to stay under it).
 export const MAX_BODY_BYTES = 2_202_010;
+// The largest answer Cosmos DB sends for one request (4 MB).
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 const FAILED_DEPENDENCY = 424;
 const isSuccess = (statusCode) => statusCode >= 200 && statusCode < 400;
@@ -45,8 +48,10 @@ function readBody(req, limit) {
   });
 }
 
+// Every operation that ran is charged, the one that failed included (Cosmos DB charges a failed batch for
+// the work it did); operations that never ran (424) are not.
 function toResult({ statusCode, body }, operation) {
-  const result = { statusCode, requestCharge: isSuccess(statusCode) ? 1 : 0 };
+  const result = { statusCode, requestCharge: 1 };
   if (body && typeof body === "object" && body._etag) result.eTag = body._etag;
   const minimal = operation.minimalReturnPreference && operation.operationType !== "read";
   const hasBody = body !== undefined && statusCode !== 204 && statusCode !== 304 && Object.keys(body).length > 0;
@@ -61,11 +66,11 @@ function runAtomic(collection, operations, partitionKey) {
     const result = toResult(executeOperation(collection, operation, partitionKey), operation);
     if (!isSuccess(result.statusCode)) {
       restore();
-      return operations.map((_, i) => (i === results.length ? result : { statusCode: FAILED_DEPENDENCY, requestCharge: 0 }));
+      return { results: operations.map((_, i) => (i === results.length ? result : { statusCode: FAILED_DEPENDENCY, requestCharge: 0 })) };
     }
     results.push(result);
   }
-  return results;
+  return { results, restore };
 }
 
 function runIndependent(collection, operations, fallbackPartitionKey, continueOnError) {
@@ -104,9 +109,15 @@ export async function batch(req, res, collection) {
   const atomic = isTrue(req, "x-ms-cosmos-batch-atomic");
   const partitionKey = header(req, "x-ms-documentdb-partitionkey");
   if (atomic && partitionKey === undefined) return badRequest(res, "A transactional batch needs the partition key header.");
-  const results = atomic
+  const { results, restore } = atomic
     ? runAtomic(collection, operations, partitionKey)
-    : runIndependent(collection, operations, partitionKey, isTrue(req, "x-ms-cosmos-batch-continue-on-error"));
+    : { results: runIndependent(collection, operations, partitionKey, isTrue(req, "x-ms-cosmos-batch-continue-on-error")) };
+  const encoded = encodeBatchResponse(results);
+  if (restore && encoded.length > MAX_RESPONSE_BYTES) {
+    // All or nothing: an answer too large to send undoes the batch, as Cosmos DB refuses it.
+    restore();
+    return send(res, 413, { code: "RequestEntityTooLarge", message: `The transactional batch response would be ${encoded.length} bytes; at most ${MAX_RESPONSE_BYTES} are allowed.` });
+  }
 
   const statusCode = results.every((r) => isSuccess(r.statusCode)) ? 200 : 207;
   console.log(`${new Date().toISOString()} [compat:batch] ${atomic ? "atomic" : "bulk"} ${req.url} ${statusCode}: ${results.map((r) => r.statusCode).join(",")}`);
@@ -115,5 +126,5 @@ export async function batch(req, res, collection) {
   res.setHeader("x-ms-activity-id", randomUUID());
   res.setHeader("x-ms-request-charge", String(results.reduce((sum, r) => sum + r.requestCharge, 0)));
   res.setHeader("x-ms-session-token", sessionToken(collection.documents));
-  res.end(encodeBatchResponse(results));
+  res.end(encoded);
 }

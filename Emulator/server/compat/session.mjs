@@ -1,0 +1,120 @@
+// Session consistency. Cosmos DB answers every document operation, query page and feed page with
+// `x-ms-session-token: <partition key range id>:<version>#<global LSN>` (the SDK's VectorSessionToken; the
+// .NET SDK also parses the older form `<range id>:<LSN>`), and a read that carries a token ahead of what the
+// range has written (a session this replica has not caught up with) with 404, substatus 1002 (read session
+// not available). The SDK keeps the latest token per container and range, keyed by the collection's
+// resource id, which it takes from the owner-id header (`x-ms-content-path`) of name-based requests; without
+// that header it would never send a token back. A container here is one range, "0", whose LSN is the
+// container's write sequence (write-sequence.mjs); the version is -1, as the service reports it for a
+// range that never split.
+import { lastLsn } from "./write-sequence.mjs";
+import { header, send } from "./respond.mjs";
+
+export const RANGE_ID = "0";
+const VERSION = -1;
+
+export const READ_SESSION_NOT_AVAILABLE = 1002;
+
+/** The session token of a container's current state. */
+export const sessionToken = (documents) => `${RANGE_ID}:${VERSION}#${lastLsn(documents)}`;
+
+export class SessionTokenError extends Error {}
+
+const INTEGER = /^-?\d+$/;
+
+/**
+ * The global LSN of one range's token: `<version>#<global LSN>[#<region>=<local LSN>]...` or a bare LSN.
+ * Throws SessionTokenError for anything else.
+ */
+function globalLsnOf(token, whole) {
+  const segments = token.split("#");
+  const lsn = segments.length === 1 ? segments[0] : segments[1];
+  const regionsWellFormed = segments.slice(2).every((s) => /^\d+=-?\d+$/.test(s));
+  if (!INTEGER.test(lsn) || (segments.length > 1 && !INTEGER.test(segments[0])) || !regionsWellFormed) {
+    throw new SessionTokenError(`The session token provided '${whole}' is invalid.`);
+  }
+  return Number(lsn);
+}
+
+/**
+ * Parses `x-ms-session-token` (one or more comma-separated `<range id>:<token>`) into range id -> highest
+ * global LSN. Throws SessionTokenError when it is malformed.
+ */
+export function parseSessionToken(raw) {
+  const byRange = new Map();
+  for (const part of raw.split(",")) {
+    const colon = part.indexOf(":");
+    if (colon <= 0) throw new SessionTokenError(`The session token provided '${raw}' is invalid.`);
+    const rangeId = part.slice(0, colon).trim();
+    const lsn = globalLsnOf(part.slice(colon + 1).trim(), raw);
+    byRange.set(rangeId, Math.max(lsn, byRange.get(rangeId) ?? Number.NEGATIVE_INFINITY));
+  }
+  return byRange;
+}
+
+/**
+ * For a read: answers 400 (malformed token) or 404/1002 (token ahead of the range) and returns true, or
+ * returns false to let the read proceed. A token for another range id says nothing about this range: Cosmos
+ * DB compares only the token of the range that serves the read.
+ */
+export function refuseUnavailableSession(req, res, documents) {
+  const raw = header(req, "x-ms-session-token");
+  if (!raw) return false;
+  let byRange;
+  try {
+    byRange = parseSessionToken(raw);
+  } catch (err) {
+    if (!(err instanceof SessionTokenError)) throw err;
+    send(res, 400, { code: "BadRequest", message: err.message });
+    return true;
+  }
+  const wanted = byRange.get(RANGE_ID);
+  if (wanted === undefined || wanted <= lastLsn(documents)) return false;
+  send(res, 404, { code: "NotFound", message: "The read session is not available for the input session token." },
+    { "x-ms-substatus": String(READ_SESSION_NOT_AVAILABLE) });
+  return true;
+}
+
+export const INCORRECT_CONTAINER_RID = 1024;
+
+/**
+ * A client that encrypts (`x-ms-cosmos-is-client-encrypted: True`) names the container it means by resource
+ * id (`x-ms-cosmos-intended-collection-rid`); Cosmos DB refuses the request with 404, substatus 1024, when
+ * the container under that name is another one (deleted and recreated), so data is never written under the
+ * wrong encryption settings. Returns true when it answered.
+ */
+export function refuseOtherContainer(req, res, container) {
+  const intended = header(req, "x-ms-cosmos-intended-collection-rid");
+  if (!intended || (header(req, "x-ms-cosmos-is-client-encrypted") ?? "").toLowerCase() !== "true") return false;
+  if (intended === container._rid) return false;
+  send(res, 404, {
+    code: "NotFound",
+    message: `The container named in the request has resource id ${container._rid}, not the intended ${intended}: it was deleted and recreated.`,
+  }, { "x-ms-substatus": String(INCORRECT_CONTAINER_RID) });
+  return true;
+}
+
+/**
+ * Makes every answer about a container's documents carry what Cosmos DB sends with it, taken when the
+ * headers are written (after a write has been applied): the session token, the owner id (the collection's
+ * resource id) and owner full name, and the partition key range id. Headers a handler set stay.
+ */
+export function addDocumentHeaders(res, collection, ownerFullName, extraHeaders = {}) {
+  const writeHead = res.writeHead;
+  res.writeHead = function writeHeadWithSession(...args) {
+    const container = collection.read();
+    if (container) {
+      const headers = {
+        "x-ms-session-token": sessionToken(collection.documents),
+        "x-ms-content-path": container._rid,
+        "x-ms-alt-content-path": ownerFullName,
+        "x-ms-documentdb-partitionkeyrangeid": RANGE_ID,
+        ...extraHeaders,
+      };
+      for (const [name, value] of Object.entries(headers)) {
+        if (!res.hasHeader(name)) res.setHeader(name, value);
+      }
+    }
+    return writeHead.apply(this, args);
+  };
+}
