@@ -81,7 +81,9 @@ internal sealed class CosmosEncryptionInitializer(
         }
         catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
-            HostingLog.WarmUpFailed(logger, id, ErrorKinds.Classify(exception), exception);
+            // Without the exception: the provider's own DataEncryptionKeyLoadFailed already logged it with its stack,
+            // and a failed start carries it again; one more copy of the same stack only buries the cause.
+            HostingLog.WarmUpFailed(logger, id, ErrorKinds.Classify(exception));
             return exception;
         }
     }

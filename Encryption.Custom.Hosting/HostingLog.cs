@@ -24,5 +24,5 @@ internal static partial class HostingLog
         EventName = "WarmUpFailed",
         Level = LogLevel.Error,
         Message = "Cosmos encryption could not load data encryption key '{DataEncryptionKeyId}' at start ({ErrorType}).")]
-    public static partial void WarmUpFailed(ILogger logger, string dataEncryptionKeyId, string errorType, Exception exception);
+    public static partial void WarmUpFailed(ILogger logger, string dataEncryptionKeyId, string errorType);
 }

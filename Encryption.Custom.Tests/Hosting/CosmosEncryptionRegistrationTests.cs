@@ -135,7 +135,7 @@ public sealed class CosmosEncryptionRegistrationTests
     }
 
     [Fact]
-    public async Task HealthCheck_WithNoKeysConfigured_IsHealthyAndSaysSo()
+    public async Task HealthCheck_WithNoKeysConfigured_IsDegradedNamingTheOption()
     {
         var collection = new ServiceCollection();
         collection.AddCosmosEncryption(options => { options.DatabaseId = "app"; options.KeyContainerId = "keys"; })
@@ -146,8 +146,10 @@ public sealed class CosmosEncryptionRegistrationTests
 
         HealthReport report = await services.GetRequiredService<HealthCheckService>().CheckHealthAsync(TestContext.Current.CancellationToken);
 
-        Assert.Equal(HealthStatus.Healthy, report.Status);
-        Assert.Contains("No data encryption keys", report.Entries[CosmosEncryptionHealthChecksBuilderExtensions.DefaultName].Description, StringComparison.Ordinal);
+        // A check of nothing is not "healthy": a misspelt configuration key leaves the list empty.
+        Assert.Equal(HealthStatus.Degraded, report.Status);
+        Assert.Contains("No data encryption key is configured", report.Entries[CosmosEncryptionHealthChecksBuilderExtensions.DefaultName].Description, StringComparison.Ordinal);
+        Assert.Contains("CosmosEncryptionOptions.DataEncryptionKeyIds", report.Entries[CosmosEncryptionHealthChecksBuilderExtensions.DefaultName].Description, StringComparison.Ordinal);
     }
 
     private static IServiceCollection Build(Dictionary<string, string?> settings)

@@ -49,6 +49,29 @@ public sealed class HelpTests
     }
 
     [Fact]
+    public async Task Help_Status_ListsOnlyTheExitCodesAndOptionsStatusHas()
+    {
+        string text = (await InProcessTool.RunAsync("status", "--help")).AssertSuccess().OutputText;
+
+        Assert.Contains("  0  success", text, StringComparison.Ordinal);
+        Assert.Contains("  1  the service refused the query", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("  3  ", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("  4  ", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("--out", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("to resume", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Help_Migrate_ListsTheRefusalAndTheKeyProofExitCodes()
+    {
+        string text = (await InProcessTool.RunAsync("migrate", "--help")).AssertSuccess().OutputText;
+
+        Assert.Contains("--decrypt-path or --change-type-path", text, StringComparison.Ordinal);
+        Assert.Contains("  3  a DEK or the key-encryption key file cannot be read, or a DEK cannot be unwrapped", text, StringComparison.Ordinal);
+        Assert.Contains("  4  finished, but some documents", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Help_RequiredOptions_AreMarkedRequired()
     {
         ToolRun run = (await InProcessTool.RunAsync("encrypt", "--help")).AssertSuccess();

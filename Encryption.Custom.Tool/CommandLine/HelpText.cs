@@ -99,7 +99,35 @@ internal static class HelpText
             text.AppendLine().AppendLine(KeyFiles);
         }
 
-        text.AppendLine().AppendLine(ExitCodes);
+        text.AppendLine().AppendLine(ExitCodesOf(command));
+        return text.ToString();
+    }
+
+    // A command's page lists only the exit codes it can end with, in its own words.
+    private static string ExitCodesOf(ToolCommand command)
+    {
+        var text = new StringBuilder("Exit codes:\n  0  success");
+        text.Append(command.Kind switch
+        {
+            CommandKind.Migrate => " (every document is in the target state; --dry-run: the run would go ahead)\n"
+                + "  1  stopped (Ctrl+C, SIGTERM: run the same command again to resume), the service refused a request or\n"
+                + "     cannot be reached, or an unexpected failure\n"
+                + "  2  usage error, or a change not allowed: the run would decrypt a path or change its encryption type\n"
+                + "     without --decrypt-path or --change-type-path naming it (nothing was written)\n"
+                + "  3  a DEK or the key-encryption key file cannot be read, or a DEK cannot be unwrapped (nothing was written)\n"
+                + "  4  finished, but some documents could not be migrated: they are listed and were left as they were\n",
+            CommandKind.Status => "\n"
+                + "  1  the service refused the query (404: the database or container named does not exist) or cannot be\n"
+                + "     reached, or an unexpected failure\n"
+                + "  2  usage error: unknown option, missing required option, bad value or path syntax\n",
+            _ => "\n"
+                + "  1  the output could not be written, or an unexpected failure\n"
+                + "  2  usage error: unknown option, missing required option, bad value or path syntax\n"
+                + "  3  bad input: malformed JSON, wrong key, tampered value, unsupported format, unreadable input, bad key file\n",
+        });
+        text.Append("\nA failure writes exactly one line to standard error (the error kind, the DEK id and path when known, and\n")
+            .Append("the message; never key material, plaintext or ciphertext)")
+            .Append(command.FindOption(OptionCatalog.Output.Name) is not null ? " and leaves --out untouched.\n" : ".\n");
         return text.ToString();
     }
 

@@ -39,6 +39,9 @@ internal static class MigrateCommand
         using CosmosClient? bulkClient = migration.Bulk ? AccountClient.Create(migration.Endpoint, allowBulkExecution: true) : null;
         Database database = client.GetDatabase(migration.Database);
         Container container = (bulkClient ?? client).GetContainer(migration.Database, migration.Container);
+        await ResourceCheck.EnsureExistsAsync(client, migration.Database, "--database", migration.Container, "--container", stop.Token).ConfigureAwait(false);
+        await ResourceCheck.EnsureExistsAsync(
+            client, migration.DekDatabase ?? migration.Database, migration.DekDatabase is null ? "--database" : "--dek-database", migration.DekContainer!, "--dek-container", stop.Token).ConfigureAwait(false);
         await using MigrationKeys keys = await MigrationKeys.OpenAsync(client, migration, stop.Token).ConfigureAwait(false);
         await using var output = new StreamWriter(console.Out, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true) { AutoFlush = true, NewLine = "\n" };
 

@@ -21,6 +21,7 @@ internal static class StatusCommand
         MigrationArguments migration = arguments.Migration!;
         ContainerEncryptionPolicy? policy = MigrationTargets.PolicyOf(migration);
         using CosmosClient client = AccountClient.Create(migration.Endpoint);
+        await ResourceCheck.EnsureExistsAsync(client, migration.Database, "--database", migration.Container, "--container", cancellationToken).ConfigureAwait(false);
         Container container = client.GetContainer(migration.Database, migration.Container);
         EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(container, policy, cancellationToken).ConfigureAwait(false);
 

@@ -14,9 +14,15 @@ internal static class AccountClient
     public const string AccountKeyVariable = "COSMOS_KEY";
 
     /// <summary>A Gateway-mode client for <paramref name="endpoint"/> only.</summary>
+    /// <exception cref="Errors.ToolException">A loopback endpoint without <c>COSMOS_KEY</c> (exit code 2).</exception>
     /// <param name="endpoint">The account endpoint (https).</param>
     /// <param name="allowBulkExecution">Whether the SDK may group concurrent point operations into bulk requests.</param>
-    public static CosmosClient Create(Uri endpoint, bool allowBulkExecution = false)
+    public static CosmosClient Create(Uri endpoint, bool allowBulkExecution = false) =>
+        Create(endpoint, allowBulkExecution, Environment.GetEnvironmentVariable(AccountKeyVariable));
+
+    /// <summary>As <see cref="Create(Uri, bool)"/>, with the account key given (<see langword="null"/>: none).</summary>
+    /// <exception cref="Errors.ToolException">A loopback endpoint without an account key (exit code 2).</exception>
+    internal static CosmosClient Create(Uri endpoint, bool allowBulkExecution, string? accountKey)
     {
         var options = new CosmosClientOptions
         {
@@ -32,7 +38,12 @@ internal static class AccountClient
             options.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
         }
 
-        string? accountKey = Environment.GetEnvironmentVariable(AccountKeyVariable);
+        if (string.IsNullOrEmpty(accountKey) && endpoint.IsLoopback)
+        {
+            // A local emulator has no Microsoft Entra sign-in: DefaultAzureCredential would only fail later, unclearly.
+            throw Errors.ToolException.Usage($"a loopback endpoint (a local emulator) needs its account key in the {AccountKeyVariable} environment variable; DefaultAzureCredential cannot sign in to it.");
+        }
+
         return string.IsNullOrEmpty(accountKey)
             ? new CosmosClient(endpoint.AbsoluteUri, new DefaultAzureCredential(), options)
             : new CosmosClient(endpoint.AbsoluteUri, accountKey, options);

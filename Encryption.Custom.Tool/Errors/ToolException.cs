@@ -27,6 +27,9 @@ internal sealed class ToolException : Exception
     /// <summary>The kind of a migration refused because it would decrypt a path or change its encryption type unasked.</summary>
     public const string ChangeNotAllowedKind = "ChangeNotAllowed";
 
+    /// <summary>The kind of a database or container named on the command line that does not exist.</summary>
+    public const string NotFoundKind = "NotFound";
+
     public ToolException()
         : this(ExitCodes.Failure, "Unexpected", "The tool failed.", null)
     {
@@ -60,6 +63,9 @@ internal sealed class ToolException : Exception
 
     /// <summary>A migration that would take encryption away without the operator naming it (exit code 2: the command line must say so).</summary>
     public static ToolException ChangeNotAllowed(string message) => new(ExitCodes.UsageError, ChangeNotAllowedKind, message, null);
+
+    /// <summary>A database or container the command line names does not exist (exit code 1, as any service refusal).</summary>
+    public static ToolException NotFound(string message, Exception innerException) => new(ExitCodes.Failure, NotFoundKind, message, innerException);
 
     /// <summary>Bad input the operator supplied (exit code 3).</summary>
     public static ToolException BadInput(string kind, string message, Exception? innerException = null) =>

@@ -104,6 +104,9 @@ public sealed class HostingTests(CosmosDatabaseFixture fixture) : IClassFixture<
         Assert.Contains("'missing-dek' (KeyUnavailable)", failure.Message, StringComparison.Ordinal);
         Assert.True(_logs.Has("WarmUpFailed", "'missing-dek'"));
         Assert.True(_logs.Has("DataEncryptionKeyLoadFailed", "'missing-dek'"));
+
+        // The failure's stack is logged once (by the provider), not again by the warm-up.
+        Assert.Single(_logs.Entries, e => e.Exception is not null && e.Message.Contains("'missing-dek'", StringComparison.Ordinal));
     }
 
     [Fact]

@@ -42,6 +42,12 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
     /// <summary>Faults injected so far, per (request kind, fault).</summary>
     public IReadOnlyDictionary<(string Kind, InjectedFault Fault), int> Injected => _injected;
 
+    /// <summary>
+    /// The most faults one kind of request gets: a step that sends many requests of a kind (the processor's start
+    /// creates and reads every lease) would otherwise meet a fault on every attempt, which no service does for long.
+    /// </summary>
+    public const int MaxPerKind = 12;
+
     /// <summary>Turns injection off (the endpoint is then reached as usual).</summary>
     public bool Enabled { get; set; } = true;
 
@@ -64,10 +70,12 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
         };
     }
 
+    private int InjectedInto(string kind) => _injected.Where(entry => entry.Key.Kind == kind).Sum(entry => entry.Value);
+
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         string? kind = Enabled ? kindOf(request) : null;
-        if (kind is null || Interlocked.Increment(ref _count) % everyNth != 0)
+        if (kind is null || Interlocked.Increment(ref _count) % everyNth != 0 || InjectedInto(kind) >= MaxPerKind)
         {
             return await base.SendAsync(request, cancellationToken);
         }
@@ -76,6 +84,13 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
         if (fault == InjectedFault.AppliedThenTimedOut && kind != "replace")
         {
             fault = InjectedFault.ServiceUnavailable;
+        }
+
+        // To the change feed processor a 410 on the feed or a lease is the SDK's partition-split signal, handled
+        // inside the SDK, not a transient answer for the job: those requests get the other faults.
+        if (fault == InjectedFault.Gone && (kind == "change-feed" || kind.StartsWith("lease", StringComparison.Ordinal)))
+        {
+            fault = InjectedFault.RequestTimeout;
         }
 
         _injected.AddOrUpdate((kind, fault), 1, (_, n) => n + 1);

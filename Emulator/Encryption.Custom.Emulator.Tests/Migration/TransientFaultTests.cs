@@ -69,7 +69,7 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         const int Count = 60;
         (Container created, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         await SeedAsync(created, Count, Ct);
-        var faults = new FaultInjectingHandler(everyNth: 3, request => FaultInjectingHandler.KindOf(request, "none"));
+        var faults = new FaultInjectingHandler(everyNth: 2, request => FaultInjectingHandler.KindOf(request, "none"));
         using var faulty = fixture.Endpoint.CreateClient(options =>
         {
             options.ServerCertificateCustomValidationCallback = null;

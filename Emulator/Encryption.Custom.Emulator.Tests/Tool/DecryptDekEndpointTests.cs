@@ -10,7 +10,7 @@ namespace Encryption.Custom.Emulator.Tests.Tool;
 /// </summary>
 public sealed class DecryptDekEndpointTests(ToolFixture fixture) : IClassFixture<ToolFixture>
 {
-    private static readonly TimeSpan s_runBound = TimeSpan.FromMinutes(1);
+    private static readonly TimeSpan s_runBound = TimeSpan.FromMinutes(2);
 
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
