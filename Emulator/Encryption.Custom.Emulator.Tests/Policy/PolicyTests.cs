@@ -145,6 +145,9 @@ public sealed class PolicyTests(EncryptionFixture fixture) : IClassFixture<Encry
 
     public static TheoryData<string> Tampering => ["plaintext", "stripped", "never-encrypted"];
 
+    // Tamperings that leave plaintext (a stripped envelope leaves ciphertext, which no mode accepts).
+    public static TheoryData<string> PlaintextTampering => ["plaintext", "never-encrypted"];
+
     // Writes two good documents and one bad one (in partition p0), returns the bad one's id.
     private async Task<(Container Raw, SecretDocument Bad, SecretDocument[] Good)> SeedTamperedAsync(string tampering)
     {
@@ -217,7 +220,8 @@ public sealed class PolicyTests(EncryptionFixture fixture) : IClassFixture<Encry
             Assert.Equal(7, errors.Count);
             foreach (EncryptionException error in errors)
             {
-                Assert.Equal(EncryptionErrorKind.PlaintextForbidden, error.Kind);
+                // A stripped envelope leaves ciphertext behind: recognised as such, never read as plaintext.
+                Assert.Equal(tampering == "stripped" ? EncryptionErrorKind.UnlistedCipherText : EncryptionErrorKind.PlaintextForbidden, error.Kind);
                 Assert.Equal(expectedPath, error.Path);
                 Assert.Contains(bad.Id, error.Message, StringComparison.Ordinal);
                 Assert.DoesNotContain(bad.Ssn, error.ToString(), StringComparison.Ordinal);
@@ -226,7 +230,7 @@ public sealed class PolicyTests(EncryptionFixture fixture) : IClassFixture<Encry
     }
 
     [Theory]
-    [MemberData(nameof(Tampering))]
+    [MemberData(nameof(PlaintextTampering))]
     public async Task ReadBothModes_AcceptTheDocument(string tampering)
     {
         (Container raw, SecretDocument bad, SecretDocument[] good) = await SeedTamperedAsync(tampering);
@@ -245,12 +249,25 @@ public sealed class PolicyTests(EncryptionFixture fixture) : IClassFixture<Encry
             Assert.Equal(3, query.Count);
             Assert.Equal(2, many.Count);
             Assert.Equal(3, changes.SelectMany(p => p).Count());
-            if (tampering != "stripped")
-            {
-                Assert.Equal(bad.Ssn, (string?)query.Single(d => (string?)d["id"] == bad.Id)["ssn"]);
-            }
-
+            Assert.Equal(bad.Ssn, (string?)query.Single(d => (string?)d["id"] == bad.Id)["ssn"]);
             Assert.Equal(good[0].Ssn, (string?)query.Single(d => (string?)d["id"] == good[0].Id)["ssn"]);
+        }
+    }
+
+    [Fact]
+    public async Task ReadBothModes_RefuseCipherTextWhoseEnvelopeWasStripped()
+    {
+        (Container raw, SecretDocument bad, _) = await SeedTamperedAsync("stripped");
+        foreach (PlaintextPolicy mode in new[] { PlaintextPolicy.WritePlaintextReadBoth, PlaintextPolicy.WriteEncryptedReadBoth })
+        {
+            Container container = raw.WithEncryptor(fixture.Encryptor, WithPolicy(mode));
+
+            EncryptionException point = await Assert.ThrowsAsync<EncryptionException>(() => container.ReadItemAsync<JObject>(bad.Id, bad.PartitionKey, cancellationToken: Ct));
+            EncryptionException query = await Assert.ThrowsAsync<EncryptionException>(() => container.GetItemQueryIterator<JObject>("SELECT * FROM c").ReadAllAsync(Ct));
+
+            Assert.Equal(EncryptionErrorKind.UnlistedCipherText, point.Kind);
+            Assert.Equal(EncryptionErrorKind.UnlistedCipherText, query.Kind);
+            Assert.Contains(bad.Id, query.Message, StringComparison.Ordinal);
         }
     }
 
