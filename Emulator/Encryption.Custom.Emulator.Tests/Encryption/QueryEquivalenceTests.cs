@@ -72,7 +72,7 @@ public sealed class QueryEquivalenceTests(EncryptionFixture fixture) : IClassFix
             1 => $"{path} != {operand}",
             2 => $"{operand} = {path}",
             3 => $"{path} IN ({operand}, {Operand(random, value is string ? s_ssns[random.Next(3)] : value, parameters)})",
-            4 => $"{path} NOT IN ({operand})",
+            4 => $"NOT ({path} IN ({operand}))", // the bundled endpoint does not parse "x NOT IN" (the reference container runs it)
             _ => $"c.id = 'd{random.Next(12)}'",
         };
     }

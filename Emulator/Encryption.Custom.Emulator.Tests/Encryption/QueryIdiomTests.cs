@@ -85,7 +85,10 @@ public sealed class QueryIdiomTests(EncryptionFixture fixture) : IClassFixture<E
         Assert.Equal(["a", "c"], await IdsAsync(container.ToEncryptionFeedIterator(people.Where(p => p.Ssn.Equals(ssn)))));
         Assert.Equal(["a", "c"], await IdsAsync(container.ToEncryptionFeedIterator(people.Where(p => string.Equals(p.Ssn, ssn)))));
         Assert.Equal(["a", "c"], await IdsAsync(container.ToEncryptionFeedIterator(people.Where(p => taxIds.Contains(p.TaxId)))));
-        Assert.Equal(["a"], await IdsAsync(container.ToEncryptionFeedIterator(people.Where(p => p.Age == 30 && p.Active))));
+        Assert.Equal(["a"], await IdsAsync(container.ToEncryptionFeedIterator(people.Where(p => p.Age == 30 && p.Active == true))));
+
+        // A deterministic boolean used as a condition by itself would match nothing on ciphertext: refused.
+        Assert.Throws<NotSupportedException>(() => container.ToEncryptionFeedIterator(people.Where(p => p.Active)));
     }
 
     [Fact]

@@ -169,7 +169,7 @@ public sealed class QueryGuardTests
             "SELECT * FROM c WHERE (c.ssn IN (@__enc0, @__enc1)) AND c.id = @id",
             Rewrite(new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn AND c.id = @id").WithParameter("@ssn", "x").WithParameter("@id", "1"), keys: 2).QueryText);
         Assert.Equal(
-            "SELECT * FROM c WHERE (c.ssn NOT IN (@__enc0, @__enc1))",
+            "SELECT * FROM c WHERE (NOT (c.ssn IN (@__enc0, @__enc1)))",
             Rewrite(new QueryDefinition("SELECT * FROM c WHERE @ssn != c.ssn").WithParameter("@ssn", "x"), keys: 2).QueryText);
         Assert.Equal(
             "SELECT * FROM c WHERE NOT(c.ssn IN (@__enc0, @__enc1, @__enc2, @__enc3))",

@@ -8,7 +8,7 @@ namespace Encryption.Custom.Cosmos.Queries;
 /// <summary>
 /// Builds the query that is sent: each allowed comparison of a deterministic path is rewritten to compare with
 /// fresh parameters holding its operands' ciphertexts (<c>c.ssn = @p</c> → <c>(c.ssn = @__enc0)</c>; during a
-/// rotation <c>(c.ssn IN (@__enc0, @__enc1))</c>, <c>!=</c> and <c>&lt;&gt;</c> → <c>NOT IN</c>), and only the
+/// rotation <c>(c.ssn IN (@__enc0, @__enc1))</c>, <c>!=</c>, <c>&lt;&gt;</c> and <c>NOT IN</c> → <c>NOT (... IN (...))</c>), and only the
 /// parameters the new text still names are copied, so a plaintext operand never leaves the process.
 /// </summary>
 internal static class QueryRewriter
@@ -61,8 +61,9 @@ internal static class QueryRewriter
             }
 
             string reference = text[comparison.Reference.Start..comparison.Reference.End];
+            // NOT (x IN (...)) rather than x NOT IN (...): the same result, and understood by every endpoint.
             string replacement = list
-                ? $"({reference} {(comparison.Negated ? "NOT IN" : "IN")} ({string.Join(", ", items)}))"
+                ? (comparison.Negated ? $"(NOT ({reference} IN ({string.Join(", ", items)})))" : $"({reference} IN ({string.Join(", ", items)}))")
                 : $"({reference} {(comparison.Negated ? "!=" : "=")} {items[0]})";
             result.Append(text, cursor, comparison.Node.Start - cursor).Append(replacement);
             cursor = comparison.Node.End;
