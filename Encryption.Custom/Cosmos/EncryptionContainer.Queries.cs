@@ -9,7 +9,7 @@ internal sealed partial class EncryptionContainer
         new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query));
 
     public override FeedIterator<T> GetItemQueryIterator<T>(string? queryText = null, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(Checked(queryText), continuationToken, requestOptions), FeedKind.Query));
+        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(Checked(queryText)!, continuationToken, requestOptions), FeedKind.Query));
 
     public override FeedIterator<T> GetItemQueryIterator<T>(FeedRange feedRange, QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
         new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(feedRange, Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query));
@@ -18,7 +18,7 @@ internal sealed partial class EncryptionContainer
         Wrap(_inner.GetItemQueryStreamIterator(Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query);
 
     public override FeedIterator GetItemQueryStreamIterator(string? queryText = null, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Wrap(_inner.GetItemQueryStreamIterator(Checked(queryText), continuationToken, requestOptions), FeedKind.Query);
+        Wrap(_inner.GetItemQueryStreamIterator(Checked(queryText)!, continuationToken, requestOptions), FeedKind.Query);
 
     public override FeedIterator GetItemQueryStreamIterator(FeedRange feedRange, QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
         Wrap(_inner.GetItemQueryStreamIterator(feedRange, Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query);
@@ -65,11 +65,8 @@ internal sealed partial class EncryptionContainer
 
     private QueryDefinition Checked(QueryDefinition queryDefinition) => QueryGuard.Check(queryDefinition);
 
-    private string? Checked(string? queryText)
-    {
-        QueryGuard.Check(queryText);
-        return queryText;
-    }
+    // Text goes through the same check as a QueryDefinition (its literals may be encrypted); no text reads everything.
+    private QueryDefinition? Checked(string? queryText) => queryText is null ? null : QueryGuard.Check(new QueryDefinition(queryText));
 
     private async Task<ResponseMessage> ReadManyCoreAsync(IReadOnlyList<(string id, PartitionKey partitionKey)> items, ReadManyRequestOptions? options, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {

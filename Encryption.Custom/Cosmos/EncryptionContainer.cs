@@ -1,3 +1,4 @@
+using Encryption.Custom.Cosmos.Queries;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;
@@ -33,7 +34,7 @@ internal sealed partial class EncryptionContainer : Container
         Crypto = new BodyCrypto(encryptor, options.JsonProcessor, options.ProcessorOptions, options.Policy);
         WriteOptions = new WriteOptionsResolver(options.Policy);
         Policy = options.Policy;
-        QueryGuard = new QueryGuard(options.Policy);
+        QueryGuard = new QueryGuard(options.Policy, encryptor, Serializer);
         _partitionKeyGuard = new PartitionKeyGuard(inner);
         _patchMaxAttempts = options.PatchMaxAttempts;
     }
@@ -130,5 +131,7 @@ internal sealed partial class EncryptionContainer : Container
         string? continuationToken = null,
         QueryRequestOptions? requestOptions = null,
         CosmosLinqSerializerOptions? linqSerializerOptions = null) =>
-        _inner.GetItemLinqQueryable<T>(allowSynchronousQueryExecution, continuationToken, requestOptions, linqSerializerOptions);
+        LinqQueryMarker.Mark(
+            _inner.GetItemLinqQueryable<T>(allowSynchronousQueryExecution, continuationToken, requestOptions, linqSerializerOptions),
+            new LinqQueryState(this, continuationToken, requestOptions));
 }

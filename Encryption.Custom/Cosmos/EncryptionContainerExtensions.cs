@@ -92,20 +92,22 @@ public static class EncryptionContainerExtensions
             throw new ArgumentException("The container was not created with WithEncryptor.", nameof(container));
         }
 
-        FeedIterator inner;
+        // The SDK translates the expression (its naming policy and attributes stay honoured); the SQL then goes
+        // through the same parser, guard and operand encryption as any query of the container.
+        LinqQueryState state = LinqQueryMarker.Unmark(query, out IQueryable<T> unmarked) is { } found && ReferenceEquals(found.Container, encryptionContainer)
+            ? found
+            : throw new ArgumentException("The query was not built with GetItemLinqQueryable of this encryption container.", nameof(query));
+        QueryDefinition definition;
         try
         {
-            // ==, != and Contains on deterministic paths compare with ciphertext; then the SDK's translation (with the
-            // serialized property names, as the service will see them) goes through the one query check.
-            query = DeterministicLinqRewriter.Rewrite(encryptionContainer, query);
-            encryptionContainer.QueryGuard.Check(query.ToQueryDefinition().QueryText);
-            inner = query.ToStreamIterator();
+            definition = unmarked.ToQueryDefinition();
         }
         catch (ArgumentOutOfRangeException exception)
         {
             throw new ArgumentException("The query was not built with GetItemLinqQueryable.", nameof(query), exception);
         }
 
+        FeedIterator inner = encryptionContainer.Inner.GetItemQueryStreamIterator(encryptionContainer.QueryGuard.Check(definition), state.ContinuationToken, state.RequestOptions);
         return encryptionContainer.Wrap(inner, FeedKind.Query);
     }
 }

@@ -220,13 +220,15 @@ internal static class Program
 
         JObject stored = await ReadRawAsync(raw, "q1", "contoso");
         Output.Line($"stored ssn of q1: {stored["ssn"]}");
-        List<Customer> bySql = await ReadAllAsync(await QueriesExample.BySsnAsync(customers));
-        List<Customer> byList = await ReadAllAsync(await QueriesExample.BySsnsAsync(customers));
+        List<Customer> bySql = await ReadAllAsync(QueriesExample.BySsn(customers));
+        List<Customer> byList = await ReadAllAsync(QueriesExample.BySsns(customers));
+        List<Customer> byExplicit = await ReadAllAsync(await QueriesExample.BySsnExplicitAsync(customers));
         List<Customer> byLinq = await ReadAllAsync(QueriesExample.BySsnLinq(customers, "457-55-5462"));
         bySql.ForEach(c => Output.Line($"SQL c.ssn = @ssn: {c.Id} {c.Name}, SSN {c.Ssn}"));
         bool ok = Check((string?)stored["ssn"] != written[0].Ssn, "the stored SSN is ciphertext")
             & Check(bySql.SequenceEqual(written.Take(1)), "c.ssn = @ssn finds exactly the customer with that SSN, decrypted")
-            & Check(byList.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "c.ssn IN (@a, @b) finds both customers")
+            & Check(byList.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "c.ssn IN (@a, '219-09-9999') finds both customers")
+            & Check(byExplicit.SequenceEqual(written.Take(1)), "AddParameterAsync, the explicit form, finds the same customer")
             & Check(byLinq.SequenceEqual(written.Skip(2)), "LINQ c.Ssn == ssn finds the customer with that SSN");
         try
         {
@@ -243,7 +245,7 @@ internal static class Program
         Container during = QueriesExample.DuringRotation(raw, encryptor);
         Customer duplicate = written[0] with { Id = "q4", Name = "Ada (new key)" };
         await during.CreateItemAsync(duplicate, new PartitionKey(duplicate.Tenant));
-        List<Customer> both = await ReadAllAsync(await QueriesExample.BySsnUnderBothKeysAsync(during));
+        List<Customer> both = await ReadAllAsync(QueriesExample.BySsnUnderBothKeys(during));
         both.ForEach(c => Output.Line($"{c.Id} {c.Name}, SSN {c.Ssn}"));
         JObject storedNew = await ReadRawAsync(raw, "q4", "contoso");
         ok &= Check((string?)storedNew["_ei"]?["_en"] == "customers-dek-2" && (string?)storedNew["ssn"] != (string?)stored["ssn"], "the new write is under the new key (another ciphertext for the same SSN)")

@@ -4,8 +4,8 @@ using Microsoft.Azure.Cosmos;
 namespace EncryptionSample;
 
 /// <summary>
-/// The C# blocks of docs/queries.md: looking a customer up by an encrypted SSN (a deterministic policy path), by SQL
-/// parameter, by an <c>IN</c> list and by LINQ, and during a DEK rotation. Program.RunQueriesExampleAsync runs them.
+/// The C# blocks of docs/queries.md: looking a customer up by an encrypted SSN (a deterministic policy path), with
+/// WithParameter, by an <c>IN</c> list and by LINQ, and during a DEK rotation. Program.RunQueriesExampleAsync runs them.
 /// </summary>
 internal static class QueriesExample
 {
@@ -22,25 +22,30 @@ internal static class QueriesExample
         return customers;
     }
 
-    /// <summary>docs/queries.md "SQL: AddParameterAsync": the customer with this SSN.</summary>
-    public static async Task<FeedIterator<Customer>> BySsnAsync(Container customers)
+    /// <summary>docs/queries.md "SQL: WithParameter and literals": the customer with this SSN (the library encrypts the parameter).</summary>
+    public static FeedIterator<Customer> BySsn(Container customers)
     {
-        QueryDefinition query = await new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn")
-            .AddParameterAsync("@ssn", "078-05-1120", "/ssn", customers);
+        var query = new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn").WithParameter("@ssn", "078-05-1120");
         FeedIterator<Customer> results = customers.GetItemQueryIterator<Customer>(query);
         return results;
     }
 
-    /// <summary>docs/queries.md: an <c>IN</c> list, one encrypted parameter per value.</summary>
-    public static async Task<FeedIterator<Customer>> BySsnsAsync(Container customers)
+    /// <summary>docs/queries.md: an <c>IN</c> list with a parameter and a literal, both encrypted by the library.</summary>
+    public static FeedIterator<Customer> BySsns(Container customers)
     {
-        var anyOf = new QueryDefinition("SELECT * FROM c WHERE c.ssn IN (@a, @b)");
-        await anyOf.AddParameterAsync("@a", "078-05-1120", "/ssn", customers);
-        await anyOf.AddParameterAsync("@b", "219-09-9999", "/ssn", customers);
+        var anyOf = new QueryDefinition("SELECT * FROM c WHERE c.ssn IN (@a, '219-09-9999')").WithParameter("@a", "078-05-1120");
         return customers.GetItemQueryIterator<Customer>(anyOf);
     }
 
-    /// <summary>docs/queries.md "LINQ": the comparison is rewritten to the SSN's ciphertext.</summary>
+    /// <summary>docs/queries.md: the explicit form, the ciphertext in the query definition itself.</summary>
+    public static async Task<FeedIterator<Customer>> BySsnExplicitAsync(Container customers)
+    {
+        QueryDefinition explicitForm = await new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn")
+            .AddParameterAsync("@ssn", "078-05-1120", "/ssn", customers);
+        return customers.GetItemQueryIterator<Customer>(explicitForm);
+    }
+
+    /// <summary>docs/queries.md "LINQ": the SDK's translation goes through the same check; the SSN is encrypted.</summary>
     public static FeedIterator<Customer> BySsnLinq(Container customers, string ssn)
     {
         IQueryable<Customer> query = customers.GetItemLinqQueryable<Customer>().Where(c => c.Ssn == ssn);
@@ -65,10 +70,9 @@ internal static class QueriesExample
     }
 
     /// <summary>docs/queries.md "Rotation": the query matches the SSN under either key.</summary>
-    public static async Task<FeedIterator<Customer>> BySsnUnderBothKeysAsync(Container during)
+    public static FeedIterator<Customer> BySsnUnderBothKeys(Container during)
     {
-        QueryDefinition both = await new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn")
-            .AddParameterAsync("@ssn", "078-05-1120", "/ssn", during); // one parameter per accepted key, sent as IN
+        var both = new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn").WithParameter("@ssn", "078-05-1120");
         return during.GetItemQueryIterator<Customer>(both);
     }
 }

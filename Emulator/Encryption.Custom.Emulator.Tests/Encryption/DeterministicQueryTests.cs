@@ -11,7 +11,7 @@ public sealed class DeterministicQueryTests(EncryptionFixture fixture) : IClassF
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
-    private static ContainerEncryptionPolicy Policy(string dek, params string[] accepted) =>
+    internal static ContainerEncryptionPolicy Policy(string dek, params string[] accepted) =>
         new(dek,
         [
             new EncryptionPolicyIncludedPath("/ssn") { EncryptionType = PathEncryptionType.Deterministic },

@@ -1,32 +1,60 @@
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Queries;
+using Encryption.Custom.Cosmos.Queries.Analysis;
+using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Tests.Cosmos.Queries;
 
-/// <summary>The one query check: what is allowed on deterministic paths, what is refused on any encrypted path, and the rotation rewrite.</summary>
+/// <summary>The one query check: what is allowed on policy paths, what is refused (naming the path), and the rewrite of allowed comparisons.</summary>
 public sealed class QueryGuardTests
 {
-    private static readonly ContainerEncryptionPolicy s_policy = new(
+    internal static readonly ContainerEncryptionPolicy Policy = new(
         "dek",
         [
             new EncryptionPolicyIncludedPath("/ssn") { EncryptionType = PathEncryptionType.Deterministic },
             new EncryptionPolicyIncludedPath("/age") { EncryptionType = PathEncryptionType.Deterministic },
             new EncryptionPolicyIncludedPath("/notes"),
+            new EncryptionPolicyIncludedPath("/card"),
         ]);
 
+    private static readonly QueryPolicyPaths s_paths = new(Policy);
+
     [Theory]
+    [InlineData("SELECT * FROM c")]
+    [InlineData("SELECT * FROM c WHERE c.name = 'c.ssn' AND c.other = \"where c.ssn\"")]
+    [InlineData("SELECT * FROM c WHERE c.ssnx = 1 ORDER BY c.name")]
+    [InlineData("SELECT * FROM c WHERE @ssn = c.name")]
     [InlineData("SELECT * FROM c WHERE c.ssn = @ssn")]
     [InlineData("SELECT * FROM c WHERE c.ssn=@ssn AND c.age != @age")]
     [InlineData("SELECT * FROM c WHERE c.ssn <> @ssn")]
     [InlineData("SELECT * FROM c WHERE @ssn = c.ssn")]
-    [InlineData("SELECT * FROM c WHERE c.ssn IN (@a, @b)")]
+    [InlineData("SELECT * FROM c WHERE c.ssn = '078-05-1120' OR c.age = 30 OR c.age = true")]
+    [InlineData("SELECT * FROM c WHERE c.ssn IN (@a, @b, 'x', null)")]
     [InlineData("SELECT * FROM c WHERE c.ssn NOT IN (@a, @b)")]
+    [InlineData("SELECT * FROM c WHERE c.ssn = null")]
+    [InlineData("SELECT * FROM c WHERE NOT (c.ssn = @p) AND (c.age = @a OR c.age = @b)")]
+    [InlineData("SELECT * FROM c WHERE ((c.ssn) = @p)")]
     [InlineData("SELECT VALUE root FROM root WHERE (root[\"ssn\"] = \"AgE=\")")]
     [InlineData("SELECT VALUE root FROM root WHERE root[\"ssn\"] IN (\"AgE=\", \"AgF=\")")]
-    [InlineData("SELECT c.notes, c.ssn FROM c WHERE c.id = @id ORDER BY c.id")]
-    public void Check_EqualityOnDeterministicPath_IsAllowed(string query)
+    [InlineData("SELECT c.notes, c.ssn, c.card AS k FROM c WHERE c.id = @id ORDER BY c.id")]
+    [InlineData("SELECT VALUE c.card FROM c")]
+    [InlineData("SELECT VALUE {\"s\": c.ssn, \"n\": c.notes} FROM c")]
+    [InlineData("SELECT DISTINCT VALUE c.ssn FROM c")]
+    [InlineData("SELECT DISTINCT c.ssn, c.age FROM c")]
+    [InlineData("SELECT * FROM c WHERE IS_DEFINED(c.card) AND NOT IS_NULL(c.notes)")]
+    [InlineData("SELECT VALUE COUNT(c.card) FROM c")]
+    [InlineData("SELECT * FROM c.ssn s WHERE s = @p")]
+    [InlineData("SELECT c.id FROM c JOIN (SELECT VALUE c.ssn) s WHERE s = @p")]
+    [InlineData("SELECT c.id FROM c JOIN t IN c.tags WHERE t.ssn = 1 AND t.card > 2")]
+    [InlineData("SELECT * FROM c WHERE c.address.ssn > 1")]
+    [InlineData("SELECT * FROM c WHERE EXISTS(SELECT VALUE t FROM t IN c.tags WHERE t = @x) AND c.ssn = @p")]
+    [InlineData("SELECT * FROM (SELECT VALUE c FROM c) d WHERE d.ssn = @p")]
+    [InlineData("SELECT VALUE c FROM c")]
+    [InlineData("SELECT c.ssn = @p AS same FROM c")]
+    [InlineData("SELECT * FROM c WHERE c.name = 'x' -- not a policy name")]
+    public void Analyze_AllowedQueries_Pass(string query)
     {
-        Assert.Null(QueryGuard.Scan(query, s_policy, null));
+        _ = QueryGuard.Analyze(query, s_paths);
     }
 
     [Theory]
@@ -39,34 +67,126 @@ public sealed class QueryGuardTests
     [InlineData("SELECT * FROM c WHERE c.age + 1 = @p", "/age")]
     [InlineData("SELECT * FROM c WHERE @p = c.age + 1", "/age")]
     [InlineData("SELECT * FROM c WHERE c.notes = @notes", "/notes")]
+    [InlineData("SELECT * FROM c WHERE c.notes IN (@a)", "/notes")]
     [InlineData("SELECT VALUE root FROM root WHERE (root[\"notes\"] = \"x\")", "/notes")]
-    public void Check_OtherUseOfEncryptedPath_IsRefusedNamingThePath(string query, string path)
+    [InlineData("SELECT * FROM c WHERE c.ssn = LOWER(@p)", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c.ssn = @p + 'x'", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c.ssn = c.other", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c.ssn IN (@a, LOWER(@b))", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c.ssn = @p ?? @q", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE @q ?? c.ssn = @p", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE NOT c.ssn = @p", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c.ssn = @p = true", "/ssn")]
+    [InlineData("SELECT VALUE MAX(c.card) FROM c", "/card")]
+    [InlineData("SELECT VALUE MIN(c.ssn) FROM c", "/ssn")]
+    [InlineData("SELECT c.ssn, COUNT(1) FROM c GROUP BY c.ssn", "/ssn")]
+    [InlineData("SELECT DISTINCT VALUE c.card FROM c", "/card")]
+    [InlineData("SELECT DISTINCT c.id, c.notes FROM c", "/notes")]
+    [InlineData("SELECT * FROM c WHERE c.SSN > 1", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c[\"Ssn\"] > 1", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c[\"\\u0073sn\"] > 1", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c['CARD'] = @p", "/card")]
+    [InlineData("SELECT c.id FROM c JOIN (SELECT VALUE c.card) s WHERE s = @p", "/card")]
+    [InlineData("SELECT * FROM c.card s WHERE s = @p", "/card")]
+    [InlineData("SELECT * FROM c.ssn s WHERE s > @p", "/ssn")]
+    [InlineData("SELECT * FROM root r WHERE r.notes = 'x'", "/notes")]
+    [InlineData("SELECT * FROM c WHERE c.card.number = 1", "/card")]
+    [InlineData("SELECT c.card.number FROM c", "/card")]
+    [InlineData("SELECT c.id FROM c JOIN x IN c.card", "/card")]
+    [InlineData("SELECT * FROM c WHERE c[@p] = 1", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE CONTAINS(ToString(c), '078')", "/ssn")]
+    [InlineData("SELECT * FROM c ORDER BY c", "/ssn")]
+    [InlineData("SELECT * FROM (SELECT * FROM c) d WHERE d.ssn = @p", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE ssn = @p", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE (SELECT VALUE c.ssn) = @p", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE ARRAY_CONTAINS(ARRAY(SELECT VALUE c.ssn), @p)", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c.ssn LIKE '078%'", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE (c.ssn ?? 'x') = @p", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE IS_STRING(c.ssn)", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE udf.f(c.ssn)", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c.ssn = 1 -- comment", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c.a = 1 /* c.SSN */", "/ssn")]
+    [InlineData("SELECT * FROM c WHERE c[\"\\u0063ard\"] = 1 --", "/card")]
+    [InlineData("SELECT * FROM c WHERE c.ssn = 12345678901234567890123 ORDER BY", "/ssn")]
+    public void Analyze_OtherUseOfPolicyPath_IsRefusedNamingThePath(string query, string path)
     {
-        var exception = Assert.Throws<NotSupportedException>(() => QueryGuard.Scan(query, s_policy, null));
+        var exception = Assert.Throws<NotSupportedException>(() => QueryGuard.Analyze(query, s_paths));
 
         Assert.Contains($"'{path}'", exception.Message, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public void Check_RandomizedPath_SaysRandomized()
+    [Theory]
+    [InlineData("SELECT * FROM c WHERE c.notes = @n", "randomized")]
+    [InlineData("SELECT * FROM c WHERE c.age > 1", "deterministically")]
+    [InlineData("SELECT * FROM c ORDER BY c.ssn", "ORDER BY")]
+    [InlineData("SELECT c.ssn, COUNT(1) FROM c GROUP BY c.ssn", "GROUP BY")]
+    [InlineData("SELECT * FROM c WHERE c.a = 1 -- c.ssn", "cannot parse")]
+    public void Analyze_Refusal_SaysWhy(string query, string reason)
     {
-        var exception = Assert.Throws<NotSupportedException>(() => QueryGuard.Scan("SELECT * FROM c WHERE c.notes = @n", s_policy, null));
+        var exception = Assert.Throws<NotSupportedException>(() => QueryGuard.Analyze(query, s_paths));
 
-        Assert.Contains("randomized", exception.Message, StringComparison.Ordinal);
+        Assert.Contains(reason, exception.Message, StringComparison.Ordinal);
     }
 
     [Fact]
-    public void Check_DuringRotation_RewritesEqualityAndListEntriesToEveryKey()
+    public void Analyze_RefusalMessages_NeverHoldTheOperands()
     {
-        var expansions = new EncryptedQueryParameters
-        {
-            ["@ssn"] = ["@ssn", "@ssn__k1"],
-            ["@a"] = ["@a", "@a__k1"],
-        };
+        var exception = Assert.Throws<NotSupportedException>(() => QueryGuard.Analyze("SELECT * FROM c WHERE c.ssn > '078-05-1120'", s_paths));
 
-        Assert.Equal("SELECT * FROM c WHERE c.ssn IN (@ssn, @ssn__k1) AND c.id = @id", QueryGuard.Scan("SELECT * FROM c WHERE c.ssn = @ssn AND c.id = @id", s_policy, expansions));
-        Assert.Equal("SELECT * FROM c WHERE c.ssn NOT IN (@ssn, @ssn__k1)", QueryGuard.Scan("SELECT * FROM c WHERE c.ssn != @ssn", s_policy, expansions));
-        Assert.Equal("SELECT * FROM c WHERE c.ssn IN (@a, @a__k1, @b)", QueryGuard.Scan("SELECT * FROM c WHERE c.ssn IN (@a, @b)", s_policy, expansions));
-        Assert.Throws<NotSupportedException>(() => QueryGuard.Scan("SELECT * FROM c WHERE @ssn = c.ssn", s_policy, expansions));
+        Assert.DoesNotContain("078", exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Check_OnlyWhenThePolicyEncryptsWrites()
+    {
+        const string query = "SELECT * FROM c WHERE c.notes = 'x'";
+
+        Assert.Throws<NotSupportedException>(() => new QueryGuard(Policy).Check(query));
+        new QueryGuard(null).Check(query);
+        new QueryGuard(new ContainerEncryptionPolicy("dek", ["/notes"]) { PlaintextPolicy = PlaintextPolicy.WritePlaintextReadBoth }).Check(query);
+        new QueryGuard(Policy).Check((string?)null);
+    }
+
+    [Fact]
+    public void Rewrite_ComparisonsGetFreshParameters_PlaintextOperandsAreNotSent()
+    {
+        QueryDefinition definition = new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn AND c.id = @id AND c.age IN (30, @a, null)")
+            .WithParameter("@ssn", "078-05-1120")
+            .WithParameter("@id", "1")
+            .WithParameter("@a", 40);
+
+        QueryDefinition sent = Rewrite(definition, keys: 1);
+
+        Assert.Equal("SELECT * FROM c WHERE (c.ssn = @__enc0) AND c.id = @id AND (c.age IN (@__enc1, @__enc2, null))", sent.QueryText);
+        Assert.Equal(["@id", "@__enc0", "@__enc1", "@__enc2"], sent.GetQueryParameters().Select(p => p.Name));
+        Assert.DoesNotContain(sent.GetQueryParameters(), p => p.Value is "078-05-1120" or 40);
+    }
+
+    [Fact]
+    public void Rewrite_DuringRotation_ComparesWithEveryKeyOnEitherSide()
+    {
+        Assert.Equal(
+            "SELECT * FROM c WHERE (c.ssn IN (@__enc0, @__enc1)) AND c.id = @id",
+            Rewrite(new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn AND c.id = @id").WithParameter("@ssn", "x").WithParameter("@id", "1"), keys: 2).QueryText);
+        Assert.Equal(
+            "SELECT * FROM c WHERE (NOT (c.ssn IN (@__enc0, @__enc1)))",
+            Rewrite(new QueryDefinition("SELECT * FROM c WHERE @ssn != c.ssn").WithParameter("@ssn", "x"), keys: 2).QueryText);
+        Assert.Equal(
+            "SELECT * FROM c WHERE NOT(c.ssn IN (@__enc0, @__enc1, @__enc2, @__enc3))",
+            Rewrite(new QueryDefinition("SELECT * FROM c WHERE NOT(c.ssn IN (@a, 'b'))").WithParameter("@a", "x"), keys: 2).QueryText);
+    }
+
+    [Fact]
+    public void Rewrite_GeneratedNamesAvoidTheQuerysOwn()
+    {
+        QueryDefinition sent = Rewrite(new QueryDefinition("SELECT * FROM c WHERE c.ssn = @__enc0").WithParameter("@__enc0", "x"), keys: 1);
+
+        Assert.Equal("SELECT * FROM c WHERE (c.ssn = @__enc1)", sent.QueryText);
+    }
+
+    private static QueryDefinition Rewrite(QueryDefinition definition, int keys)
+    {
+        IReadOnlyList<EncryptedComparison> comparisons = QueryGuard.Analyze(definition.QueryText, s_paths);
+        return QueryRewriter.Rewrite(definition, comparisons, (_, operand) => [.. Enumerable.Range(0, keys).Select(k => $"cipher{k}")]);
     }
 }

@@ -1,5 +1,3 @@
-using System.Runtime.CompilerServices;
-using Encryption.Custom.Cosmos.Queries;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom;
@@ -10,15 +8,14 @@ namespace Encryption.Custom;
 /// </summary>
 public static class EncryptionQueryDefinitionExtensions
 {
-    private static readonly ConditionalWeakTable<QueryDefinition, EncryptedQueryParameters> s_parameters = [];
-
     /// <summary>
     /// Adds the parameter <paramref name="name"/> holding <paramref name="value"/> encrypted for
     /// <paramref name="path"/>, which the container's <see cref="ContainerEncryptionPolicy"/> must encrypt with
     /// <see cref="PathEncryptionType.Deterministic"/>. Use it with <c>=</c>, <c>!=</c> or in an <c>IN (...)</c> list
-    /// (one parameter per value). While the policy accepts previous keys (a rotation), the parameter stands for
-    /// the ciphertext under every accepted key: the container rewrites <c>c.ssn = @ssn</c> to
-    /// <c>c.ssn IN (@ssn, @ssn__k1, ...)</c> (and list entries alike) before sending, so documents under either key match.
+    /// (one parameter per value). The parameter holds the ciphertext under the policy's current key; while the policy
+    /// accepts previous keys (a rotation), the container recognises it and compares with the value under every
+    /// accepted key (<c>c.ssn IN (...)</c>) when sending, so documents under either key match. A plain
+    /// <see cref="QueryDefinition.WithParameter"/> value in the same position is encrypted the same way.
     /// </summary>
     /// <param name="queryDefinition">The query; run it through <paramref name="container"/>.</param>
     /// <param name="name">The parameter name, starting with <c>@</c>.</param>
@@ -53,56 +50,12 @@ public static class EncryptionQueryDefinitionExtensions
             throw new ArgumentException("The container was not created with WithEncryptor.", nameof(container));
         }
 
-        ContainerEncryptionPolicy policy = DeterministicPolicyFor(encryptionContainer, path);
-        if (value is null)
-        {
-            return queryDefinition.WithParameter(name, null);
-        }
-
-        PooledBufferWriter json;
-        using (Stream stream = encryptionContainer.Serializer.ToStream(value))
-        {
-            json = PatchValueEncryptor.ReadJson(stream);
-        }
-
-        try
-        {
-            var names = new List<string>();
-            int k = 0;
-            foreach (string keyId in policy.ReadableKeyIds)
-            {
-                string cipherText = await PatchValueEncryptor.EncryptAsync(
-                    json.WrittenMemory,
-                    encryptionContainer.Crypto.Processor,
-                    encryptionContainer.Crypto.Encryptor,
-                    keyId,
-                    policy.EncryptionAlgorithm,
-                    path,
-                    deterministic: true,
-                    cancellationToken).ConfigureAwait(false);
-                string parameterName = k == 0 ? name : $"{name}__k{k}";
-                queryDefinition.WithParameter(parameterName, cipherText);
-                names.Add(parameterName);
-                k++;
-            }
-
-            if (names.Count > 1)
-            {
-                s_parameters.GetOrCreateValue(queryDefinition).Add(name, [.. names]);
-            }
-
-            return queryDefinition;
-        }
-        finally
-        {
-            // The serialized value is plaintext.
-            PooledBufferWriterPool.Return(json);
-        }
+        _ = DeterministicPolicyFor(encryptionContainer, path);
+        cancellationToken.ThrowIfCancellationRequested();
+        return value is null
+            ? queryDefinition.WithParameter(name, null)
+            : queryDefinition.WithParameter(name, encryptionContainer.QueryGuard.EncryptParameter(value, path));
     }
-
-    /// <summary>The expansions of this query's parameters (rotation), or <see langword="null"/> when there are none.</summary>
-    internal static EncryptedQueryParameters? GetExpansions(QueryDefinition queryDefinition) =>
-        s_parameters.TryGetValue(queryDefinition, out EncryptedQueryParameters? parameters) ? parameters : null;
 
     private static ContainerEncryptionPolicy DeterministicPolicyFor(EncryptionContainer container, string path)
     {

@@ -1,0 +1,132 @@
+using Encryption.Custom.Cosmos.Queries.Sql;
+
+namespace Encryption.Custom.Cosmos.Queries.Analysis;
+
+/// <summary>
+/// Resolves every reference of a parsed query through its aliases (<c>FROM c</c>, <c>FROM c.card s</c>,
+/// <c>JOIN x IN c.arr</c>, <c>JOIN (SELECT VALUE c.card) s</c>) and subqueries to a document path, and checks each
+/// use of a policy path: equality with values the library encrypts on a deterministic path, <c>IS_DEFINED</c>,
+/// <c>IS_NULL</c>, <c>COUNT</c>, projection, and <c>DISTINCT</c> on a deterministic path are allowed; anything
+/// else throws <see cref="NotSupportedException"/> (docs/queries.md). Returns the comparisons whose operands must
+/// be encrypted.
+/// </summary>
+internal sealed partial class QueryAnalyzer
+{
+    private readonly QueryPolicyPaths _policy;
+    private readonly IReadOnlyList<SqlToken> _tokens;
+    private readonly List<EncryptedComparison> _comparisons = [];
+
+    private QueryAnalyzer(QueryPolicyPaths policy, IReadOnlyList<SqlToken> tokens)
+    {
+        _policy = policy;
+        _tokens = tokens;
+    }
+
+    /// <summary>Checks <paramref name="query"/>; returns the comparisons to encrypt.</summary>
+    /// <exception cref="NotSupportedException">A policy path is used in a way the service cannot evaluate.</exception>
+    public static IReadOnlyList<EncryptedComparison> Analyze(SqlQuery query, IReadOnlyList<SqlToken> tokens, QueryPolicyPaths policy)
+    {
+        var analyzer = new QueryAnalyzer(policy, tokens);
+        analyzer.AnalyzeQuery(query, new Dictionary<string, ResolvedPath>(StringComparer.Ordinal), outermost: true);
+        return analyzer._comparisons;
+    }
+
+    /// <summary>Analyzes a query; returns what its rows are when its SELECT is <c>VALUE</c> of a plain reference, else <see cref="ResolvedPath.Unknown"/>.</summary>
+    private ResolvedPath AnalyzeQuery(SqlQuery query, IReadOnlyDictionary<string, ResolvedPath> outer, bool outermost, bool asCollection = false)
+    {
+        var scope = new Dictionary<string, ResolvedPath>(outer, StringComparer.Ordinal);
+        if (query.From is not null)
+        {
+            Bind(query.From, scope);
+        }
+
+        foreach (SqlFromSource join in query.Joins)
+        {
+            Bind(join, scope);
+        }
+
+        if (query.Where is not null)
+        {
+            Visit(query.Where, QueryUse.Other, scope);
+        }
+
+        foreach (SqlExpression group in query.GroupBy)
+        {
+            Visit(group, QueryUse.Grouping, scope);
+        }
+
+        foreach (SqlOrderItem order in query.OrderBy)
+        {
+            Visit(order.Expression, QueryUse.Ordering, scope);
+        }
+
+        VisitIfPresent(query.Select.Top, scope);
+        VisitIfPresent(query.Offset, scope);
+        VisitIfPresent(query.Limit, scope);
+
+        // A FROM/JOIN subquery of the form SELECT VALUE <reference> stands for that path: its alias is resolved
+        // through it, and the uses of the alias are checked where they occur.
+        if (asCollection && query.Select is { Value: true, Distinct: false } && IsReference(query.Select.Items[0].Expression))
+        {
+            return Resolve(query.Select.Items[0].Expression, scope);
+        }
+
+        QueryUse use = !outermost ? QueryUse.SubqueryProjection : query.Select.Distinct ? QueryUse.DistinctProjection : QueryUse.Projection;
+        foreach (SqlSelectItem item in query.Select.Items)
+        {
+            Visit(item.Expression, use, scope);
+        }
+
+        return ResolvedPath.Unknown;
+    }
+
+    private void VisitIfPresent(SqlExpression? expression, Dictionary<string, ResolvedPath> scope)
+    {
+        if (expression is not null)
+        {
+            Visit(expression, QueryUse.Other, scope);
+        }
+    }
+
+    private void Bind(SqlFromSource source, Dictionary<string, ResolvedPath> scope)
+    {
+        ResolvedPath target;
+        switch (source.Collection)
+        {
+            case SqlPathCollection path:
+                // The root of a path is an alias bound before, or else the container (any name: c, root, ...).
+                target = scope.TryGetValue(path.Root, out ResolvedPath? bound) ? bound : ResolvedPath.Document;
+                foreach (string? segment in path.Segments)
+                {
+                    target = target.Append(segment is null ? PathStep.Element : PathStep.Property(segment));
+                }
+                break;
+            case SqlSubqueryCollection subquery:
+                target = AnalyzeQuery(subquery.Query, scope, outermost: false, asCollection: true);
+                break;
+            default:
+                throw new InvalidOperationException("Unknown collection.");
+        }
+
+        if (source.Iterates)
+        {
+            target = target.Append(PathStep.Element);
+        }
+
+        CheckCollection(target, source.Iterates ? "an iteration with IN" : "a FROM or JOIN source");
+
+        if (source.Alias is not null)
+        {
+            scope[source.Alias] = target;
+        }
+    }
+
+    // Iterating or aliasing inside an encrypted value reaches into a ciphertext string.
+    private void CheckCollection(ResolvedPath target, string operation)
+    {
+        if (target.IsKnown && target.Segments.Count > 1 && PolicyIndex(target.Segments[0]) is int index and >= 0)
+        {
+            throw QueryRefusals.Inside(_policy.GetPath(index), operation);
+        }
+    }
+}

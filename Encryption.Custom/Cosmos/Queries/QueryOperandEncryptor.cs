@@ -1,0 +1,231 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Security.Cryptography;
+using System.Text;
+using System.Text.Json;
+using Encryption.Custom.Cosmos.Queries.Sql;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Cosmos.Queries;
+
+/// <summary>
+/// Encrypts the value a deterministic path is compared with, under every key the policy accepts (the current key
+/// first), exactly as a document property holding it is encrypted: a literal by its JSON type, a parameter as the
+/// client's serializer writes it. A parameter that already holds this path's ciphertext under an accepted key
+/// (from <see cref="EncryptionQueryDefinitionExtensions.AddParameterAsync"/>) is decrypted and re-encrypted under
+/// every accepted key, so the rotation expansion comes from the parameters themselves.
+/// </summary>
+/// <remarks>
+/// Keys are leased synchronously (the query iterators are created synchronously): free when cached, otherwise the
+/// thread waits once. Plaintext buffers are wiped before they are returned.
+/// </remarks>
+internal sealed class QueryOperandEncryptor
+{
+    private readonly QueryPolicyPaths _policy;
+    private readonly Encryptor _encryptor;
+    private readonly CosmosSerializer _serializer;
+
+    public QueryOperandEncryptor(QueryPolicyPaths policy, Encryptor encryptor, CosmosSerializer serializer)
+    {
+        _policy = policy;
+        _encryptor = encryptor;
+        _serializer = serializer;
+    }
+
+    /// <summary>The ciphertexts of <paramref name="operand"/> for the path, or <see langword="null"/> when it is sent as it is (a null value, an unknown parameter).</summary>
+    /// <exception cref="EncryptionException">The value is an object or array, or a number no document property could hold, or a key is unavailable.</exception>
+    public string[]? Encrypt(SqlExpression operand, int pathIndex, IReadOnlyDictionary<string, object?> parameters)
+    {
+        byte[]? plainText = null;
+        try
+        {
+            TypeMarker marker;
+            int length;
+            switch (operand)
+            {
+                case SqlLiteral literal:
+                    (marker, plainText, length) = FromLiteral(literal, pathIndex);
+                    break;
+                case SqlParameterReference parameter when parameters.TryGetValue(parameter.Name, out object? value) && value is not null:
+                    if (!TryFromParameter(value, pathIndex, out marker, out plainText, out length))
+                    {
+                        return null;
+                    }
+
+                    break;
+                default:
+                    return null;
+            }
+
+            return EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex);
+        }
+        finally
+        {
+            if (plainText is not null)
+            {
+                CryptographicOperations.ZeroMemory(plainText);
+            }
+        }
+    }
+
+    /// <summary>The ciphertext of a parameter value under the current key (for AddParameterAsync), or <see langword="null"/> for a null value.</summary>
+    /// <exception cref="EncryptionException">The value is an object or array, or a number no document property could hold, or a key is unavailable.</exception>
+    public string? EncryptUnderCurrentKey(object value, int pathIndex)
+    {
+        byte[]? plainText = null;
+        try
+        {
+            return TryFromParameter(value, pathIndex, out TypeMarker marker, out plainText, out int length)
+                ? EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, currentOnly: true)[0]
+                : null;
+        }
+        finally
+        {
+            if (plainText is not null)
+            {
+                CryptographicOperations.ZeroMemory(plainText);
+            }
+        }
+    }
+
+    private string[] EncryptUnderEveryKey(TypeMarker marker, ReadOnlySpan<byte> plainText, int pathIndex, bool currentOnly = false)
+    {
+        var cipherTexts = new List<string>();
+        foreach (string keyId in currentOnly ? _policy.ReadableKeyIds.Take(1) : _policy.ReadableKeyIds)
+        {
+            using DataEncryptionKeyLease lease = KeyResolver.Lease(_encryptor, keyId, _policy.EncryptionAlgorithm);
+            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(lease.Key, plainText.Length)];
+            int written = EncryptedValueCodec.Encode(lease.Key, marker, plainText, encoded, _policy.GetDeterministicPrefix(pathIndex));
+            cipherTexts.Add(Encoding.ASCII.GetString(encoded, 0, written));
+        }
+
+        return [.. cipherTexts];
+    }
+
+    private (TypeMarker Marker, byte[] PlainText, int Length) FromLiteral(SqlLiteral literal, int pathIndex)
+    {
+        switch (literal.Kind)
+        {
+            case SqlLiteralKind.String:
+                byte[] utf8 = Encoding.UTF8.GetBytes(literal.Text);
+                return (TypeMarker.String, utf8, utf8.Length);
+            case SqlLiteralKind.Boolean:
+                return Scalar(TypeMarker.Boolean, literal.Text.Equals("true", StringComparison.OrdinalIgnoreCase) ? 1 : 0);
+            default:
+                if (literal.Text.StartsWith("0x", StringComparison.OrdinalIgnoreCase)
+                    && long.TryParse(literal.Text.AsSpan(2), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out long hex))
+                {
+                    return Scalar(TypeMarker.Long, hex);
+                }
+
+                return FromNumber(Encoding.ASCII.GetBytes(literal.Text), pathIndex);
+        }
+    }
+
+    private bool TryFromParameter(object value, int pathIndex, out TypeMarker marker, out byte[] plainText, out int length)
+    {
+        if (value is string text && TryDecryptOwnCipherText(text, pathIndex, out marker, out plainText, out length))
+        {
+            return true;
+        }
+
+        byte[] json = Serialize(value);
+        try
+        {
+            var reader = new Utf8JsonReader(json);
+            reader.Read();
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Null:
+                    (marker, plainText, length) = (default, [], 0);
+                    return false;
+                case JsonTokenType.String:
+                    plainText = new byte[reader.HasValueSequence ? reader.ValueSequence.Length : reader.ValueSpan.Length];
+                    length = reader.CopyString(plainText);
+                    marker = TypeMarker.String;
+                    return true;
+                case JsonTokenType.True or JsonTokenType.False:
+                    (marker, plainText, length) = Scalar(TypeMarker.Boolean, reader.TokenType == JsonTokenType.True ? 1 : 0);
+                    return true;
+                case JsonTokenType.Number:
+                    (marker, plainText, length) = FromNumber(reader.ValueSpan.ToArray(), pathIndex);
+                    return true;
+                default:
+                    JsonErrors.ThrowDeterministicContainer(_policy.GetPath(pathIndex), _policy.ReadableKeyIds.First());
+                    throw new UnreachableException();
+            }
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(json);
+        }
+    }
+
+    private byte[] Serialize(object value)
+    {
+        if (value is Stream stream)
+        {
+            using var copy = new MemoryStream();
+            stream.CopyTo(copy);
+            return copy.ToArray();
+        }
+
+        using Stream serialized = _serializer.ToStream(value);
+        using var buffer = new MemoryStream();
+        serialized.CopyTo(buffer);
+        return buffer.ToArray();
+    }
+
+    // A value AddParameterAsync encrypted for this path, under any accepted key: its plaintext.
+    private bool TryDecryptOwnCipherText(string text, int pathIndex, out TypeMarker marker, out byte[] plainText, out int length)
+    {
+        (marker, plainText, length) = (default, [], 0);
+        byte[] base64 = Encoding.UTF8.GetBytes(text);
+        foreach (string keyId in _policy.ReadableKeyIds)
+        {
+            using DataEncryptionKeyLease lease = KeyResolver.Lease(_encryptor, keyId, _policy.EncryptionAlgorithm);
+            if (EncryptedValueCodec.TryCheckDeterministic(lease.Key, base64, _policy.GetDeterministicPrefix(pathIndex), out bool deterministic) != EncryptedValueStatus.Valid
+                || !deterministic)
+            {
+                continue;
+            }
+
+            byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(base64.Length)];
+            plainText = new byte[EncryptedValueCodec.GetMaxPlainTextLength(lease.Key, base64.Length)];
+            if (EncryptedValueCodec.TryDecrypt(lease.Key, base64, blob, plainText, out marker, out length) == EncryptedValueStatus.Valid)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    // As the processors encrypt a number: an int64 when it parses as one, else a finite double; an integer
+    // literal beyond int64 is refused rather than rounded.
+    private (TypeMarker Marker, byte[] PlainText, int Length) FromNumber(byte[] text, int pathIndex)
+    {
+        if (long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out long integer))
+        {
+            return Scalar(TypeMarker.Long, integer);
+        }
+
+        bool isInteger = text.AsSpan().IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0;
+        double value = 0;
+        if (isInteger || !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out value) || !double.IsFinite(value))
+        {
+            JsonErrors.ThrowNumberNotRepresentable(_policy.GetPath(pathIndex));
+        }
+
+        byte[] scalar = new byte[ScalarEncoding.Length];
+        ScalarEncoding.WriteDouble(value, scalar);
+        return (TypeMarker.Double, scalar, scalar.Length);
+    }
+
+    private static (TypeMarker Marker, byte[] PlainText, int Length) Scalar(TypeMarker marker, long value)
+    {
+        byte[] scalar = new byte[ScalarEncoding.Length];
+        ScalarEncoding.WriteInt64(value, scalar);
+        return (marker, scalar, scalar.Length);
+    }
+}

@@ -1,0 +1,104 @@
+using System.Text;
+using Encryption.Custom.Cosmos.Queries.Analysis;
+using Encryption.Custom.Cosmos.Queries.Sql;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Cosmos.Queries;
+
+/// <summary>
+/// Builds the query that is sent: each allowed comparison of a deterministic path is rewritten to compare with
+/// fresh parameters holding its operands' ciphertexts (<c>c.ssn = @p</c> → <c>(c.ssn = @__enc0)</c>; during a
+/// rotation <c>(c.ssn IN (@__enc0, @__enc1))</c>, <c>!=</c>, <c>&lt;&gt;</c> and <c>NOT IN</c> → <c>NOT (... IN (...))</c>), and only the
+/// parameters the new text still names are copied, so a plaintext operand never leaves the process.
+/// </summary>
+internal static class QueryRewriter
+{
+    private const string Prefix = "@__enc";
+
+    /// <param name="definition">The query as given.</param>
+    /// <param name="comparisons">The comparisons the analyzer allowed.</param>
+    /// <param name="encrypt">The ciphertexts of one operand (one per accepted key), or <see langword="null"/> to send it as it is.</param>
+    public static QueryDefinition Rewrite(QueryDefinition definition, IReadOnlyList<EncryptedComparison> comparisons, Func<EncryptedComparison, SqlExpression, string[]?> encrypt)
+    {
+        string text = definition.QueryText;
+        var parameters = new Dictionary<string, object?>(StringComparer.Ordinal);
+        foreach ((string name, object value) in definition.GetQueryParameters())
+        {
+            parameters[name] = value;
+        }
+
+        var added = new List<(string Name, string Value)>();
+        int next = 0;
+        var result = new StringBuilder(text.Length + 64);
+        int cursor = 0;
+        foreach (EncryptedComparison comparison in comparisons.OrderBy(c => c.Node.Start))
+        {
+            var items = new List<string>();
+            bool list = comparison.Node is SqlIn || comparison.Operands.Count != 1;
+            IEnumerable<SqlExpression> ordered = comparison.Node is SqlIn sqlIn ? sqlIn.Items : comparison.Operands;
+            foreach (SqlExpression item in ordered)
+            {
+                string[]? cipherTexts = comparison.Operands.Contains(item) ? encrypt(comparison, item) : null;
+                if (cipherTexts is null)
+                {
+                    items.Add(text[item.Start..item.End]);
+                    continue;
+                }
+
+                list |= cipherTexts.Length > 1;
+                foreach (string cipherText in cipherTexts)
+                {
+                    string name;
+                    do
+                    {
+                        name = Prefix + next++;
+                    }
+                    while (parameters.ContainsKey(name));
+
+                    added.Add((name, cipherText));
+                    items.Add(name);
+                }
+            }
+
+            string reference = text[comparison.Reference.Start..comparison.Reference.End];
+            // NOT (x IN (...)) rather than x NOT IN (...): the same result, and understood by every endpoint.
+            string replacement = list
+                ? (comparison.Negated ? $"(NOT ({reference} IN ({string.Join(", ", items)})))" : $"({reference} IN ({string.Join(", ", items)}))")
+                : $"({reference} {(comparison.Negated ? "!=" : "=")} {items[0]})";
+            result.Append(text, cursor, comparison.Node.Start - cursor).Append(replacement);
+            cursor = comparison.Node.End;
+        }
+
+        string rewritten = result.Append(text, cursor, text.Length - cursor).ToString();
+        var copy = new QueryDefinition(rewritten);
+        HashSet<string> named = NamedParameters(rewritten);
+        foreach ((string name, object? value) in parameters)
+        {
+            if (named.Contains(name))
+            {
+                copy = value is Stream stream ? copy.WithParameterStream(name, stream) : copy.WithParameter(name, value);
+            }
+        }
+
+        foreach ((string name, string value) in added)
+        {
+            copy = copy.WithParameter(name, value);
+        }
+
+        return copy;
+    }
+
+    private static HashSet<string> NamedParameters(string text)
+    {
+        var names = new HashSet<string>(StringComparer.Ordinal);
+        foreach (SqlToken token in SqlTokenizer.Tokenize(text))
+        {
+            if (token.Kind == SqlTokenKind.Parameter)
+            {
+                names.Add(token.Value);
+            }
+        }
+
+        return names;
+    }
+}
