@@ -19,16 +19,17 @@ internal static class JTokenValueCodec
         {
             case JTokenType.String:
                 string text = (string)token!;
-                byte[] rented = ArrayPool<byte>.Shared.Rent(JObjectReader.StrictUtf8.GetMaxByteCount(text.Length));
-                int length = 0;
+                int maxLength = JObjectReader.StrictUtf8.GetMaxByteCount(text.Length);
+                byte[] rented = ArrayPool<byte>.Shared.Rent(maxLength);
                 try
                 {
-                    length = GetStrictUtf8(text, rented, path);
+                    int length = GetStrictUtf8(text, rented, path);
                     return Encode(key, TypeMarker.String, rented.AsSpan(0, length), plan, pathIndex);
                 }
                 finally
                 {
-                    CryptographicOperations.ZeroMemory(rented.AsSpan(0, length));
+                    // All of it: an encoder that fails on a lone surrogate has already written what came before it.
+                    CryptographicOperations.ZeroMemory(rented.AsSpan(0, maxLength));
                     ArrayPool<byte>.Shared.Return(rented);
                 }
 
@@ -85,12 +86,12 @@ internal static class JTokenValueCodec
         int base64Length = Encoding.UTF8.GetByteCount(base64);
         byte[] base64Utf8 = ArrayPool<byte>.Shared.Rent(base64Length);
         byte[] blob = ArrayPool<byte>.Shared.Rent(EncryptedValueCodec.GetMaxBlobLength(base64Length));
-        byte[] plainText = ArrayPool<byte>.Shared.Rent(EncryptedValueCodec.GetMaxPlainTextLength(key, base64Length));
-        int written = 0;
+        int maxPlainText = EncryptedValueCodec.GetMaxPlainTextLength(key, base64Length);
+        byte[] plainText = ArrayPool<byte>.Shared.Rent(maxPlainText);
         try
         {
             Encoding.UTF8.GetBytes(base64, base64Utf8);
-            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64Utf8.AsSpan(0, base64Length), blob, plainText, out TypeMarker marker, out written);
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64Utf8.AsSpan(0, base64Length), blob, plainText, out TypeMarker marker, out int written);
             if (status != EncryptedValueStatus.Valid)
             {
                 throw JsonErrors.CreateInvalidValue(status, path, keyId);
@@ -100,7 +101,8 @@ internal static class JTokenValueCodec
         }
         finally
         {
-            CryptographicOperations.ZeroMemory(plainText.AsSpan(0, written));
+            // All of it, not just what a successful call reports: the array goes back to a shared pool.
+            CryptographicOperations.ZeroMemory(plainText.AsSpan(0, maxPlainText));
             ArrayPool<byte>.Shared.Return(plainText);
             ArrayPool<byte>.Shared.Return(blob);
             ArrayPool<byte>.Shared.Return(base64Utf8);
