@@ -101,7 +101,7 @@ internal sealed partial class EncryptionContainer
     /// Replaces a successful response's body with its decrypted form (in place: point responses are plain
     /// response messages). On failure the response is disposed and the exception propagates.
     /// </summary>
-    internal async Task DecryptResponseAsync(ResponseMessage response, EncryptionProcessor processor, OperationTelemetry? telemetry, CancellationToken cancellationToken)
+    internal async Task DecryptResponseAsync(ResponseMessage response, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {
         Stream? content = response.Content;
         if (!response.IsSuccessStatusCode || content is null || (content.CanSeek && content.Length == content.Position))
@@ -111,7 +111,7 @@ internal sealed partial class EncryptionContainer
 
         try
         {
-            PooledContentStream decrypted = await Crypto.DecryptDocumentAsync(content, processor, telemetry, cancellationToken).ConfigureAwait(false);
+            PooledContentStream decrypted = await Crypto.DecryptDocumentAsync(content, telemetry, cancellationToken).ConfigureAwait(false);
             response.Content = decrypted;
             await content.DisposeAsync().ConfigureAwait(false);
         }
@@ -214,7 +214,7 @@ internal sealed partial class EncryptionContainer
         telemetry?.SetStatusCode(response.StatusCode);
         if (decryptResponse)
         {
-            await DecryptResponseAsync(response, Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
+            await DecryptResponseAsync(response, telemetry, cancellationToken).ConfigureAwait(false);
         }
 
         return response;
@@ -231,7 +231,7 @@ internal sealed partial class EncryptionContainer
     {
         ResponseMessage response = await _inner.ReadItemStreamAsync(id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
         telemetry?.SetStatusCode(response.StatusCode);
-        await DecryptResponseAsync(response, Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
+        await DecryptResponseAsync(response, telemetry, cancellationToken).ConfigureAwait(false);
         return response;
     }
 

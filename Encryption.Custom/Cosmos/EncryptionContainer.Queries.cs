@@ -72,6 +72,6 @@ internal sealed partial class EncryptionContainer
     {
         ResponseMessage response = await _inner.ReadManyItemsStreamAsync(items, options, cancellationToken).ConfigureAwait(false);
         telemetry?.SetStatusCode(response.StatusCode);
-        return await EncryptionFeedIterator.DecryptPageAsync(response, this, Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
+        return await EncryptionFeedIterator.DecryptPageAsync(response, this, telemetry, cancellationToken).ConfigureAwait(false);
     }
 }

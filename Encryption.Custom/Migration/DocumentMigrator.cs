@@ -299,7 +299,7 @@ internal sealed class DocumentMigrator
         source = new PooledContentStream(stripped);
         using (source)
         {
-            using PooledContentStream decrypted = await _crypto.DecryptDocumentAsync(source, _processor, null, cancellationToken).ConfigureAwait(false);
+            using PooledContentStream decrypted = await _crypto.DecryptDocumentAsync(source, null, cancellationToken).ConfigureAwait(false);
             var options = new ItemRequestOptions { IfMatchEtag = document.ETag, EnableContentResponseOnWrite = false };
             if (_target.WriteOptions is not { } encryption)
             {

@@ -62,7 +62,7 @@ internal sealed class EncryptionTransactionalBatchResponse : TransactionalBatchR
                     continue;
                 }
 
-                PooledContentStream plain = await container.Crypto.DecryptDocumentAsync(body, container.Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
+                PooledContentStream plain = await container.Crypto.DecryptDocumentAsync(body, telemetry, cancellationToken).ConfigureAwait(false);
                 decrypted.Add(plain);
                 results.Add(new EncryptionTransactionalBatchOperationResult(result, plain));
             }

@@ -12,7 +12,7 @@ internal static class ChangeFeedPages
     /// <summary>Decrypts a page of changes; the caller owns (and disposes) the returned stream.</summary>
     public static async Task<PooledContentStream> DecryptAsync(EncryptionContainer container, Stream changes, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {
-        PooledContentStream decrypted = await container.Crypto.DecryptPageAsync(changes, container.Crypto.Processor, telemetry, cancellationToken).ConfigureAwait(false);
+        PooledContentStream decrypted = await container.Crypto.DecryptPageAsync(changes, telemetry, cancellationToken).ConfigureAwait(false);
         return decrypted;
     }
 

@@ -10,14 +10,12 @@ internal sealed class EncryptionFeedIterator : FeedIterator
 {
     private readonly FeedIterator _inner;
     private readonly EncryptionContainer _container;
-    private readonly EncryptionProcessor _processor;
     private readonly string _operation;
 
-    public EncryptionFeedIterator(FeedIterator inner, EncryptionContainer container, FeedKind kind, EncryptionProcessor? processor = null)
+    public EncryptionFeedIterator(FeedIterator inner, EncryptionContainer container, FeedKind kind)
     {
         _inner = inner;
         _container = container;
-        _processor = processor ?? container.Crypto.Processor;
         _operation = kind == FeedKind.ChangeFeed ? OperationNames.ChangeFeedReadNext : OperationNames.QueryReadNext;
     }
 
@@ -25,7 +23,7 @@ internal sealed class EncryptionFeedIterator : FeedIterator
 
     internal EncryptionContainer Container => _container;
 
-    internal EncryptionProcessor Processor => _processor;
+    internal EncryptionProcessor Processor => _container.Crypto.Processor;
 
     internal string Operation => _operation;
 
@@ -36,7 +34,7 @@ internal sealed class EncryptionFeedIterator : FeedIterator
         {
             ResponseMessage response = await _inner.ReadNextAsync(cancellationToken).ConfigureAwait(false);
             telemetry?.SetStatusCode(response.StatusCode);
-            return await DecryptPageAsync(response, _container, _processor, telemetry, cancellationToken).ConfigureAwait(false);
+            return await DecryptPageAsync(response, _container, telemetry, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
         {
@@ -51,7 +49,6 @@ internal sealed class EncryptionFeedIterator : FeedIterator
     internal static async Task<ResponseMessage> DecryptPageAsync(
         ResponseMessage response,
         EncryptionContainer container,
-        EncryptionProcessor processor,
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
@@ -64,7 +61,7 @@ internal sealed class EncryptionFeedIterator : FeedIterator
         PooledContentStream decrypted;
         try
         {
-            decrypted = await container.Crypto.DecryptPageAsync(content, processor, telemetry, cancellationToken).ConfigureAwait(false);
+            decrypted = await container.Crypto.DecryptPageAsync(content, telemetry, cancellationToken).ConfigureAwait(false);
         }
         catch
         {

@@ -93,10 +93,10 @@ internal sealed class BodyCrypto
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<PooledContentStream> DecryptDocumentAsync(
         Stream content,
-        EncryptionProcessor processor,
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
+        EncryptionProcessor processor = Processor;
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && content.CanSeek ? content.Length - content.Position : 0;
         PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
@@ -127,10 +127,10 @@ internal sealed class BodyCrypto
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<PooledContentStream> DecryptPageAsync(
         Stream content,
-        EncryptionProcessor processor,
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
+        EncryptionProcessor processor = Processor;
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && content.CanSeek ? content.Length - content.Position : 0;
         FeedPageDecryptionOptions options = telemetry?.WantsDetails == true ? _failPageWithContexts : _failPage;
