@@ -26,7 +26,7 @@ internal enum InjectedFault
 /// <summary>
 /// A fault-injecting hop between the SDK and the endpoint on loopback: the HTTP handler of a test client (given
 /// through <see cref="CosmosClientOptions.HttpClientFactory"/>) that lets most requests through to the bundled
-/// endpoint and answers every <c>n</c>-th one of the chosen kinds with a fault instead, cycling through
+/// endpoint and answers every <c>n</c>-th request of each chosen kind with a fault instead, cycling through
 /// <see cref="InjectedFault"/>. Counts what it injected, per fault and per request kind.
 /// </summary>
 internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessage, string?> kindOf) : DelegatingHandler(new HttpClientHandler
@@ -36,7 +36,7 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
 })
 {
     private readonly ConcurrentDictionary<(string Kind, InjectedFault Fault), int> _injected = new();
-    private int _count;
+    private readonly ConcurrentDictionary<string, int> _counts = new();
     private int _faults;
 
     /// <summary>Faults injected so far, per (request kind, fault).</summary>
@@ -70,12 +70,19 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
         };
     }
 
+    /// <summary>The kinds of request seen (method and kind, or the path's shape for unfaulted ones), for a failing test's message.</summary>
+    public ConcurrentDictionary<string, bool> Seen { get; } = new();
+
+    // The path with its resource ids left out: /dbs/*/colls/*/docs.
+    private static string Shape(string path) => string.Join('/', path.Split('/').Select((part, i) => i % 2 == 0 ? "*" : part));
+
     private int InjectedInto(string kind) => _injected.Where(entry => entry.Key.Kind == kind).Sum(entry => entry.Value);
 
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         string? kind = Enabled ? kindOf(request) : null;
-        if (kind is null || Interlocked.Increment(ref _count) % everyNth != 0 || InjectedInto(kind) >= MaxPerKind)
+        Seen.TryAdd(request.Method.Method + " " + (kind ?? Shape(request.RequestUri!.AbsolutePath)), true);
+        if (kind is null || _counts.AddOrUpdate(kind, 1, (_, n) => n + 1) % everyNth != 0 || InjectedInto(kind) >= MaxPerKind)
         {
             return await base.SendAsync(request, cancellationToken);
         }

@@ -38,13 +38,14 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         EncryptionMigrationResult result = await RunAsync(job, Ct);
         faults.Enabled = false;
 
-        TestContext.Current.SendDiagnosticMessage(string.Join(", ", faults.Injected.OrderBy(f => f.Key.Kind).Select(f => $"{f.Key.Kind}/{f.Key.Fault}={f.Value}")));
+        string injected = string.Join(", ", faults.Injected.OrderBy(f => f.Key.Kind).Select(f => $"{f.Key.Kind}/{f.Key.Fault}={f.Value}"));
+        TestContext.Current.SendDiagnosticMessage(injected);
         Assert.Empty(result.Failures);
         Assert.True(result.Completed);
         Assert.Equal(0, result.Verification!.DocumentsOutsideTargetState);
         foreach (string kind in new[] { "replace", "change-feed", "query" })
         {
-            Assert.True(faults.Injected.Keys.Any(k => k.Kind == kind), $"No fault was injected into {kind} requests.");
+            Assert.True(faults.Injected.Keys.Any(k => k.Kind == kind), $"No fault was injected into {kind} requests (injected: {injected}; seen: {string.Join(", ", faults.Seen.Keys.Order())}).");
         }
 
         foreach (InjectedFault fault in Enum.GetValues<InjectedFault>())
