@@ -31,10 +31,12 @@ internal sealed partial class QueryAnalyzer
                 Visit(call.Arguments[0], QueryUse.Existence, scope);
                 break;
             case SqlObjectLiteral obj:
-                // {"s": c.ssn} in the outermost SELECT is still a projection (LINQ's anonymous types).
+                // In the outermost SELECT VALUE an object is the returned document: {"ssn": c.ssn, "_ei": c._ei} is
+                // decrypted; a policy value under another name or without _ei is a bare projection.
+                bool envelope = use is QueryUse.Projection or QueryUse.DistinctProjection && obj.Properties.Any(p => IsEnvelope(p.Value, p.Name, scope));
                 foreach (SqlObjectProperty property in obj.Properties)
                 {
-                    Visit(property.Value, ProjectionOrOther(use), scope);
+                    Visit(property.Value, envelope && IsOwnName(property.Value, property.Name, scope) ? use : ProjectionOrOther(use), scope);
                 }
 
                 break;
@@ -59,7 +61,17 @@ internal sealed partial class QueryAnalyzer
     }
 
     private static QueryUse ProjectionOrOther(QueryUse use) =>
-        use is QueryUse.Projection or QueryUse.DistinctProjection or QueryUse.SubqueryProjection ? use : QueryUse.Other;
+        use is QueryUse.Projection or QueryUse.DistinctProjection or QueryUse.BareProjection ? QueryUse.BareProjection
+        : use is QueryUse.SubqueryProjection ? use : QueryUse.Other;
+
+    // c._ei under the name _ei: the document's envelope travels with the projected values.
+    private static bool IsEnvelope(SqlExpression expression, string? name, IReadOnlyDictionary<string, ResolvedPath> scope) =>
+        name == "_ei" && IsReference(expression) && Resolve(expression, scope) is { IsKnown: true, Segments: [{ Name: "_ei" }] };
+
+    // A reference to a policy path returned under exactly the policy's property name (as _ei lists it).
+    private bool IsOwnName(SqlExpression expression, string? name, IReadOnlyDictionary<string, ResolvedPath> scope) =>
+        name is not null && IsReference(expression) && Resolve(expression, scope) is { IsKnown: true, Segments: [{ Name: string step }] }
+        && _policy.Find(step) is int index and >= 0 && _policy.GetPath(index).AsSpan(1).SequenceEqual(name);
 
     private static bool IsExistenceFunction(SqlCall call) =>
         call.Arguments.Count == 1

@@ -30,7 +30,8 @@ internal sealed partial class QueryAnalyzer
         if (path.Segments.Count == 0)
         {
             // The document itself holds every policy path.
-            if (use is QueryUse.Other or QueryUse.Ordering or QueryUse.Grouping or QueryUse.SubqueryProjection)
+            // Nested in what is returned (SELECT c, SELECT * with JOIN), its envelope is not at the top: bare.
+            if (use is QueryUse.Other or QueryUse.Ordering or QueryUse.Grouping or QueryUse.SubqueryProjection or QueryUse.BareProjection)
             {
                 throw QueryRefusals.WholeDocument(_policy.GetPath(0), operation);
             }
@@ -55,6 +56,11 @@ internal sealed partial class QueryAnalyzer
             throw QueryRefusals.Inside(policyPath, operation);
         }
 
+        if (use == QueryUse.BareProjection)
+        {
+            throw QueryRefusals.BareProjection(policyPath);
+        }
+
         bool deterministic = _policy.IsDeterministic(index);
         bool allowed = use switch
         {
@@ -75,7 +81,7 @@ internal sealed partial class QueryAnalyzer
         QueryUse.DistinctProjection => "SELECT DISTINCT",
         QueryUse.SubqueryProjection => "a subquery's result, which the query computes with",
         QueryUse.Existence => "IS_DEFINED, IS_NULL or COUNT",
-        QueryUse.Projection => "a projection",
+        QueryUse.Projection or QueryUse.BareProjection => "a projection",
         _ => "a filter or computation (an operator other than an equality with a parameter or literal, a range, a function, arithmetic or a condition)",
     };
 

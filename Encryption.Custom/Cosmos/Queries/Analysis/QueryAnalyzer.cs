@@ -71,14 +71,58 @@ internal sealed partial class QueryAnalyzer
             return Resolve(query.Select.Items[0].Expression, scope);
         }
 
-        QueryUse use = !outermost ? QueryUse.SubqueryProjection : query.Select.Distinct ? QueryUse.DistinctProjection : QueryUse.Projection;
-        foreach (SqlSelectItem item in query.Select.Items)
+        if (!outermost)
         {
-            Visit(item.Expression, use, scope);
+            foreach (SqlSelectItem item in query.Select.Items)
+            {
+                Visit(item.Expression, QueryUse.SubqueryProjection, scope);
+            }
+
+            return ResolvedPath.Unknown;
         }
 
+        CheckOutermostSelect(query, scope);
         return ResolvedPath.Unknown;
     }
+
+    // What the application receives: a policy value only where the container can decrypt it.
+    private void CheckOutermostSelect(SqlQuery query, Dictionary<string, ResolvedPath> scope)
+    {
+        QueryUse decrypted = query.Select.Distinct ? QueryUse.DistinctProjection : QueryUse.Projection;
+        if (query.Select.Star)
+        {
+            // SELECT * returns each source: the document (with its _ei), or an alias's bare value.
+            foreach (SqlFromSource source in query.Joins.Prepend(query.From!).Where(s => s is { Alias: not null }))
+            {
+                CheckUse(scope[source.Alias!], query.Joins.Count == 0 && scope[source.Alias!].Segments.Count == 0 ? decrypted : QueryUse.BareProjection);
+            }
+
+            return;
+        }
+
+        if (query.Select.Value)
+        {
+            SqlExpression value = query.Select.Items[0].Expression;
+            bool document = value is SqlObjectLiteral || (IsReference(value) && Resolve(value, scope) is { IsKnown: true, Segments.Count: 0 });
+            Visit(value, document ? decrypted : QueryUse.BareProjection, scope);
+            return;
+        }
+
+        bool envelope = query.Select.Items.Any(i => IsEnvelope(i.Expression, i.Alias ?? ImplicitName(i.Expression), scope));
+        foreach (SqlSelectItem item in query.Select.Items)
+        {
+            bool own = envelope && IsOwnName(item.Expression, item.Alias ?? ImplicitName(item.Expression), scope);
+            Visit(item.Expression, own ? decrypted : QueryUse.BareProjection, scope);
+        }
+    }
+
+    // The name Cosmos gives an unaliased item: the last property name of a reference.
+    private static string? ImplicitName(SqlExpression expression) => expression switch
+    {
+        SqlMember member => member.Name,
+        SqlName name => name.Name,
+        _ => null,
+    };
 
     private void VisitIfPresent(SqlExpression? expression, Dictionary<string, ResolvedPath> scope)
     {

@@ -6,11 +6,20 @@ internal enum QueryUse
     /// <summary>Computed with (an operator, a function, a condition): never allowed on a policy path.</summary>
     Other,
 
-    /// <summary>Returned by the outermost SELECT: allowed (the container decrypts or refuses it).</summary>
+    /// <summary>
+    /// Returned by the outermost SELECT under its own name beside the document's <c>_ei</c>: allowed (the container
+    /// decrypts it, or refuses plaintext there, as for any read).
+    /// </summary>
     Projection,
 
-    /// <summary>Returned by a SELECT DISTINCT: allowed on a deterministic path only (equal values, equal ciphertexts).</summary>
+    /// <summary>As <see cref="Projection"/>, in a SELECT DISTINCT: allowed on a deterministic path only (equal values, equal ciphertexts).</summary>
     DistinctProjection,
+
+    /// <summary>
+    /// Returned as a bare value, under another name or without <c>_ei</c>: nothing would decrypt it, so a policy path
+    /// is refused (the application would receive ciphertext); the whole document is fine (its <c>_ei</c> comes along).
+    /// </summary>
+    BareProjection,
 
     /// <summary>Only whether it is there: <c>IS_DEFINED</c>, <c>IS_NULL</c>, <c>COUNT</c> (null values are not encrypted).</summary>
     Existence,
