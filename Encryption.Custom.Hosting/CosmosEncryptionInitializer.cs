@@ -64,7 +64,7 @@ internal sealed class CosmosEncryptionInitializer(
         }
 
         string summary = string.Join(", ", ids.Zip(failures).Where(pair => pair.Second is not null)
-            .Select(pair => $"'{pair.First}' ({ErrorKinds.Classify(pair.Second!)})"));
+            .Select(pair => $"'{pair.First}' ({DiagnosticNames.GetErrorType(pair.Second!)})"));
         throw new InvalidOperationException(
             $"Cosmos encryption could not load {failed} of {ids.Length} data encryption keys at start: {summary}. " +
             $"Set {nameof(CosmosEncryptionOptions.FailStartOnWarmUpError)} to false to start anyway.",
@@ -83,7 +83,7 @@ internal sealed class CosmosEncryptionInitializer(
         {
             // Without the exception: the provider's own DataEncryptionKeyLoadFailed already logged it with its stack,
             // and a failed start carries it again; one more copy of the same stack only buries the cause.
-            HostingLog.WarmUpFailed(logger, id, ErrorKinds.Classify(exception));
+            HostingLog.WarmUpFailed(logger, id, DiagnosticNames.GetErrorType(exception));
             return exception;
         }
     }

@@ -60,7 +60,7 @@ internal sealed class DataEncryptionKeyHealthCheck(
         }
         catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
-            return new KeyState(id, Usable: false, ErrorKinds.Classify(exception), exception);
+            return new KeyState(id, Usable: false, DiagnosticNames.GetErrorType(exception), exception);
         }
 
         try
@@ -74,7 +74,7 @@ internal sealed class DataEncryptionKeyHealthCheck(
         }
         catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
-            return new KeyState(id, Usable: true, ErrorKinds.Classify(exception), exception);
+            return new KeyState(id, Usable: true, DiagnosticNames.GetErrorType(exception), exception);
         }
     }
 

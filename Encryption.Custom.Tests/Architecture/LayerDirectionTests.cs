@@ -35,11 +35,10 @@ public sealed class LayerDirectionTests
     /// <summary>Cosmos DB SDK types still named where they should not be, each with why. An entry no longer found fails the test.</summary>
     private static readonly Dictionary<(string From, string To), string> s_knownCosmosSdkUses = new()
     {
-        // The error vocabulary has three owners today (issue 26: Diagnostics, Hosting's ErrorKinds, Migration's
-        // DocumentMigrator); giving it one owner is that bullet's work, which will move the Cosmos status mapping
-        // out of Diagnostics.
-        [("Encryption.Custom.Diagnostics.EncryptionTelemetry", "Microsoft.Azure.Cosmos.CosmosException")] =
-            "ClassifyError tags a CosmosException with its status code",
+        // The error vocabulary has one owner, below every layer that reports errors (Keys, Cosmos, Migration and,
+        // through DiagnosticNames.GetErrorType, Hosting), so it names the SDK's exception to tag its status code.
+        [("Encryption.Custom.Diagnostics.ErrorTypes", "Microsoft.Azure.Cosmos.CosmosException")] =
+            "ErrorTypes.Classify tags a CosmosException with its status code",
     };
 
     private static Assembly Library => typeof(DataEncryptionKey).Assembly;

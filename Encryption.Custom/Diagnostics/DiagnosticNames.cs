@@ -95,4 +95,16 @@ public static class DiagnosticNames
 
     /// <summary>Tag: <c>success</c> or <c>failure</c>.</summary>
     public const string OutcomeTag = "outcome";
+
+    /// <summary>
+    /// The <see cref="ErrorTypeTag"/> value for <paramref name="exception"/>, for an application's own logs and
+    /// health reports in the library's vocabulary: an <see cref="EncryptionErrorKind"/> name, <c>cosmos.&lt;status&gt;</c>
+    /// for a service error, <c>canceled</c>, or the exception's type name. Never the message, so never a secret.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="exception"/> is null.</exception>
+    public static string GetErrorType(Exception exception)
+    {
+        ArgumentNullException.ThrowIfNull(exception);
+        return Diagnostics.ErrorTypes.Classify(exception);
+    }
 }

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
-using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Diagnostics;
 
@@ -105,13 +104,4 @@ internal static class EncryptionTelemetry
             AbsentPaths.Add(count);
         }
     }
-
-    /// <summary>A short, secret-free classification of <paramref name="exception"/> for the <see cref="DiagnosticNames.ErrorTypeTag"/> tag.</summary>
-    public static string ClassifyError(Exception exception) => exception switch
-    {
-        EncryptionException encryption => encryption.Kind.ToString(),
-        CosmosException cosmos => "cosmos." + ((int)cosmos.StatusCode).ToString(System.Globalization.CultureInfo.InvariantCulture),
-        OperationCanceledException => "canceled",
-        _ => exception.GetType().FullName ?? "unknown",
-    };
 }

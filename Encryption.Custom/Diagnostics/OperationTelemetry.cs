@@ -151,7 +151,7 @@ internal sealed class OperationTelemetry : IDisposable
         }
 
         _failed = true;
-        string errorType = EncryptionTelemetry.ClassifyError(exception);
+        string errorType = ErrorTypes.Classify(exception);
         if (EncryptionTelemetry.OperationFailures.Enabled)
         {
             EncryptionTelemetry.OperationFailures.Add(1, _operationTag, new KeyValuePair<string, object?>(DiagnosticNames.ErrorTypeTag, errorType));

@@ -321,7 +321,7 @@ internal sealed class DocumentMigrator
         }
     }
 
-    // Status codes only: the service's error text may quote the request. The error type is the meter's (cosmos.<status>).
+    // Status codes only: the service's error text may quote the request. The error type is the meter's (ErrorTypes).
     private void Refused(StoredDocument document, string what, ResponseMessage response)
     {
         int status = (int)response.StatusCode;
@@ -329,6 +329,6 @@ internal sealed class DocumentMigrator
             document,
             null,
             string.Create(CultureInfo.InvariantCulture, $"The service refused the {what} with status {status} (substatus {response.Headers["x-ms-substatus"] ?? "0"})."),
-            string.Create(CultureInfo.InvariantCulture, $"cosmos.{status}"));
+            ErrorTypes.ForStatus(status));
     }
 }

@@ -143,7 +143,7 @@ internal sealed partial class DekCache
                 return;
             }
 
-            string errorType = EncryptionTelemetry.ClassifyError(failure);
+            string errorType = ErrorTypes.Classify(failure);
             if (background)
             {
                 EncryptionLog.DataEncryptionKeyRefreshFailed(logger, id, errorType, _settings.RefreshRetryInterval, failure);

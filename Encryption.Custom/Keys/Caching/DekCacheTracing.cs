@@ -44,7 +44,7 @@ internal static class DekCacheTracing
             return;
         }
 
-        string errorType = EncryptionTelemetry.ClassifyError(exception);
+        string errorType = ErrorTypes.Classify(exception);
         activity.SetTag(DiagnosticNames.ErrorTypeTag, errorType);
         activity.SetStatus(ActivityStatusCode.Error, errorType);
     }
