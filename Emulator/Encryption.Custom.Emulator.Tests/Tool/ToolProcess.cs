@@ -6,7 +6,7 @@ namespace Encryption.Custom.Emulator.Tests.Tool;
 /// <summary>
 /// The built <c>cosmos-encryption</c> tool as a child process (<c>dotnet Encryption.Custom.Tool.dll …</c>), with the
 /// endpoint's key in <c>COSMOS_KEY</c> as an operator would pass it. Standard output is read line by line while the
-/// process runs, so a test can act on a progress line (kill it, interrupt it).
+/// process runs, so a test can act on a progress line (kill it).
 /// </summary>
 internal sealed class ToolProcess : IDisposable
 {
@@ -94,13 +94,6 @@ internal sealed class ToolProcess : IDisposable
 
     /// <summary>SIGKILL: the process gets no chance to clean up or checkpoint anything more.</summary>
     public void Kill() => _process.Kill(entireProcessTree: true);
-
-    /// <summary>SIGINT, as Ctrl+C in a terminal sends it.</summary>
-    public void Interrupt()
-    {
-        using var kill = Process.Start(new ProcessStartInfo("kill") { ArgumentList = { "-INT", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture) }, UseShellExecute = false })!;
-        kill.WaitForExit();
-    }
 
     public void Dispose()
     {
