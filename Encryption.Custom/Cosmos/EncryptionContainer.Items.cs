@@ -99,9 +99,10 @@ internal sealed partial class EncryptionContainer
 
     /// <summary>
     /// Replaces a successful response's body with its decrypted form (in place: point responses are plain
-    /// response messages). On failure the response is disposed and the exception propagates.
+    /// response messages). On failure the response is disposed and the exception propagates; for a write
+    /// (<paramref name="write"/>) it becomes an <see cref="EncryptionResponseException"/>, since the service applied it.
     /// </summary>
-    internal async Task DecryptResponseAsync(ResponseMessage response, OperationTelemetry? telemetry, CancellationToken cancellationToken)
+    internal async Task DecryptResponseAsync(ResponseMessage response, OperationTelemetry? telemetry, bool write, CancellationToken cancellationToken)
     {
         Stream? content = response.Content;
         if (!response.IsSuccessStatusCode || content is null || (content.CanSeek && content.Length == content.Position))
@@ -114,6 +115,13 @@ internal sealed partial class EncryptionContainer
             PooledContentStream decrypted = await Crypto.DecryptDocumentAsync(content, telemetry, cancellationToken).ConfigureAwait(false);
             response.Content = decrypted;
             await content.DisposeAsync().ConfigureAwait(false);
+        }
+        catch (EncryptionException exception) when (write)
+        {
+            // Read the headers before disposing: the caller must learn that the write landed, and where.
+            var applied = new EncryptionResponseException(response.StatusCode, response.Headers.ETag, response.Headers.RequestCharge, exception);
+            response.Dispose();
+            throw applied;
         }
         catch
         {
@@ -214,7 +222,7 @@ internal sealed partial class EncryptionContainer
         telemetry?.SetStatusCode(response.StatusCode);
         if (decryptResponse)
         {
-            await DecryptResponseAsync(response, telemetry, cancellationToken).ConfigureAwait(false);
+            await DecryptResponseAsync(response, telemetry, write: true, cancellationToken).ConfigureAwait(false);
         }
 
         return response;
@@ -231,7 +239,7 @@ internal sealed partial class EncryptionContainer
     {
         ResponseMessage response = await _inner.ReadItemStreamAsync(id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
         telemetry?.SetStatusCode(response.StatusCode);
-        await DecryptResponseAsync(response, telemetry, cancellationToken).ConfigureAwait(false);
+        await DecryptResponseAsync(response, telemetry, write: false, cancellationToken).ConfigureAwait(false);
         return response;
     }
 

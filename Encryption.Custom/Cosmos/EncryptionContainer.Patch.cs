@@ -101,7 +101,7 @@ internal sealed partial class EncryptionContainer
                 continue;
             }
 
-            await DecryptResponseAsync(response, telemetry, cancellationToken).ConfigureAwait(false);
+            await DecryptResponseAsync(response, telemetry, write: true, cancellationToken).ConfigureAwait(false);
             return response;
         }
     }

@@ -47,6 +47,9 @@ public sealed class FakeContainer : UnsupportedContainer
     /// <summary>Runs before each patch is applied (point or batch), for tests that change the document meanwhile.</summary>
     public Action<string>? BeforePatch { get; set; }
 
+    /// <summary>Alters the body of a successful point write's answer (create, replace, upsert, patch) after the write was stored: an answer damaged in transit.</summary>
+    public Func<JObject, JObject>? AlterWriteAnswer { get; set; }
+
     public int ReadContainerCount { get; private set; }
 
     public int ReadItemCount { get; private set; }
@@ -108,7 +111,7 @@ public sealed class FakeContainer : UnsupportedContainer
         lock (_lock)
         {
             (HttpStatusCode status, Stored? result) = ApplyPatch(_items, id, partitionKey, patchOperations, requestOptions?.IfMatchEtag);
-            return Task.FromResult(result is null ? new ResponseMessage(status) : Respond(status, result.Document, result.Etag));
+            return Task.FromResult(result is null ? new ResponseMessage(status) : Respond(status, AlterWriteAnswer?.Invoke((JObject)result.Document.DeepClone()) ?? result.Document, result.Etag));
         }
     }
 
@@ -195,7 +198,7 @@ public sealed class FakeContainer : UnsupportedContainer
             }
 
             _items[(Key(partitionKey), (string)stored.Document["id"]!)] = stored;
-            return Respond(status, stored.Document, stored.Etag);
+            return Respond(status, AlterWriteAnswer?.Invoke((JObject)stored.Document.DeepClone()) ?? stored.Document, stored.Etag);
         }
     }
 
@@ -289,6 +292,7 @@ public sealed class FakeContainer : UnsupportedContainer
     {
         var response = new ResponseMessage(status) { Content = new MemoryStream(Encoding.UTF8.GetBytes(body.ToString(Newtonsoft.Json.Formatting.None))) };
         response.Headers.Add("etag", etag);
+        response.Headers.Add("x-ms-request-charge", "6.29");
         return response;
     }
 
