@@ -114,6 +114,19 @@ public sealed class DekCommandTests(ToolFixture fixture) : IClassFixture<ToolFix
         Assert.Contains("dekId 'no-such-dek'", error, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task RewrapDek_NewKeyFileUnderTheCurrentName_IsRefusedAndTheDekIsUnchanged()
+    {
+        // One name stands for one key in the application: a new key under the old name could not be told apart.
+        string before = (await ListAsync()).AssertSuccess().Lines.Single(l => l.Contains($"\"id\":\"{ToolFixture.Dek2}\"", StringComparison.Ordinal));
+
+        ToolResult run = await RunAsync(["rewrap-dek", .. DekContainer, "--dek-id", ToolFixture.Dek2, "--kek-file", fixture.KekFile, "--new-kek-file", fixture.KekFile + ".other", "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW"]);
+
+        string error = run.AssertFailure(2, "UsageError");
+        Assert.Contains("needs a name of its own", error, StringComparison.Ordinal);
+        Assert.Contains(before, (await ListAsync()).Lines);
+    }
+
     private Task<ToolResult> RunAsync(string[] args) => ToolInProcess.RunAsync(fixture.Endpoint, args, s_runBound, cancellationToken: Ct);
 
     private Task<ToolResult> ListAsync() => RunAsync(["list-deks", .. DekContainer]);
