@@ -102,6 +102,42 @@ public sealed class CosmosEncryptionBuilder
     }
 
     /// <summary>
+    /// Creates the DEK <paramref name="id"/>, wrapped by the key-encryption key <paramref name="keyWrapMetadata"/>
+    /// names, when the host starts and the DEK container does not hold it yet (after the container is initialized,
+    /// before the warm-up). An existing DEK is left as it is, whatever key wraps it (rotate with
+    /// <see cref="DataEncryptionKeyContainer.RewrapDataEncryptionKeyAsync"/>); two instances starting at once create it
+    /// once. Off unless called: provisioning keys is a deployment decision. A DEK that cannot be created fails the start.
+    /// Add the id to <see cref="CosmosEncryptionOptions.DataEncryptionKeyIds"/> as well to warm it and check its health.
+    /// </summary>
+    /// <param name="id">The DEK id (documents name it in <c>_ei._en</c>).</param>
+    /// <param name="keyWrapMetadata">
+    /// The key-encryption key, from the registered provider's factory: <see cref="LocalKeyWrapProvider.CreateMetadata"/> or
+    /// <see cref="AzureKeyVaultKeyWrapProvider.CreateMetadata"/>.
+    /// </param>
+    /// <param name="encryptionAlgorithm">The DEK's algorithm. Default: <see cref="CosmosEncryptionOptions.DefaultEncryptionAlgorithm"/>.</param>
+    /// <returns>This builder.</returns>
+    /// <exception cref="ArgumentException"><paramref name="id"/> or <paramref name="encryptionAlgorithm"/> is null or empty, or the id is already named.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="keyWrapMetadata"/> is null.</exception>
+    public CosmosEncryptionBuilder CreateDataEncryptionKeyIfNotExists(
+        string id,
+        EncryptionKeyWrapMetadata keyWrapMetadata,
+        string encryptionAlgorithm = CosmosEncryptionOptions.DefaultEncryptionAlgorithm)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(id);
+        ArgumentNullException.ThrowIfNull(keyWrapMetadata);
+        ArgumentException.ThrowIfNullOrEmpty(encryptionAlgorithm);
+
+        // Two calls for one id could name two key-encryption keys; which one won would depend on the order of start.
+        if (Services.Any(service => service.ImplementationInstance is ProvisionedDataEncryptionKey existing && string.Equals(existing.Id, id, StringComparison.Ordinal)))
+        {
+            throw new ArgumentException($"The data encryption key '{id}' is already to be created at start.", nameof(id));
+        }
+
+        Services.AddSingleton(new ProvisionedDataEncryptionKey(id, keyWrapMetadata, encryptionAlgorithm));
+        return this;
+    }
+
+    /// <summary>
     /// Registers the container <paramref name="containerId"/> of the database <paramref name="databaseId"/>, wrapped
     /// with the registered <see cref="CosmosEncryptor"/>, as a keyed <see cref="Container"/> singleton under
     /// <paramref name="name"/>: inject it with <c>[FromKeyedServices("name")] Container container</c> or resolve it with

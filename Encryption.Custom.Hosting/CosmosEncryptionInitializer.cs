@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Net;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -15,13 +16,27 @@ internal sealed class CosmosEncryptionInitializer(
     CosmosClient client,
     CosmosDataEncryptionKeyProvider keyProvider,
     IOptions<CosmosEncryptionOptions> options,
+    IEnumerable<ProvisionedDataEncryptionKey> provisionedKeys,
     ILogger<CosmosEncryptionInitializer> logger) : IHostedLifecycleService
 {
     public async Task StartingAsync(CancellationToken cancellationToken)
     {
         CosmosEncryptionOptions settings = options.Value;
         Database database = client.GetDatabase(settings.DatabaseId);
-        if (settings.CreateKeyContainerIfNotExists)
+        if (InitializedContainer() is { } initialized)
+        {
+            // The application initialized the provider itself (before the host started): the same container is
+            // accepted as it is, rather than failing the start with "already initialized"; another one is refused.
+            if (!string.Equals(initialized.Database.Id, settings.DatabaseId, StringComparison.Ordinal)
+                || !string.Equals(initialized.Id, settings.KeyContainerId, StringComparison.Ordinal))
+            {
+                throw new InvalidOperationException(
+                    $"The data encryption key provider was initialized with the container '{initialized.Id}' of database '{initialized.Database.Id}', "
+                    + $"but {nameof(CosmosEncryptionOptions)} names '{settings.KeyContainerId}' of '{settings.DatabaseId}'. Leave the initialization to the host "
+                    + "(to create DEKs at start, use CosmosEncryptionBuilder.CreateDataEncryptionKeyIfNotExists).");
+            }
+        }
+        else if (settings.CreateKeyContainerIfNotExists)
         {
             await keyProvider.InitializeAsync(database, settings.KeyContainerId!, cancellationToken).ConfigureAwait(false);
         }
@@ -31,6 +46,11 @@ internal sealed class CosmosEncryptionInitializer(
         }
 
         HostingLog.KeyContainerInitialized(logger, settings.DatabaseId!, settings.KeyContainerId!);
+        foreach (ProvisionedDataEncryptionKey key in provisionedKeys)
+        {
+            await ProvisionAsync(key, cancellationToken).ConfigureAwait(false);
+        }
+
         await WarmUpAsync(settings, cancellationToken).ConfigureAwait(false);
     }
 
@@ -43,6 +63,51 @@ internal sealed class CosmosEncryptionInitializer(
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
     public Task StoppedAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    private Container? InitializedContainer()
+    {
+        try
+        {
+            return keyProvider.Container;
+        }
+        catch (InvalidOperationException)
+        {
+            // Not initialized: the provider offers no other way to ask.
+            return null;
+        }
+    }
+
+    // Read first, so that a start with the DEK in place costs one point read, not a wrap and an unwrap; a 409 on the
+    // create is another instance that created it meanwhile, which is what was asked for.
+    private async Task ProvisionAsync(ProvisionedDataEncryptionKey key, CancellationToken cancellationToken)
+    {
+        using (ResponseMessage existing = await keyProvider.Container.ReadItemStreamAsync(key.Id, new PartitionKey(key.Id), cancellationToken: cancellationToken).ConfigureAwait(false))
+        {
+            if (existing.StatusCode != HttpStatusCode.NotFound)
+            {
+                existing.EnsureSuccessStatusCode();
+                HostingLog.DataEncryptionKeyExists(logger, key.Id);
+                return;
+            }
+        }
+
+        string keyEncryptionKey = key.KeyWrapMetadata.Name ?? key.KeyWrapMetadata.Value;
+        try
+        {
+            await keyProvider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(key.Id, key.EncryptionAlgorithm, key.KeyWrapMetadata, cancellationToken: cancellationToken).ConfigureAwait(false);
+            HostingLog.DataEncryptionKeyCreated(logger, key.Id, keyEncryptionKey);
+        }
+        catch (CosmosException conflict) when (conflict.StatusCode == HttpStatusCode.Conflict)
+        {
+            HostingLog.DataEncryptionKeyExists(logger, key.Id);
+        }
+        catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            throw new InvalidOperationException(
+                $"Cosmos encryption could not create the data encryption key '{key.Id}' wrapped by the key-encryption key '{keyEncryptionKey}' at start ({ErrorKinds.Classify(exception)}).",
+                exception);
+        }
+    }
 
     private async Task WarmUpAsync(CosmosEncryptionOptions settings, CancellationToken cancellationToken)
     {

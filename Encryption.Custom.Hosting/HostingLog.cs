@@ -25,4 +25,18 @@ internal static partial class HostingLog
         Level = LogLevel.Error,
         Message = "Cosmos encryption could not load data encryption key '{DataEncryptionKeyId}' at start ({ErrorType}).")]
     public static partial void WarmUpFailed(ILogger logger, string dataEncryptionKeyId, string errorType);
+
+    [LoggerMessage(
+        EventId = 104,
+        EventName = "DataEncryptionKeyCreated",
+        Level = LogLevel.Information,
+        Message = "Cosmos encryption created the data encryption key '{DataEncryptionKeyId}', wrapped by the key-encryption key '{KeyEncryptionKey}', at start.")]
+    public static partial void DataEncryptionKeyCreated(ILogger logger, string dataEncryptionKeyId, string keyEncryptionKey);
+
+    [LoggerMessage(
+        EventId = 105,
+        EventName = "DataEncryptionKeyExists",
+        Level = LogLevel.Debug,
+        Message = "Cosmos encryption found the data encryption key '{DataEncryptionKeyId}' at start; it was left as it is.")]
+    public static partial void DataEncryptionKeyExists(ILogger logger, string dataEncryptionKeyId);
 }

@@ -81,6 +81,9 @@ internal static class ToolApplication
         CommandKind.Decrypt => DecryptCommand.RunAsync(arguments, console, cancellationToken),
         CommandKind.Migrate => MigrateCommand.RunAsync(arguments, console, cancellationToken),
         CommandKind.Status => StatusCommand.RunAsync(arguments, console, cancellationToken),
+        CommandKind.CreateDek => CreateDekCommand.RunAsync(arguments, console, cancellationToken),
+        CommandKind.ListDeks => ListDeksCommand.RunAsync(arguments, console, cancellationToken),
+        CommandKind.RewrapDek => RewrapDekCommand.RunAsync(arguments, console, cancellationToken),
         _ => InspectCommand.RunAsync(arguments, console, cancellationToken),
     };
 

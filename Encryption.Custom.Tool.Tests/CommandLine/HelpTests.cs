@@ -71,6 +71,21 @@ public sealed class HelpTests
         Assert.Contains("  4  finished, but some documents", text, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("create-dek", "AlreadyExists: create-dek found a DEK with that id")]
+    [InlineData("rewrap-dek", "  3  the key-encryption key file cannot be read, the DEK cannot be read or unwrapped")]
+    [InlineData("list-deks", "  3  a document of the DEK container is not a DEK document")]
+    public async Task Help_DekCommands_ListTheirOwnExitCodesAndNoDocumentOptions(string name, string exitCodeLine)
+    {
+        string text = (await InProcessTool.RunAsync(name, "--help")).AssertSuccess().OutputText;
+
+        Assert.Contains(exitCodeLine, text, StringComparison.Ordinal);
+        Assert.DoesNotContain("  4  ", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("--out", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("to resume", text, StringComparison.Ordinal);
+        Assert.Contains("--endpoint URI --database NAME --dek-container NAME", text, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Help_RequiredOptions_AreMarkedRequired()
     {

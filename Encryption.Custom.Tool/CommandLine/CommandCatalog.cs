@@ -72,7 +72,46 @@ internal static class CommandCatalog
         + "with no documents can be retired. Decrypts nothing.",
         [OptionCatalog.Endpoint, OptionCatalog.Database, OptionCatalog.Container, OptionCatalog.StatusDekId, OptionCatalog.StatusPath]);
 
-    public static IReadOnlyList<ToolCommand> All { get; } = [Encrypt, Decrypt, Inspect, Migrate, Status];
+    public static readonly ToolCommand CreateDek = new(
+        CommandKind.CreateDek,
+        "create-dek",
+        "Create a data encryption key in the DEK container, wrapped by a key-encryption key.",
+        "Generates a new 32-byte data encryption key, wraps it with the key-encryption key --kek-name names (a local key "
+        + "file, or Azure Key Vault), checks that the wrapped key unwraps to the same bytes, and stores its document in "
+        + "the DEK container, exactly as the library's DataEncryptionKeyContainer does. A DEK with that id is never "
+        + "replaced: the command is refused (exit code 1, AlreadyExists). Prints the new DEK as one line of JSON (as "
+        + "list-deks does; never key bytes).",
+        [
+            OptionCatalog.Endpoint, DekOptionCatalog.Database, DekOptionCatalog.Container, DekOptionCatalog.DekId,
+            DekOptionCatalog.KekFile, OptionCatalog.KeyVaultCredential, DekOptionCatalog.KekName, DekOptionCatalog.WrapAlgorithm,
+            DekOptionCatalog.Algorithm,
+        ]);
+
+    public static readonly ToolCommand ListDeks = new(
+        CommandKind.ListDeks,
+        "list-deks",
+        "List the DEKs of the DEK container; needs no key.",
+        "Prints one line of JSON per DEK document of the DEK container, ordered by id: "
+        + "{\"id\":\"...\",\"algorithm\":\"...\",\"kek\":{\"type\":\"...\",\"name\":\"...\",\"value\":\"...\",\"algorithm\":\"...\"},"
+        + "\"created\":\"...\",\"modified\":\"...\"}. The wrapped key is never printed, and nothing is unwrapped. "
+        + "A document that is not a DEK document fails the listing (exit code 3).",
+        [OptionCatalog.Endpoint, DekOptionCatalog.Database, DekOptionCatalog.Container]);
+
+    public static readonly ToolCommand RewrapDek = new(
+        CommandKind.RewrapDek,
+        "rewrap-dek",
+        "Wrap an existing DEK with another key-encryption key (KEK rotation).",
+        "Unwraps the DEK with the key-encryption key its document names (--kek-file, registered under that name, or Key "
+        + "Vault), wraps it with the one --kek-name names (from --new-kek-file when given, else --kek-file, or Key "
+        + "Vault), checks the new wrapping and replaces the document on the condition of its ETag. The raw key does not "
+        + "change, so documents encrypted with the DEK stay readable. Prints the rewrapped DEK as one line of JSON.",
+        [
+            OptionCatalog.Endpoint, DekOptionCatalog.Database, DekOptionCatalog.Container, DekOptionCatalog.DekId,
+            DekOptionCatalog.KekFile, OptionCatalog.KeyVaultCredential, DekOptionCatalog.KekName, DekOptionCatalog.WrapAlgorithm,
+            DekOptionCatalog.NewKekFile,
+        ]);
+
+    public static IReadOnlyList<ToolCommand> All { get; } = [Encrypt, Decrypt, Inspect, Migrate, Status, CreateDek, ListDeks, RewrapDek];
 
     /// <summary>
     /// The root: the commands, <c>--help</c> (also <c>-h</c>, <c>-?</c>; inherited by every command) and

@@ -17,4 +17,13 @@ internal enum CommandKind
 
     /// <summary>Count a container's documents against a target state.</summary>
     Status,
+
+    /// <summary>Create a DEK in the DEK container, wrapped by a key-encryption key.</summary>
+    CreateDek,
+
+    /// <summary>List the DEKs of the DEK container (never their key bytes).</summary>
+    ListDeks,
+
+    /// <summary>Wrap an existing DEK with another key-encryption key.</summary>
+    RewrapDek,
 }

@@ -14,7 +14,7 @@ namespace Encryption.Custom.Tool.CommandLine;
 /// whatever the operator typed, and a key pasted in the wrong place must not end up in a log: only what is plainly
 /// a name is echoed.
 /// </summary>
-internal static class CommandLineParser
+internal static partial class CommandLineParser
 {
     private const string ToolName = "cosmos-encryption";
     private const int MaxEchoedNameLength = 40;
@@ -57,6 +57,11 @@ internal static class CommandLineParser
             // Every error System.CommandLine reports for this grammar is caught above; should a new version find one
             // more, it is still a usage error, without its message (which quotes the command line).
             throw ToolException.Usage($"the command line cannot be parsed (see '{ToolName} {command.Name} --help').");
+        }
+
+        if (command.Kind is CommandKind.CreateDek or CommandKind.ListDeks or CommandKind.RewrapDek)
+        {
+            return new ToolArguments { Action = ToolAction.Run, Command = command, Deks = ParseDeks(command, result) };
         }
 
         if (command.Kind is CommandKind.Migrate or CommandKind.Status)

@@ -41,7 +41,8 @@ internal static class HelpText
     {
         var text = new StringBuilder();
         text.AppendLine("cosmos-encryption: inspect, encrypt and decrypt Azure Cosmos DB documents in the Encryption.Custom")
-            .AppendLine("format (format 3; format 2 is decrypted too), offline; migrate a container's documents in place.")
+            .AppendLine("format (format 3; format 2 is decrypted too), offline; migrate a container's documents in place; create,")
+            .AppendLine("list and rewrap the data encryption keys of a DEK container.")
             .AppendLine()
             .AppendLine("Usage:")
             .AppendLine("  cosmos-encryption <command> [options]")
@@ -51,7 +52,7 @@ internal static class HelpText
             .AppendLine("Commands:");
         foreach (ToolCommand command in CommandCatalog.All)
         {
-            text.Append("  ").Append(command.Name.PadRight(10)).AppendLine(command.Summary);
+            text.Append("  ").Append(command.Name.PadRight(12)).AppendLine(command.Summary);
         }
 
         text.AppendLine()
@@ -120,6 +121,17 @@ internal static class HelpText
                 + "  1  the service refused the query (404: the database or container named does not exist) or cannot be\n"
                 + "     reached, or an unexpected failure\n"
                 + "  2  usage error: unknown option, missing required option, bad value or path syntax\n",
+            CommandKind.CreateDek or CommandKind.RewrapDek => "\n"
+                + "  1  the service refused a request (AlreadyExists: create-dek found a DEK with that id; NotFound: the\n"
+                + "     database or DEK container named does not exist) or cannot be reached, or an unexpected failure\n"
+                + "  2  usage error: unknown option, missing required option, bad value, unknown wrap algorithm\n"
+                + "  3  the key-encryption key file cannot be read, the DEK cannot be read or unwrapped, or wrapping failed\n"
+                + "     or did not verify (nothing was written)\n",
+            CommandKind.ListDeks => "\n"
+                + "  1  the service refused the query (NotFound: the database or DEK container named does not exist) or\n"
+                + "     cannot be reached, or an unexpected failure\n"
+                + "  2  usage error: unknown option, missing required option, bad value\n"
+                + "  3  a document of the DEK container is not a DEK document\n",
             _ => "\n"
                 + "  1  the output could not be written, or an unexpected failure\n"
                 + "  2  usage error: unknown option, missing required option, bad value or path syntax\n"

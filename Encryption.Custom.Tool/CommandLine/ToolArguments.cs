@@ -19,6 +19,9 @@ internal sealed class ToolArguments
     /// <summary>The container and target of migrate and status.</summary>
     public MigrationArguments? Migration { get; init; }
 
+    /// <summary>The DEK container and keys of create-dek, list-deks and rewrap-dek.</summary>
+    public DekArguments? Deks { get; init; }
+
     public string? DataEncryptionKeyId { get; init; }
 
     /// <summary>The <c>--path</c> values, in the order given.</summary>

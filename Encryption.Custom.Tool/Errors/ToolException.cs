@@ -30,6 +30,9 @@ internal sealed class ToolException : Exception
     /// <summary>The kind of a database or container named on the command line that does not exist.</summary>
     public const string NotFoundKind = "NotFound";
 
+    /// <summary>The kind of a DEK create-dek would replace.</summary>
+    public const string AlreadyExistsKind = "AlreadyExists";
+
     public ToolException()
         : this(ExitCodes.Failure, "Unexpected", "The tool failed.", null)
     {
@@ -66,6 +69,9 @@ internal sealed class ToolException : Exception
 
     /// <summary>A database or container the command line names does not exist (exit code 1, as any service refusal).</summary>
     public static ToolException NotFound(string message, Exception innerException) => new(ExitCodes.Failure, NotFoundKind, message, innerException);
+
+    /// <summary>A resource the command would create exists already (exit code 1, as any service refusal); nothing was written.</summary>
+    public static ToolException AlreadyExists(string message, Exception innerException) => new(ExitCodes.Failure, AlreadyExistsKind, message, innerException);
 
     /// <summary>Bad input the operator supplied (exit code 3).</summary>
     public static ToolException BadInput(string kind, string message, Exception? innerException = null) =>

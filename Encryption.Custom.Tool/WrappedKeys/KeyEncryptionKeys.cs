@@ -31,13 +31,19 @@ internal static class KeyEncryptionKeys
             return new AzureKeyVaultKeyWrapProvider(new DefaultAzureCredential());
         }
 
+        return OpenLocal(metadata.Select(m => m.Name ?? m.Value).Distinct(StringComparer.Ordinal).Select(name => (path, name)));
+    }
+
+    /// <summary>A local provider holding each file's key under its name (rewrap-dek: the old and the new key-encryption key).</summary>
+    /// <exception cref="ToolException">A key file cannot be read or holds no supported key (exit code 3).</exception>
+    public static LocalKeyWrapProvider OpenLocal(IEnumerable<(string Path, string Name)> keys)
+    {
         var provider = new LocalKeyWrapProvider();
         try
         {
-            bool isJson = StartsWithJson(path);
-            foreach (string name in metadata.Select(m => m.Name ?? m.Value).Distinct(StringComparer.Ordinal))
+            foreach ((string path, string name) in keys)
             {
-                if (isJson)
+                if (StartsWithJson(path))
                 {
                     provider.AddJsonWebKeyFile(name, path);
                 }

@@ -1,5 +1,6 @@
 using Azure.Identity;
 using Encryption.Custom;
+using Encryption.Custom.AzureKeyVault;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -35,6 +36,19 @@ internal static class HostingExample
         builder.Services.AddSingleton<CustomerStore>();
         builder.Configuration.AddInMemoryCollection(settings);    // the sample's stand-in for appsettings.json
         return builder.Build();
+    }
+
+    /// <summary>
+    /// docs/hosting.md "Creating DEKs at start": the DEK and its key-encryption key named on the builder. Compiled only
+    /// (eng/run.sh provisions its DEK itself, and the Key Vault key here is an example).
+    /// </summary>
+    public static void CreateKeysAtStart(CosmosEncryptionBuilder encryption)
+    {
+        encryption.UseAzureKeyVaultKeyWrapProvider(new DefaultAzureCredential())
+            .CreateDataEncryptionKeyIfNotExists(
+                "customers-dek",
+                AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri("https://contoso.vault.azure.net/keys/kek1")));
+        // local keys: LocalKeyWrapProvider.CreateMetadata("dev-kek", KeyWrapAlgorithm.AesKeyWrap)
     }
 }
 

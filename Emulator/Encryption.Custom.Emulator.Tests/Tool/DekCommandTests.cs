@@ -1,0 +1,146 @@
+using System.Security.Cryptography;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace Encryption.Custom.Emulator.Tests.Tool;
+
+/// <summary>
+/// create-dek, list-deks and rewrap-dek against the bundled endpoint, run in process: a DEK the tool creates is one
+/// the library uses, an existing DEK is never replaced, the listing prints no key bytes, and a rewrapped DEK keeps
+/// its raw key (what was encrypted before is decrypted afterwards through the new key-encryption key only).
+/// </summary>
+public sealed class DekCommandTests(ToolFixture fixture) : IClassFixture<ToolFixture>
+{
+    private const string Algorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
+    private static readonly TimeSpan s_runBound = TimeSpan.FromMinutes(1);
+
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    private string[] DekContainer => ["--endpoint", fixture.Endpoint.Uri.ToString(), "--database", fixture.Database.Id, "--dek-container", ToolFixture.DekContainer];
+
+    [Fact]
+    public async Task CreateDek_ThenRewrapDek_KeepsTheRawKeyAndMovesItToTheNewKek()
+    {
+        string id = "tool-" + Guid.NewGuid().ToString("N");
+        byte[] kek2 = RandomNumberGenerator.GetBytes(32);
+        string kek2File = Path.Combine(Path.GetTempPath(), $"kek2-{Guid.NewGuid():N}.jwk");
+        await File.WriteAllTextAsync(kek2File, Jwk(kek2), Ct);
+        try
+        {
+            ToolResult created = (await RunAsync(["create-dek", .. DekContainer, "--dek-id", id, "--kek-file", fixture.KekFile, "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW"])).AssertSuccess();
+            JsonObject createdLine = SingleDek(created, id);
+            Assert.Equal(ToolFixture.KekName, (string?)createdLine["kek"]!["name"]);
+
+            // The application's own provider (KEK kek1) uses the DEK the tool made.
+            byte[] cipherText = await fixture.Encryptor.EncryptAsync("4111-1111"u8.ToArray(), id, Algorithm, Ct);
+
+            ToolResult again = await RunAsync(["create-dek", .. DekContainer, "--dek-id", id, "--kek-file", kek2File, "--kek-name", "kek2", "--wrap-algorithm", "AES-KW"]);
+            string refusal = again.AssertFailure(1, "AlreadyExists");
+            Assert.Contains($"a DEK with the id '{id}' already exists", refusal, StringComparison.Ordinal);
+            Assert.Equal(ToolFixture.KekName, (string?)SingleDek(await ListAsync(), id)["kek"]!["name"]);
+
+            ToolResult wrongKek = await RunAsync(["rewrap-dek", .. DekContainer, "--dek-id", id, "--kek-file", kek2File, "--kek-name", "kek3", "--wrap-algorithm", "AES-KW"]);
+            wrongKek.AssertFailure(3, "KeyUnavailable");
+
+            ToolResult rewrapped = (await RunAsync(["rewrap-dek", .. DekContainer, "--dek-id", id, "--kek-file", fixture.KekFile, "--new-kek-file", kek2File, "--kek-name", "kek2", "--wrap-algorithm", "AES-KWP"])).AssertSuccess();
+            JsonObject rewrappedLine = SingleDek(rewrapped, id);
+            Assert.Equal("kek2", (string?)rewrappedLine["kek"]!["name"]);
+            Assert.Equal("AES-KWP", (string?)rewrappedLine["kek"]!["algorithm"]);
+            Assert.Equal((string?)createdLine["created"], (string?)rewrappedLine["created"]);
+
+            // Only kek2 now: the DEK document no longer opens with kek1, and the ciphertext from before still decrypts.
+            using var onlyKek2 = new LocalKeyWrapProvider();
+            onlyKek2.AddJsonWebKey("kek2", Encoding.UTF8.GetBytes(Jwk(kek2)));
+            await using var provider = new CosmosDataEncryptionKeyProvider(onlyKek2);
+            provider.Initialize(fixture.Database.GetContainer(ToolFixture.DekContainer));
+            byte[] plainText = await new CosmosEncryptor(provider).DecryptAsync(cipherText, id, Algorithm, Ct);
+            Assert.Equal("4111-1111"u8.ToArray(), plainText);
+        }
+        finally
+        {
+            File.Delete(kek2File);
+        }
+    }
+
+    [Fact]
+    public async Task ListDeks_PrintsEveryDekOrderedByIdWithoutKeyBytes()
+    {
+        ToolResult run = (await ListAsync()).AssertSuccess();
+
+        List<JsonObject> lines = [.. run.Lines.Select(l => JsonNode.Parse(l)!.AsObject())];
+        List<string> ids = [.. lines.Select(l => (string)l["id"]!)];
+        Assert.Equal(ids.Order(StringComparer.Ordinal), ids);
+        Assert.Subset(ids.ToHashSet(), new HashSet<string> { ToolFixture.Dek1, ToolFixture.Dek2, ToolFixture.Dek3 });
+        JsonObject dek1 = lines.Single(l => (string)l["id"]! == ToolFixture.Dek1);
+        Assert.Equal(Algorithm, (string?)dek1["algorithm"]);
+        Assert.Equal(("local", ToolFixture.KekName, ToolFixture.KekName, "AES-KW"), ((string?)dek1["kek"]!["type"], (string?)dek1["kek"]!["name"], (string?)dek1["kek"]!["value"], (string?)dek1["kek"]!["algorithm"]));
+        Assert.True(DateTimeOffset.TryParse((string?)dek1["created"], out _));
+        Assert.True(DateTimeOffset.TryParse((string?)dek1["modified"], out _));
+        Assert.All(lines, l => Assert.Equal(["id", "algorithm", "kek", "created", "modified"], l.Select(p => p.Key)));
+        Assert.DoesNotContain("wrapped", run.Output, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public async Task CreateDek_WrapAlgorithmThatDoesNotFitTheKey_IsRefusedWithExitThreeAndStoresNothing()
+    {
+        string id = "tool-" + Guid.NewGuid().ToString("N");
+
+        ToolResult run = await RunAsync(["create-dek", .. DekContainer, "--dek-id", id, "--kek-file", fixture.KekFile, "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "RSA-OAEP-256"]);
+
+        string error = run.AssertFailure(3, "InvalidOptions");
+        Assert.Contains($"dekId '{id}'", error, StringComparison.Ordinal);
+        Assert.DoesNotContain((await ListAsync()).Lines, l => l.Contains(id, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task CreateDek_MisspeltDekContainer_NamesItAndCreatesNothing()
+    {
+        string[] args = ["create-dek", .. DekContainer, "--dek-id", "d", "--kek-file", fixture.KekFile, "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW"];
+        args[Array.IndexOf(args, ToolFixture.DekContainer)] = "kyes";
+
+        ToolResult run = await RunAsync(args);
+
+        string error = run.AssertFailure(1, "NotFound");
+        Assert.Contains("the container 'kyes' (--dek-container)", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RewrapDek_MissingDek_IsKeyUnavailableWithExitThree()
+    {
+        ToolResult run = await RunAsync(["rewrap-dek", .. DekContainer, "--dek-id", "no-such-dek", "--kek-file", fixture.KekFile, "--kek-name", "kek2", "--wrap-algorithm", "AES-KW"]);
+
+        string error = run.AssertFailure(3, "KeyUnavailable");
+        Assert.Contains("dekId 'no-such-dek'", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RewrapDek_NewKeyFileUnderTheCurrentName_IsRefusedAndTheDekIsUnchanged()
+    {
+        // One name stands for one key in the application: a new key under the old name could not be told apart.
+        string before = (await ListAsync()).AssertSuccess().Lines.Single(l => l.Contains($"\"id\":\"{ToolFixture.Dek2}\"", StringComparison.Ordinal));
+
+        ToolResult run = await RunAsync(["rewrap-dek", .. DekContainer, "--dek-id", ToolFixture.Dek2, "--kek-file", fixture.KekFile, "--new-kek-file", fixture.KekFile + ".other", "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW"]);
+
+        string error = run.AssertFailure(2, "UsageError");
+        Assert.Contains("needs a name of its own", error, StringComparison.Ordinal);
+        Assert.Contains(before, (await ListAsync()).Lines);
+    }
+
+    private Task<ToolResult> RunAsync(string[] args) => ToolInProcess.RunAsync(fixture.Endpoint, args, s_runBound, cancellationToken: Ct);
+
+    private Task<ToolResult> ListAsync() => RunAsync(["list-deks", .. DekContainer]);
+
+    private static JsonObject SingleDek(ToolResult run, string id)
+    {
+        JsonObject line = JsonNode.Parse(run.Lines.Single(l => l.Contains($"\"id\":\"{id}\"", StringComparison.Ordinal)))!.AsObject();
+        Assert.DoesNotContain("wrapped", line.ToJsonString(), StringComparison.OrdinalIgnoreCase);
+        return line;
+    }
+
+    private static string Jwk(byte[] key) => JsonSerializer.Serialize(new Dictionary<string, string>
+    {
+        ["kty"] = "oct",
+        ["k"] = Convert.ToBase64String(key).TrimEnd('=').Replace('+', '-').Replace('/', '_'),
+    });
+}
