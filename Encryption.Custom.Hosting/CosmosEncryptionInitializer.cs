@@ -104,7 +104,7 @@ internal sealed class CosmosEncryptionInitializer(
         catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
             throw new InvalidOperationException(
-                $"Cosmos encryption could not create the data encryption key '{key.Id}' wrapped by the key-encryption key '{keyEncryptionKey}' at start ({ErrorKinds.Classify(exception)}).",
+                $"Cosmos encryption could not create the data encryption key '{key.Id}' wrapped by the key-encryption key '{keyEncryptionKey}' at start ({DiagnosticNames.GetErrorType(exception)}).",
                 exception);
         }
     }
