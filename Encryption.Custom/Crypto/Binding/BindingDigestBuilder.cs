@@ -50,10 +50,10 @@ internal ref struct BindingDigestBuilder
     public static BindingDigestBuilder Create(
         Span<byte> scratch,
         uint format,
-        ReadOnlySpan<char> algorithm,
-        ReadOnlySpan<char> dataEncryptionKeyId,
-        ReadOnlySpan<char> scope,
-        ReadOnlySpan<byte> id,
+        scoped ReadOnlySpan<char> algorithm,
+        scoped ReadOnlySpan<char> dataEncryptionKeyId,
+        scoped ReadOnlySpan<char> scope,
+        scoped ReadOnlySpan<byte> id,
         int partitionKeyComponents)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(partitionKeyComponents);
@@ -99,7 +99,7 @@ internal ref struct BindingDigestBuilder
 
     /// <summary>The next partition-key value is a string, given as UTF-8 (unescaped).</summary>
     /// <exception cref="ArgumentException">The bytes are not valid UTF-8, or longer than 65,535 bytes.</exception>
-    public void AddString(ReadOnlySpan<byte> utf8)
+    public void AddString(scoped ReadOnlySpan<byte> utf8)
     {
         ThrowIfInvalidUtf8(utf8, nameof(utf8));
         if (utf8.Length > ushort.MaxValue)
@@ -115,7 +115,7 @@ internal ref struct BindingDigestBuilder
 
     /// <summary>Writes D to <paramref name="digest"/> (32 bytes) and releases any pooled buffer.</summary>
     /// <exception cref="InvalidOperationException">Fewer partition-key components were added than announced.</exception>
-    public void Finish(Span<byte> digest)
+    public void Finish(scoped Span<byte> digest)
     {
         if (_remainingComponents != 0)
         {
@@ -169,7 +169,7 @@ internal ref struct BindingDigestBuilder
         _remainingComponents--;
     }
 
-    private void AppendText16(ReadOnlySpan<char> text, string paramName)
+    private void AppendText16(scoped ReadOnlySpan<char> text, string paramName)
     {
         int byteCount;
         try
@@ -190,7 +190,7 @@ internal ref struct BindingDigestBuilder
         s_strictUtf8.GetBytes(text, Reserve(byteCount));
     }
 
-    private void Append(ReadOnlySpan<byte> bytes) => bytes.CopyTo(Reserve(bytes.Length));
+    private void Append(scoped ReadOnlySpan<byte> bytes) => bytes.CopyTo(Reserve(bytes.Length));
 
     private Span<byte> Reserve(int count)
     {
