@@ -39,6 +39,11 @@ public static class Program
             return HotLoop.Run(args[1..]);
         }
 
+        if (args.Length > 0 && string.Equals(args[0], Crypto.Interleaved.BatchEncryptRatios.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return Crypto.Interleaved.BatchEncryptRatios.Run(args[1..]);
+        }
+
         if (args.Length > 0 && string.Equals(args[0], ScalingCheck.Name, StringComparison.OrdinalIgnoreCase))
         {
             return ScalingCheck.Run(args[1..]);
