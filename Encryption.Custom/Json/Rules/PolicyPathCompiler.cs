@@ -7,7 +7,10 @@ namespace Encryption.Custom.Json.Rules;
 /// </summary>
 internal static class PolicyPathCompiler
 {
-    /// <summary>Compiles <paramref name="paths"/> (with whether each is deterministic) into rules, in order.</summary>
+    /// <summary>
+    /// Compiles <paramref name="paths"/> (with whether each is deterministic) into rules: the top-level paths first,
+    /// then the nested selectors, each group in the policy's order (the order of <see cref="EncryptionPlan"/>'s paths).
+    /// </summary>
     /// <exception cref="EncryptionException">A path is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>, naming it).</exception>
     public static PathRule[] Compile(IReadOnlyList<(string Path, bool Deterministic)> paths)
     {
@@ -26,6 +29,13 @@ internal static class PolicyPathCompiler
             rules[i] = new PathRule(i, path, paths[i].Deterministic);
         }
 
-        return rules;
+        // Top-level first, as the compiled plan orders them: rule i is plan path i.
+        PathRule[] ordered = [.. rules.Where(r => r.Path.Depth == 1), .. rules.Where(r => r.Path.Depth > 1)];
+        for (int i = 0; i < ordered.Length; i++)
+        {
+            ordered[i] = ordered[i] with { Index = i };
+        }
+
+        return ordered;
     }
 }

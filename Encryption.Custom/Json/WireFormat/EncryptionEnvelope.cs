@@ -95,7 +95,7 @@ internal static class EncryptionEnvelope
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
     public static void CheckFormatVersion(long formatVersion)
     {
-        if (formatVersion is not (CurrentFormatVersion or LegacyFormatVersion))
+        if (formatVersion is not (CurrentFormatVersion or LegacyFormatVersion or ExtendedFormatVersion))
         {
             JsonErrors.ThrowUnsupportedFormatVersion(formatVersion);
         }
@@ -110,11 +110,11 @@ internal static class EncryptionEnvelope
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
     public static EnvelopeFormat ResolveFormat(long formatVersion, string algorithm)
     {
-        if (formatVersion == CurrentFormatVersion)
+        if (formatVersion is CurrentFormatVersion or ExtendedFormatVersion)
         {
             if (string.Equals(algorithm, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, StringComparison.Ordinal))
             {
-                return EnvelopeFormat.PerProperty;
+                return formatVersion == CurrentFormatVersion ? EnvelopeFormat.PerProperty : EnvelopeFormat.Extended;
             }
         }
         else if (formatVersion == LegacyFormatVersion)

@@ -30,9 +30,18 @@ internal sealed class EncryptionPlan
     // The paths as given (for IsCompiledFrom); _paths holds the top-level ones first, then the nested selectors.
     private readonly string[] _sourceOrder;
 
+    // Every path's text (top-level and nested) to its index.
+    private readonly Dictionary<string, int> _pathIndexes;
+
     private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths)
     {
         _sourceOrder = sourceOrder;
+        _pathIndexes = new Dictionary<string, int>(paths.Length, StringComparer.Ordinal);
+        for (int i = 0; i < paths.Length; i++)
+        {
+            _pathIndexes[paths[i]] = i;
+        }
+
         TopLevelCount = topLevelCount;
         NestedSelectors = nested;
         IsExtendedFormat = paths.Length > topLevelCount;
@@ -156,12 +165,6 @@ internal sealed class EncryptionPlan
             }
         }
 
-        if (nested.Count > 0)
-        {
-            // Until both processors walk nested values, a nested selector would leave them in plaintext.
-            JsonErrors.ThrowInvalidPath(nested[0].Text, "nested selectors are not supported by the processors yet.");
-        }
-
         // Top-level paths first (index i is name i of the name table), then the nested selectors.
         string[] paths = [.. topLevel, .. nested.Select(p => p.Text)];
         var nestedTree = new SelectorTreeBuilder();
@@ -243,6 +246,9 @@ internal sealed class EncryptionPlan
 
         return index == _sourceOrder.Length;
     }
+
+    /// <summary>The index of the path written exactly as <paramref name="path"/> (top-level or nested), or -1.</summary>
+    public int IndexOf(string path) => _pathIndexes.TryGetValue(path, out int index) ? index : -1;
 
     /// <summary>The path at <paramref name="index"/>, as given (for example <c>/ssn</c>).</summary>
     public string GetPath(int index) => _paths[index];

@@ -71,4 +71,47 @@ internal static class ExtendedEnvelope
 
         return prefix.WrittenSpan.ToArray();
     }
+
+    /// <summary>The anchor value as stored, quoted (what the stream reader compares an unescaped token with).</summary>
+    public static ReadOnlySpan<byte> AnchorToken => s_anchorToken;
+
+    private static readonly byte[] s_anchorToken = Encoding.ASCII.GetBytes("\"" + AnchorBase64 + "\"");
+
+    /// <summary>Checks the <c>v</c> of <c>_ev</c>.</summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/> for a version this library does not know.</exception>
+    public static void CheckFeaturesVersion(long version)
+    {
+        if (version != FeaturesVersion)
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.UnsupportedFormat,
+                $"The document's encryption metadata has feature-list version {version.ToString(System.Globalization.CultureInfo.InvariantCulture)} ('_ev.v'); this version of the library reads version {FeaturesVersion} only.");
+        }
+    }
+
+    /// <summary>
+    /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/> is
+    /// understood; <see cref="BindFeature"/> and <see cref="CommitFeature"/> are known but not supported yet; anything
+    /// else is unknown. Either way the document is refused rather than read without the feature's checks.
+    /// </summary>
+    /// <returns>Whether the feature is <see cref="SelectorsFeature"/>.</returns>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
+    public static bool CheckCriticalFeature(ReadOnlySpan<byte> utf8Feature)
+    {
+        if (utf8Feature.SequenceEqual("sel"u8))
+        {
+            return true;
+        }
+
+        string feature = UntrustedText.Shorten(Encoding.UTF8.GetString(utf8Feature));
+        string why = utf8Feature.SequenceEqual("bind"u8) || utf8Feature.SequenceEqual("commit"u8)
+            ? "which this version of the library does not support yet"
+            : "which this version of the library does not know";
+        throw new EncryptionException(
+            EncryptionErrorKind.UnsupportedFormat,
+            $"The document requires the encryption feature '{feature}' ('_ev.crit'), {why}: it is refused rather than read without that feature's checks.");
+    }
+
+    /// <summary>Whether <paramref name="base64"/> (unescaped string content) is the anchor this library writes.</summary>
+    public static bool IsAnchor(ReadOnlySpan<byte> base64) => base64.SequenceEqual(s_anchorToken.AsSpan(1, s_anchorToken.Length - 2));
 }
