@@ -27,6 +27,7 @@ public static class AllocationJson
             {
                 DocumentShape.Mixed => "mixed",
                 DocumentShape.Lookup => "lookup",
+                DocumentShape.Nested => "nested",
                 _ => "published",
             });
             writer.WriteNumber("documentBytes", row.InputBytes);

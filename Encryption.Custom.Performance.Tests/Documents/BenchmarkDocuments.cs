@@ -18,8 +18,8 @@ public static class BenchmarkDocuments
     /// <summary>The shapes the throughput benchmarks and ratios run over.</summary>
     public static IReadOnlyList<DocumentShape> Shapes { get; } = [DocumentShape.Published, DocumentShape.Mixed];
 
-    /// <summary>The shapes the allocation report runs over: <see cref="Shapes"/> and the deterministic <see cref="DocumentShape.Lookup"/>.</summary>
-    public static IReadOnlyList<DocumentShape> AllocationShapes { get; } = [DocumentShape.Published, DocumentShape.Mixed, DocumentShape.Lookup];
+    /// <summary>The shapes the allocation report runs over: <see cref="Shapes"/>, the deterministic <see cref="DocumentShape.Lookup"/> and <see cref="DocumentShape.Nested"/>.</summary>
+    public static IReadOnlyList<DocumentShape> AllocationShapes { get; } = [DocumentShape.Published, DocumentShape.Mixed, DocumentShape.Lookup, DocumentShape.Nested];
 
     /// <summary>A compact, ASCII-only document of exactly <paramref name="size"/> bytes.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is below <see cref="MinimumSize"/> or <paramref name="shape"/> is unknown.</exception>
@@ -34,6 +34,7 @@ public static class BenchmarkDocuments
             DocumentShape.Published => PublishedDocumentBuilder.Build(size, random),
             DocumentShape.Mixed => MixedDocumentBuilder.Build(size, random, lookupKeys: false),
             DocumentShape.Lookup => MixedDocumentBuilder.Build(size, random, lookupKeys: true),
+            DocumentShape.Nested => NestedDocumentBuilder.Build(size, random),
             _ => throw new ArgumentOutOfRangeException(nameof(shape), shape, "Unknown document shape."),
         };
     }

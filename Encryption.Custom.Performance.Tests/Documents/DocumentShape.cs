@@ -22,4 +22,11 @@ public enum DocumentShape
     /// Measured by the allocation report, which holds the deterministic encrypt path to the same targets.
     /// </summary>
     Lookup = 2,
+
+    /// <summary>
+    /// A customer with an address and an array of orders, encrypted by nested selectors only (format 101): the address
+    /// city, each order's card number and each order line's ~300-byte note. Measured by the allocation report, which
+    /// holds the nested walk to the same targets.
+    /// </summary>
+    Nested = 3,
 }

@@ -32,7 +32,7 @@ public sealed class EncryptionErrorTests : IDisposable
 
     public static MatrixTheoryData<JsonProcessor, string> InvalidPaths => new(
         [JsonProcessor.Stream, JsonProcessor.Newtonsoft],
-        ["/id", "a", "/a/b", string.Empty, "/", "/_ei", "//a"]);
+        ["/id", "a", "/a/0", "/a/[]x", string.Empty, "/", "/_ei", "/_ex", "//a"]);
 
     public void Dispose() => _key.Dispose();
 

@@ -88,6 +88,18 @@ internal static class PolicyReadCheck
             path);
     }
 
+    /// <summary>
+    /// An encrypted document is in an older format than the policy requires (format 3 where nested selectors need
+    /// 101): in strict mode it is refused, since whatever the newer format protects could have been stripped.
+    /// </summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
+    [DoesNotReturn]
+    public static void ThrowDowngrade(PolicyRuleSet rules, EnvelopeFormat format, string? id) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.UnsupportedFormat,
+            string.Create(CultureInfo.InvariantCulture, $"{Which(id)} is encrypted in format {(int)format}, but the container's encryption policy has nested selectors, which format {EncryptionEnvelope.ExtendedFormatVersion} records: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating)."),
+            rules.DataEncryptionKeyId);
+
     private static string Which(string? id) =>
         id is null ? "The document" : string.Create(CultureInfo.InvariantCulture, $"The document '{UntrustedText.Shorten(id)}'");
 

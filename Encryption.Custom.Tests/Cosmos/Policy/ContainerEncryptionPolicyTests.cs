@@ -19,7 +19,8 @@ public sealed class ContainerEncryptionPolicyTests
     [Theory]
     [InlineData("ssn")]
     [InlineData("/")]
-    [InlineData("/address/city")]
+    [InlineData("/address/0")]
+    [InlineData("/address/city/")]
     [InlineData("/id")]
     [InlineData("/_ei")]
     public void InvalidPath_IsRefused(string path)

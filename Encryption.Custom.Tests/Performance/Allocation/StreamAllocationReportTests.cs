@@ -17,14 +17,15 @@ public sealed class StreamAllocationReportTests
     private static readonly int[] s_smallSizes = [1024, 4096, 8192];
 
     [Fact]
-    public void Measure_SmallSizes_StreamProcessorMeetsItsTargetsAndNewtonsoftAllocates_DeterministicPathsIncluded()
+    public void Measure_SmallSizes_StreamProcessorMeetsItsTargetsAndNewtonsoftAllocates_DeterministicPathsAndNestedSelectorsIncluded()
     {
         var settings = new AllocationReportSettings { Sizes = s_smallSizes, BytesPerRound = 256 * 1024 };
 
         IReadOnlyList<AllocationRow> rows = StreamAllocationReport.Measure(settings);
 
-        // shapes (Published, Mixed, and Lookup with its deterministic paths) × sizes × processors × APIs × operations
-        Assert.Equal(3 * 3 * 2 * 2 * 2, rows.Count);
+        // shapes (Published, Mixed, Lookup with its deterministic paths, Nested with its selectors) × sizes × processors × APIs × operations
+        Assert.Equal(4 * 3 * 2 * 2 * 2, rows.Count);
+        Assert.Contains(rows, row => row.Shape == DocumentShape.Nested && row.Processor == JsonProcessor.Stream && row.Api == ProcessorApi.BufferWriter && row.Operation == DocumentOperation.Decrypt);
         Assert.Contains(rows, row => row.Shape == DocumentShape.Lookup && row.Processor == JsonProcessor.Stream && row.Api == ProcessorApi.BufferWriter && row.Operation == DocumentOperation.Encrypt);
         Assert.Empty(StreamAllocationReport.FindMisses(rows));
         Assert.All(rows, row => Assert.True(row.RoundTrips));

@@ -16,6 +16,27 @@ public sealed class BenchmarkDocumentsTests
         [BenchmarkDocuments.MinimumSize, 1000, 1024, 4096, 8192, 65536, 1024 * 1024]);
 
     [Theory]
+    [InlineData(BenchmarkDocuments.MinimumSize)]
+    [InlineData(1024)]
+    [InlineData(8192)]
+    [InlineData(65536)]
+    public void Create_Nested_IsExactlyThatLong_AndItsSelectorsPickValuesAtEverySizeFromOneKilobyte(int size)
+    {
+        BenchmarkDocument document = BenchmarkDocuments.Create(DocumentShape.Nested, size);
+
+        Assert.Equal(size, document.Utf8.Length);
+        using JsonDocument parsed = JsonDocument.Parse(document.Utf8);
+        Assert.Equal(["/customer/address/city", "/orders/[]/card/number", "/orders/[]/lines/[]/note"], document.Paths);
+        Assert.Equal(JsonValueKind.String, parsed.RootElement.GetProperty("customer").GetProperty("address").GetProperty("city").ValueKind);
+        if (size >= 1024)
+        {
+            JsonElement order = parsed.RootElement.GetProperty("orders")[0];
+            Assert.Equal(JsonValueKind.String, order.GetProperty("card").GetProperty("number").ValueKind);
+            Assert.Equal(JsonValueKind.String, order.GetProperty("lines")[0].GetProperty("note").ValueKind);
+        }
+    }
+
+    [Theory]
     [MemberData(nameof(ShapesAndSizes))]
     public void Create_AnyShapeAndSize_IsExactlyThatLongAndEveryPathIsATopLevelValue(DocumentShape shape, int size)
     {

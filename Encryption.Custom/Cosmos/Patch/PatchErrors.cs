@@ -35,4 +35,10 @@ internal static class PatchErrors
 
     public static EncryptionException UnlistedCipherText(string path, string? dataEncryptionKeyId) =>
         new(EncryptionErrorKind.UnlistedCipherText, $"The document holds a value shaped like an encrypted value at '{path}' that its encryption metadata does not list (the metadata was lost): a patch would rewrite the metadata without it. The patch is refused; restore the metadata or replace the document.", dataEncryptionKeyId, path);
+
+    public static EncryptionException NestedSelector(string path, string selector, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}', which is, contains or lies inside the nested encrypted selector '{selector}': patch operations on nested selectors are not supported yet. Replace the document instead.", dataEncryptionKeyId, path);
+
+    public static EncryptionException ExtendedFormat(string path, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch changes the encrypted '{path}' of a document whose encryption (nested selectors, format 101) a patch cannot maintain yet: replace the document instead.", dataEncryptionKeyId, path);
 }

@@ -138,6 +138,9 @@ internal static class PatchTransformer
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long valueBytes = 0;
         int encryptedValues = 0;
+        bool extended = stored?.FormatVersion == EncryptionEnvelope.ExtendedFormatVersion
+            || rules?.Plan.IsExtendedFormat == true
+            || requested?.GetPlan().IsExtendedFormat == true;
         for (int i = 0; i < operations.Count; i++)
         {
             PatchOperation operation = operations[i];
@@ -146,6 +149,12 @@ internal static class PatchTransformer
             {
                 result.Add(operation);
                 continue;
+            }
+
+            if (extended)
+            {
+                // The rewritten metadata would be format 3: a downgrade of the document or of the policy's format.
+                throw PatchErrors.ExtendedFormat(top, keyId);
             }
 
             if (stored is not null && stored.FormatVersion != EncryptionEnvelope.CurrentFormatVersion)
@@ -238,6 +247,23 @@ internal static class PatchTransformer
     private static string CheckOperation(PatchOperation operation, EncryptedPathSet? encryptedPaths, string? keyId)
     {
         ArgumentNullException.ThrowIfNull(operation);
+        if (encryptedPaths is { HasNested: true })
+        {
+            // Fail closed until patch operations are classified against nested selectors.
+            string? addressed = operation.Path;
+            string? selector = encryptedPaths.FindRelatedSelector(addressed);
+            if (selector is null && operation.OperationType == PatchOperationType.Move)
+            {
+                addressed = operation.From;
+                selector = encryptedPaths.FindRelatedSelector(addressed);
+            }
+
+            if (selector is not null)
+            {
+                throw PatchErrors.NestedSelector(addressed!, selector, keyId);
+            }
+        }
+
         string top = GetTopLevel(operation.Path, encryptedPaths, keyId, out bool isNested);
         if (operation.OperationType == PatchOperationType.Move)
         {

@@ -60,13 +60,20 @@ internal sealed class PartitionKeyGuard
         for (int i = 0; i < plan.PathCount; i++)
         {
             string path = plan.GetPath(i);
+
+            // A nested selector is compared by its first segment: under the property that holds the partition key,
+            // it is refused whether or not it reaches the key itself (fail closed; the key's own path may be nested).
+            int slash = path.IndexOf('/', 1);
+            ReadOnlySpan<char> top = slash < 0 ? path.AsSpan(1) : path.AsSpan(1, slash - 1);
             for (int j = 0; j < names.Length; j++)
             {
-                if (path.AsSpan(1).SequenceEqual(names[j]))
+                if (top.SequenceEqual(names[j]))
                 {
                     throw new EncryptionException(
                         EncryptionErrorKind.InvalidOptions,
-                        $"The path '{path}' holds the container's partition key, which cannot be encrypted.",
+                        slash < 0
+                            ? $"The path '{path}' holds the container's partition key, which cannot be encrypted."
+                            : $"The selector '{path}' lies under '/{names[j]}', which holds the container's partition key: nothing under it can be encrypted.",
                         plan.DataEncryptionKeyId,
                         path);
                 }

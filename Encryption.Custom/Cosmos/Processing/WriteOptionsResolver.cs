@@ -77,7 +77,7 @@ internal sealed class WriteOptionsResolver
         EncryptionPlan required = policy.Plan;
         for (int i = 0; i < required.PathCount; i++)
         {
-            if (requested.FindPath(required.GetName(i)) < 0)
+            if (requested.IndexOf(required.GetPath(i)) < 0)
             {
                 throw new EncryptionException(
                     EncryptionErrorKind.InvalidOptions,

@@ -23,14 +23,30 @@ internal sealed class QueryPolicyPaths
     /// <summary>Every key a stored value may be under, the current one first.</summary>
     public IEnumerable<string> ReadableKeyIds => _policy.ReadableKeyIds;
 
-    /// <summary>The index of the policy path whose property name equals <paramref name="name"/> ignoring case, or -1.</summary>
-    public int Find(string name) => _policy.Plan.FindPathIgnoringCase(name);
+    /// <summary>
+    /// The index of the policy path whose property name equals <paramref name="name"/> ignoring case, or -1. A name
+    /// nested selectors start at (<c>address</c> of <c>/address/city</c>) counts as the first of them: until queries
+    /// on nested values are classified, the whole top-level value is guarded as if it were encrypted, so every use
+    /// the guard does not prove harmless is refused.
+    /// </summary>
+    public int Find(string name)
+    {
+        int index = _policy.Plan.FindPathIgnoringCase(name);
+        if (index >= 0)
+        {
+            return index;
+        }
+
+        SelectorNode nested = _policy.Plan.NestedSelectors;
+        int child = nested.FindChildIgnoringCase(name);
+        return child >= 0 ? nested.GetChild(child).FirstRuleIndex : -1;
+    }
 
     /// <summary>The path, for example <c>/ssn</c>.</summary>
     public string GetPath(int index) => _policy.Plan.GetPath(index);
 
-    /// <summary>Whether the path is encrypted deterministically.</summary>
-    public bool IsDeterministic(int index) => _policy.Plan.IsDeterministic(index);
+    /// <summary>Whether the path is encrypted deterministically (never for a nested selector: its top-level value is not one cell).</summary>
+    public bool IsDeterministic(int index) => index < _policy.Plan.TopLevelCount && _policy.Plan.IsDeterministic(index);
 
     /// <summary>The path's deterministic IV prefix (empty when randomized).</summary>
     public ReadOnlySpan<byte> GetDeterministicPrefix(int index) => _policy.Plan.GetDeterministicPrefix(index);
@@ -59,7 +75,10 @@ internal sealed class QueryPolicyPaths
     {
         for (int i = 0; i < _policy.Plan.PathCount; i++)
         {
-            if (text.AsSpan().Contains(_policy.Plan.GetPath(i).AsSpan(1), StringComparison.OrdinalIgnoreCase))
+            // A nested selector is mentioned where its first segment is.
+            string path = _policy.Plan.GetPath(i);
+            int slash = path.IndexOf('/', 1);
+            if (text.AsSpan().Contains(slash < 0 ? path.AsSpan(1) : path.AsSpan(1, slash - 1), StringComparison.OrdinalIgnoreCase))
             {
                 return _policy.Plan.GetPath(i);
             }

@@ -9,39 +9,67 @@ internal static class JDocumentCrypto
 {
     public static void Encrypt(JObject document, DataEncryptionKey key, EncryptionPlan plan)
     {
-        if (document.ContainsKey(EncryptionEnvelope.PropertyName))
+        if (document.ContainsKey(EncryptionEnvelope.PropertyName) || (plan.IsExtendedFormat && document.ContainsKey(EncryptionEnvelope.AnchorName)))
         {
             JsonErrors.ThrowAlreadyEncrypted();
         }
 
         // The case-variant check, as the stream processor makes it: every name that matches no path exactly.
+        SelectorNode nested = plan.NestedSelectors;
         foreach (JProperty property in document.Properties())
         {
-            if (plan.FindPath(property.Name) < 0)
+            if (plan.FindPath(property.Name) < 0 && nested.FindChild(property.Name) < 0)
             {
                 int variantOf = plan.FindPathIgnoringCase(property.Name);
                 if (variantOf >= 0)
                 {
                     JsonErrors.ThrowCaseVariant("/" + property.Name, plan.GetPath(variantOf), plan.DataEncryptionKeyId);
                 }
+
+                variantOf = nested.FindChildIgnoringCase(property.Name);
+                if (variantOf >= 0)
+                {
+                    JsonErrors.ThrowCaseVariant("/" + property.Name, plan.GetPath(nested.GetChild(variantOf).FirstRuleIndex), plan.DataEncryptionKeyId);
+                }
             }
         }
 
-        var encrypted = new List<string>(plan.PathCount);
-        for (int i = 0; i < plan.PathCount; i++)
+        bool[] encrypted = new bool[plan.PathCount];
+        for (int i = 0; i < plan.TopLevelCount; i++)
         {
-            string path = plan.GetPath(i);
-            string name = path[1..];
+            string name = plan.GetPath(i)[1..];
             if (!document.TryGetValue(name, out JToken? value) || value.Type == JTokenType.Null)
             {
                 continue;
             }
 
             document[name] = JTokenValueCodec.Encrypt(value, key, plan, i);
-            encrypted.Add(path);
+            encrypted[i] = true;
         }
 
-        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, encrypted));
+        for (int i = 0; i < nested.ChildCount; i++)
+        {
+            if (document.TryGetValue(nested.GetChildName(i), out JToken? value))
+            {
+                JNestedCrypto.Encrypt(value, nested.GetChild(i), key, plan, encrypted);
+            }
+        }
+
+        var listed = new List<string>(plan.PathCount);
+        for (int i = 0; i < plan.PathCount; i++)
+        {
+            if (encrypted[i])
+            {
+                listed.Add(plan.GetPath(i));
+            }
+        }
+
+        if (plan.IsExtendedFormat)
+        {
+            document.Add(EncryptionEnvelope.AnchorName, ExtendedEnvelope.AnchorBase64);
+        }
+
+        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, listed, plan.IsExtendedFormat));
     }
 
     /// <summary>
@@ -54,7 +82,8 @@ internal static class JDocumentCrypto
     {
         var replacements = new List<KeyValuePair<string, JToken>>(envelope.Paths.Count);
         List<string> decrypted;
-        if (envelope.Format == EnvelopeFormat.PerProperty)
+        var nested = new List<KeyValuePair<JToken, JToken>>();
+        if (envelope.Format is EnvelopeFormat.PerProperty or EnvelopeFormat.Extended)
         {
             decrypted = new List<string>(envelope.Paths.Count);
             foreach (string path in envelope.Paths)
@@ -73,6 +102,11 @@ internal static class JDocumentCrypto
                 replacements.Add(new(name, JTokenValueCodec.Decrypt((string)value!, key, envelope.KeyId, path, maxDepth)));
                 decrypted.Add(path);
             }
+
+            if (envelope.Selectors is { } selectors)
+            {
+                decrypted.AddRange(JNestedCrypto.Decrypt(document, selectors, key, envelope.KeyId, maxDepth, nested));
+            }
         }
         else
         {
@@ -86,6 +120,16 @@ internal static class JDocumentCrypto
         }
 
         document.Remove(EncryptionEnvelope.PropertyName);
+        if (envelope.Format == EnvelopeFormat.Extended)
+        {
+            document.Remove(EncryptionEnvelope.AnchorName);
+        }
+
+        foreach (KeyValuePair<JToken, JToken> replacement in nested)
+        {
+            replacement.Key.Replace(replacement.Value);
+        }
+
         foreach (KeyValuePair<string, JToken> replacement in replacements)
         {
             document[replacement.Key] = replacement.Value;

@@ -5,8 +5,9 @@ namespace Encryption.Custom.Json.JTokens;
 /// <summary>The <c>_ei</c> metadata of a parsed document (wire-format.md §3.1), read with the shared rules.</summary>
 internal sealed class JEnvelope
 {
-    private JEnvelope(EnvelopeFormat format, string keyId, string algorithm, List<string> paths, string? encryptedData)
+    private JEnvelope(EnvelopeFormat format, string keyId, string algorithm, List<string> paths, string? encryptedData, DocumentSelectors? selectors)
     {
+        Selectors = selectors;
         Format = format;
         KeyId = keyId;
         Algorithm = algorithm;
@@ -20,8 +21,11 @@ internal sealed class JEnvelope
 
     public string Algorithm { get; }
 
-    /// <summary>The <c>_ep</c> paths, each "/name".</summary>
+    /// <summary>The top-level <c>_ep</c> paths, each "/name" (format 101: without the anchor and the nested selectors).</summary>
     public List<string> Paths { get; }
+
+    /// <summary>Format 101: the nested selectors <c>_ep</c> lists, or null.</summary>
+    public DocumentSelectors? Selectors { get; }
 
     /// <summary>The format 2 blob (base64), or null.</summary>
     public string? EncryptedData { get; }
@@ -63,6 +67,14 @@ internal sealed class JEnvelope
 
         string algorithm = ReadString(envelope, EncryptionEnvelope.AlgorithmName);
         EnvelopeFormat format = EncryptionEnvelope.ResolveFormat(formatVersion, algorithm);
+        bool extended = format == EnvelopeFormat.Extended;
+        bool selectorsFeature = false;
+        if (extended)
+        {
+            // The stream reader's rules, on the same bytes.
+            JToken featuresToken = envelope[EncryptionEnvelope.FeaturesName] ?? throw JsonErrors.CreateMalformedEnvelope("'_ev' is missing for format version 101.");
+            selectorsFeature = Streaming.ExtendedFeatures.Read(System.Text.Encoding.UTF8.GetBytes(featuresToken.ToString(Newtonsoft.Json.Formatting.None)));
+        }
 
         string? encryptedData = null;
         JToken? dataToken = envelope[EncryptionEnvelope.EncryptedDataName];
@@ -74,17 +86,35 @@ internal sealed class JEnvelope
         }
 
         var paths = new List<string>();
+        var nested = new List<string>();
         JToken? pathsToken = envelope[EncryptionEnvelope.PathsName];
         if (pathsToken is null)
         {
-            if (format == EnvelopeFormat.PerProperty)
+            if (format is EnvelopeFormat.PerProperty or EnvelopeFormat.Extended)
             {
                 throw JsonErrors.CreateMalformedEnvelope("'_ep' is missing.");
             }
         }
-        else if (pathsToken.Type != JTokenType.Null)
+        else if (pathsToken.Type != JTokenType.Null || extended)
         {
-            ReadPaths(pathsToken, paths);
+            ReadPaths(pathsToken, paths, extended ? nested : null);
+        }
+
+        DocumentSelectors? selectors = null;
+        if (extended)
+        {
+            if (nested.Count > 0 && !selectorsFeature)
+            {
+                throw JsonErrors.CreateMalformedEnvelope("'_ep' lists nested selectors but '_ev.crit' does not require the feature 'sel'.");
+            }
+
+            selectors = nested.Count > 0 ? DocumentSelectors.Compile(nested) : null;
+            if (selectors is not null && paths.Any(p => selectors.Root.FindChild(p[1..]) >= 0))
+            {
+                throw JsonErrors.CreateMalformedEnvelope("'_ep' lists a top-level path that nested selectors start at: selectors must not contain one another.");
+            }
+
+            CheckAnchor(document);
         }
 
         if (format == EnvelopeFormat.LegacyBlob && encryptedData is null)
@@ -92,18 +122,42 @@ internal sealed class JEnvelope
             throw JsonErrors.CreateMalformedEnvelope("'_ed' is missing for format version 2.");
         }
 
-        return new JEnvelope(format, keyId, algorithm, paths, encryptedData);
+        return new JEnvelope(format, keyId, algorithm, paths, encryptedData, selectors);
     }
 
-    /// <summary>Builds the metadata object this library writes (format 3).</summary>
-    public static JObject Create(string keyId, string algorithm, List<string> paths) => new()
+    /// <summary>Builds the metadata object this library writes: format 3, or 101 when <paramref name="extended"/> (then <paramref name="paths"/> follow the anchor).</summary>
+    public static JObject Create(string keyId, string algorithm, List<string> paths, bool extended = false)
     {
-        [EncryptionEnvelope.FormatVersionName] = EncryptionEnvelope.CurrentFormatVersion,
-        [EncryptionEnvelope.KeyIdName] = keyId,
-        [EncryptionEnvelope.AlgorithmName] = algorithm,
-        [EncryptionEnvelope.EncryptedDataName] = null,
-        [EncryptionEnvelope.PathsName] = new JArray(paths),
-    };
+        var envelope = new JObject
+        {
+            [EncryptionEnvelope.FormatVersionName] = extended ? EncryptionEnvelope.ExtendedFormatVersion : EncryptionEnvelope.CurrentFormatVersion,
+            [EncryptionEnvelope.KeyIdName] = keyId,
+            [EncryptionEnvelope.AlgorithmName] = algorithm,
+        };
+
+        if (extended)
+        {
+            envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = new JArray(ExtendedEnvelope.SelectorsFeature) };
+        }
+
+        envelope[EncryptionEnvelope.EncryptedDataName] = null;
+        envelope[EncryptionEnvelope.PathsName] = extended ? new JArray([ExtendedEnvelope.AnchorPath, .. paths]) : new JArray(paths);
+        return envelope;
+    }
+
+    // Format 101: the top-level _ex must be exactly the anchor this library writes.
+    private static void CheckAnchor(JObject document)
+    {
+        if (!document.TryGetValue(EncryptionEnvelope.AnchorName, out JToken? anchor))
+        {
+            throw JsonErrors.CreateMalformedEnvelope("the anchor property '_ex' that format version 101 requires is missing.");
+        }
+
+        if (anchor.Type != JTokenType.String || !string.Equals((string)anchor!, ExtendedEnvelope.AnchorBase64, StringComparison.Ordinal))
+        {
+            throw JsonErrors.CreateMalformedEnvelope("the anchor property '_ex' does not hold the anchor value of format version 101.");
+        }
+    }
 
     private static string ReadString(JObject envelope, string name)
     {
@@ -116,7 +170,8 @@ internal sealed class JEnvelope
         return token.Type == JTokenType.String ? (string)token! : throw JsonErrors.CreateMalformedEnvelope($"'{name}' must be a string.");
     }
 
-    private static void ReadPaths(JToken pathsToken, List<string> paths)
+    // nested: null outside format 101; else receives the nested selectors, and the anchor must come first.
+    private static void ReadPaths(JToken pathsToken, List<string> paths, List<string>? nested)
     {
         if (pathsToken is not JArray array)
         {
@@ -132,6 +187,26 @@ internal sealed class JEnvelope
             }
 
             string path = (string)item!;
+            if (nested is not null)
+            {
+                bool isAnchor = string.Equals(path, ExtendedEnvelope.AnchorPath, StringComparison.Ordinal);
+                if (isAnchor != (seen.Count == 0))
+                {
+                    throw JsonErrors.CreateMalformedEnvelope(isAnchor ? "'_ep' lists the anchor '/_ex' more than once." : "format version 101 must list the anchor '/_ex' first in '_ep'.");
+                }
+
+                if (isAnchor || (path.Length > 1 && path[0] == '/' && path.IndexOf('/', 1) >= 0))
+                {
+                    seen.Add(path);
+                    if (!isAnchor)
+                    {
+                        nested.Add(path);
+                    }
+
+                    continue;
+                }
+            }
+
             if (path.Length < 2 || path[0] != '/' || path.IndexOf('/', 1) >= 0)
             {
                 throw JsonErrors.CreateMalformedEnvelope("'_ep' must list top-level paths such as '/name'.");
@@ -143,6 +218,11 @@ internal sealed class JEnvelope
             }
 
             paths.Add(path);
+        }
+
+        if (nested is not null && seen.Count == 0)
+        {
+            throw JsonErrors.CreateMalformedEnvelope("format version 101 must list the anchor '/_ex' first in '_ep'.");
         }
     }
 }

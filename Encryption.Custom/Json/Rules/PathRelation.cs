@@ -1,6 +1,6 @@
 namespace Encryption.Custom.Json.Rules;
 
-/// <summary>How one <see cref="RulePath"/> relates to another (<see cref="RulePath.RelateTo"/>).</summary>
+/// <summary>How one <see cref="RulePath"/> relates to another (<see cref="RulePath.RelateTo(RulePath, StringComparison)"/>).</summary>
 internal enum PathRelation
 {
     /// <summary>Neither contains the other.</summary>

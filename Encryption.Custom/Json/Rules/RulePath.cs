@@ -118,18 +118,36 @@ internal sealed class RulePath
     /// How this path relates to <paramref name="other"/>, comparing decoded segments ordinally: the same path,
     /// an ancestor of it (a patch of <c>/address</c> replaces <c>/address/city</c>), a descendant, or unrelated.
     /// </summary>
-    public PathRelation RelateTo(RulePath other)
+    public PathRelation RelateTo(RulePath other) => RelateTo(other, StringComparison.Ordinal);
+
+    /// <summary>
+    /// As <see cref="RelateTo(RulePath)"/>, comparing names with <paramref name="comparison"/>; the array wildcard
+    /// <c>[]</c> on either side meets any array index (<c>0</c>, <c>17</c>, <c>-</c>) and itself, so
+    /// <c>/cards/0/number</c> is the same position as <c>/cards/[]/number</c>.
+    /// </summary>
+    public PathRelation RelateTo(RulePath other, StringComparison comparison)
     {
         int common = Math.Min(Depth, other.Depth);
         for (int i = 0; i < common; i++)
         {
-            if (!string.Equals(_segments[i], other._segments[i], StringComparison.Ordinal))
+            if (!SegmentsMeet(_segments[i], other._segments[i], comparison))
             {
                 return PathRelation.Unrelated;
             }
         }
 
         return Depth == other.Depth ? PathRelation.Same : Depth < other.Depth ? PathRelation.Ancestor : PathRelation.Descendant;
+    }
+
+    private static bool SegmentsMeet(string left, string right, StringComparison comparison)
+    {
+        if (string.Equals(left, right, comparison))
+        {
+            return true;
+        }
+
+        return (left == ArrayWildcard && (right == ArrayWildcard || SelectorRules.IsArrayIndex(right)))
+            || (right == ArrayWildcard && SelectorRules.IsArrayIndex(left));
     }
 
     /// <inheritdoc/>

@@ -19,6 +19,16 @@ internal static class DecryptionContexts
             }
         }
 
+        // Format 101: then the nested selectors of which a value was decrypted, in _ep order.
+        string[] selectors = document.Selectors?.Texts ?? [];
+        for (int i = 0; i < selectors.Length; i++)
+        {
+            if ((scan.DecryptedSelectors & (1UL << i)) != 0)
+            {
+                paths.Add(selectors[i]);
+            }
+        }
+
         return new DecryptionContext([new DecryptionInfo(paths, document.KeyId!)]);
     }
 }

@@ -33,6 +33,34 @@ internal sealed class DecryptionScan
 
     private int NamesLength { get; set; }
 
+    // The nested _ep entries of the document being prepared, each as a 4-byte length and its bytes (the key of
+    // DocumentSelectors.Get).
+    private byte[] _selectors = new byte[128];
+
+    private int SelectorsLength { get; set; }
+
+    /// <summary>
+    /// Of the document just written by <c>DocumentDecryptor</c>: bit <c>i</c> is set when a value of its nested
+    /// selector <c>i</c> was decrypted (for its decryption context).
+    /// </summary>
+    public ulong DecryptedSelectors { get; set; }
+
+    /// <summary>The nested <c>_ep</c> entries recorded by <see cref="AddSelector"/>.</summary>
+    public ReadOnlySpan<byte> Selectors => _selectors.AsSpan(0, SelectorsLength);
+
+    /// <summary>Records one nested <c>_ep</c> entry (unescaped, with its leading '/').</summary>
+    public void AddSelector(ReadOnlySpan<byte> selector)
+    {
+        if (SelectorsLength + 4 + selector.Length > _selectors.Length)
+        {
+            Array.Resize(ref _selectors, Math.Max(_selectors.Length * 2, SelectorsLength + 4 + selector.Length));
+        }
+
+        BitConverter.TryWriteBytes(_selectors.AsSpan(SelectorsLength, 4), selector.Length);
+        selector.CopyTo(_selectors.AsSpan(SelectorsLength + 4));
+        SelectorsLength += 4 + selector.Length;
+    }
+
     public static DecryptionScan Rent()
     {
         for (int i = 0; i < s_pool.Length; i++)
@@ -89,6 +117,7 @@ internal sealed class DecryptionScan
     public void ResetPaths()
     {
         PathCount = 0;
+        SelectorsLength = 0;
         PathTable.Clear();
     }
 

@@ -30,54 +30,48 @@ internal static class DocumentDecryptor
         int first = document.FirstProperty;
         int end = first + document.PropertyCount;
         int envelope = document.EnvelopeProperty;
+        int anchor = document.Format == EnvelopeFormat.Extended ? document.AnchorProperty : -1;
         string keyId = document.KeyId!;
 
-        // Remove `,"_ei":{…}` after a property, or `"_ei":{…},` before one, or the lone property.
-        int removeStart;
-        int removeEnd;
-        if (envelope > first)
-        {
-            removeStart = properties[envelope - 1].ValueEnd;
-            removeEnd = properties[envelope].ValueEnd;
-        }
-        else if (envelope + 1 < end)
-        {
-            removeStart = properties[envelope].NameStart;
-            removeEnd = properties[envelope + 1].NameStart;
-        }
-        else
-        {
-            removeStart = properties[envelope].NameStart;
-            removeEnd = properties[envelope].ValueEnd;
-        }
-
         int cursor = document.Start;
+        bool keptBefore = false;
+        ulong decryptedSelectors = 0;
         for (int i = first; i < end; i++)
         {
-            if (i == envelope)
+            if (i == envelope || i == anchor)
             {
+                // Remove the property with one separator: the one before it when a kept property precedes it, else
+                // the one after it (when there is one). Removed neighbours thus never share a separator.
+                int removeStart = keptBefore ? properties[i - 1].ValueEnd : properties[i].NameStart;
+                int removeEnd = keptBefore || i + 1 == end ? properties[i].ValueEnd : properties[i + 1].NameStart;
                 output.Write(input[cursor..removeStart]);
-                if (document.Format == EnvelopeFormat.LegacyBlob)
+                if (i == envelope && document.Format == EnvelopeFormat.LegacyBlob)
                 {
-                    WriteLegacyProperties(input, scan, document, key, output, maxDepth, separatorBefore: envelope > first, separatorAfter: envelope == first && envelope + 1 < end);
+                    WriteLegacyProperties(input, scan, document, key, output, maxDepth, separatorBefore: keptBefore, separatorAfter: !keptBefore && i + 1 < end);
                 }
 
                 cursor = removeEnd;
                 continue;
             }
 
+            keptBefore = true;
             ref readonly PropertyRecord property = ref properties[i];
-            if (property.PathIndex < 0)
+            if (property.PathIndex >= 0)
             {
-                continue;
+                output.Write(input[cursor..property.ValueStart]);
+                ValueDecryptor.Write(input, scan, property, key, keyId, output, maxDepth);
+                cursor = property.ValueEnd;
             }
-
-            output.Write(input[cursor..property.ValueStart]);
-            ValueDecryptor.Write(input, scan, property, key, keyId, output, maxDepth);
-            cursor = property.ValueEnd;
+            else if (property.NestedChild >= 0)
+            {
+                output.Write(input[cursor..property.ValueStart]);
+                decryptedSelectors |= NestedDecryptor.Write(input[property.ValueStart..property.ValueEnd], document.Selectors!, document.Selectors!.Root.GetChild(property.NestedChild), key, keyId, output, maxDepth);
+                cursor = property.ValueEnd;
+            }
         }
 
         output.Write(input[cursor..document.End]);
+        scan.DecryptedSelectors = decryptedSelectors;
     }
 
     // Format 2: the encrypted properties come back from one blob and take the place of _ei.

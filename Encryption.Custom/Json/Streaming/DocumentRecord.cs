@@ -24,6 +24,12 @@ internal struct DocumentRecord
     /// <summary><c>_ei</c> appears more than once.</summary>
     public bool DuplicateEnvelope;
 
+    /// <summary>The first <c>_ex</c> property (the format 101 anchor), or -1.</summary>
+    public int AnchorProperty;
+
+    /// <summary><c>_ex</c> appears more than once.</summary>
+    public bool DuplicateAnchor;
+
     /// <summary>The <c>id</c> property when it is a string, or -1.</summary>
     public int IdProperty;
 
@@ -31,6 +37,9 @@ internal struct DocumentRecord
     public EnvelopeFormat Format;
     public string? KeyId;
     public string? Algorithm;
+
+    /// <summary>Format 101: the nested selectors <c>_ep</c> lists (null when it lists none, and in other formats).</summary>
+    public DocumentSelectors? Selectors;
 
     /// <summary>The <c>_ed</c> string token (quotes included), or -1.</summary>
     public int EncryptedDataStart;

@@ -127,6 +127,7 @@ internal static class DocumentScanner
         document.Index = index;
         document.FirstProperty = scan.PropertyCount;
         document.EnvelopeProperty = -1;
+        document.AnchorProperty = -1;
         document.IdProperty = -1;
         document.EncryptedDataStart = -1;
 
@@ -136,6 +137,7 @@ internal static class DocumentScanner
             ref PropertyRecord property = ref scan.AddProperty();
             property.NameStart = (int)reader.TokenStartIndex;
             property.PathIndex = -1;
+            property.NestedChild = -1;
             if (!reader.ValueIsEscaped)
             {
                 property.NameOffset = property.NameStart + 1;
@@ -173,6 +175,12 @@ internal static class DocumentScanner
             {
                 document.EnvelopeProperty = propertyIndex;
             }
+        }
+        else if (name.SequenceEqual(EncryptionEnvelope.AnchorNameUtf8))
+        {
+            // Counted as the anchor only where the metadata says the format has one (format 101).
+            document.DuplicateAnchor |= document.AnchorProperty >= 0;
+            document.AnchorProperty = document.AnchorProperty >= 0 ? document.AnchorProperty : propertyIndex;
         }
         else if (valueType == JsonTokenType.String && document.IdProperty < 0 && name.SequenceEqual(EncryptionEnvelope.IdNameUtf8))
         {

@@ -39,9 +39,14 @@ internal static class EnvelopeReader
                 paths.Add("/" + Encoding.UTF8.GetString(scan.GetPathName(scan.Paths[i])));
             }
 
-            int formatVersion = record.Format == EnvelopeFormat.LegacyBlob
-                ? EncryptionEnvelope.LegacyFormatVersion
-                : EncryptionEnvelope.CurrentFormatVersion;
+            // Format 101: the nested selectors after the top-level paths (the anchor is not a path).
+            paths.AddRange(record.Selectors?.Texts ?? []);
+            int formatVersion = record.Format switch
+            {
+                EnvelopeFormat.LegacyBlob => EncryptionEnvelope.LegacyFormatVersion,
+                EnvelopeFormat.Extended => EncryptionEnvelope.ExtendedFormatVersion,
+                _ => EncryptionEnvelope.CurrentFormatVersion,
+            };
             return EnvelopeMetadata.Create(formatVersion, record.KeyId!, record.Algorithm!, paths);
         }
         finally
@@ -78,9 +83,14 @@ internal static class EnvelopeReader
 
         scan.ResetPaths();
         ReadEnvelope(input, envelope.ValueStart, envelope.ValueEnd, scan, ref document);
-        if (document.Format == EnvelopeFormat.PerProperty)
+        if (document.Format is EnvelopeFormat.PerProperty or EnvelopeFormat.Extended)
         {
             MatchPaths(input, scan, document);
+        }
+
+        if (document.Format == EnvelopeFormat.Extended)
+        {
+            CheckAnchor(input, scan, document);
         }
 
         return true;
@@ -93,7 +103,8 @@ internal static class EnvelopeReader
     private const int AlgorithmMember = 2;
     private const int EncryptedDataMember = 3;
     private const int PathsMember = 4;
-    private const int MemberCount = 5;
+    private const int FeaturesMember = 5;
+    private const int MemberCount = 6;
 
     private static void ReadEnvelope(ReadOnlySpan<byte> input, int start, int end, DecryptionScan scan, ref DocumentRecord document)
     {
@@ -156,6 +167,18 @@ internal static class EnvelopeReader
 
         document.Algorithm = ReadAlgorithm(envelope[starts[AlgorithmMember]..ends[AlgorithmMember]], formatVersion);
         document.Format = EncryptionEnvelope.ResolveFormat(formatVersion, document.Algorithm);
+        bool extended = document.Format == EnvelopeFormat.Extended;
+        bool selectorsFeature = false;
+        if (extended)
+        {
+            // Before anything else of the document is trusted: a feature this reader lacks refuses the document.
+            if (starts[FeaturesMember] < 0)
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ev' is missing for format version 101.");
+            }
+
+            selectorsFeature = ExtendedFeatures.Read(envelope[starts[FeaturesMember]..ends[FeaturesMember]]);
+        }
         if (starts[EncryptedDataMember] >= 0)
         {
             reader = MemberReader(envelope, starts[EncryptedDataMember], ends[EncryptedDataMember]);
@@ -175,7 +198,30 @@ internal static class EnvelopeReader
         if (hasPaths)
         {
             reader = MemberReader(envelope, starts[PathsMember], ends[PathsMember]);
-            ReadPaths(ref reader, scan);
+            ReadPaths(ref reader, scan, extended);
+        }
+
+        if (extended)
+        {
+            if (!hasPaths)
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ep' is missing.");
+            }
+
+            ReadOnlySpan<byte> selectors = scan.Selectors;
+            if (!selectors.IsEmpty && !selectorsFeature)
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ep' lists nested selectors but '_ev.crit' does not require the feature 'sel'.");
+            }
+
+            document.Selectors = selectors.IsEmpty ? null : DocumentSelectors.Get(selectors);
+            for (int i = 0; document.Selectors is not null && i < scan.PathCount; i++)
+            {
+                if (document.Selectors.Root.FindChild(scan.GetPathName(scan.Paths[i])) >= 0)
+                {
+                    JsonErrors.ThrowMalformedEnvelope("'_ep' lists a top-level path that nested selectors start at: selectors must not contain one another.");
+                }
+            }
         }
 
         if (document.Format == EnvelopeFormat.PerProperty && !hasPaths)
@@ -195,6 +241,7 @@ internal static class EnvelopeReader
         : reader.ValueTextEquals(EncryptionEnvelope.AlgorithmNameUtf8) ? AlgorithmMember
         : reader.ValueTextEquals(EncryptionEnvelope.EncryptedDataNameUtf8) ? EncryptedDataMember
         : reader.ValueTextEquals(EncryptionEnvelope.PathsNameUtf8) ? PathsMember
+        : reader.ValueTextEquals(EncryptionEnvelope.FeaturesNameUtf8) ? FeaturesMember
         : -1;
 
     private static string MemberName(int member) => member switch
@@ -203,6 +250,7 @@ internal static class EnvelopeReader
         KeyIdMember => EncryptionEnvelope.KeyIdName,
         AlgorithmMember => EncryptionEnvelope.AlgorithmName,
         EncryptedDataMember => EncryptionEnvelope.EncryptedDataName,
+        FeaturesMember => EncryptionEnvelope.FeaturesName,
         _ => EncryptionEnvelope.PathsName,
     };
 
@@ -278,9 +326,9 @@ internal static class EnvelopeReader
         return null;
     }
 
-    private static void ReadPaths(ref Utf8JsonReader reader, DecryptionScan scan)
+    private static void ReadPaths(ref Utf8JsonReader reader, DecryptionScan scan, bool extended)
     {
-        if (reader.TokenType == JsonTokenType.Null)
+        if (reader.TokenType == JsonTokenType.Null && !extended)
         {
             return;
         }
@@ -290,6 +338,7 @@ internal static class EnvelopeReader
             JsonErrors.ThrowMalformedEnvelope("'_ep' must be an array of paths.");
         }
 
+        bool first = true;
         while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
         {
             if (reader.TokenType != JsonTokenType.String)
@@ -299,6 +348,24 @@ internal static class EnvelopeReader
 
             Span<byte> space = scan.GetNameSpace(reader.ValueSpan.Length, out int offset);
             int length = JsonStringUnescaper.CopyString(ref reader, space);
+            if (extended && first)
+            {
+                // The anchor first, so that readers of format 3 meet it before any nested selector (and fail on it).
+                if (!space[..length].SequenceEqual("/_ex"u8))
+                {
+                    JsonErrors.ThrowMalformedEnvelope("format version 101 must list the anchor '/_ex' first in '_ep'.");
+                }
+
+                first = false;
+                continue;
+            }
+
+            if (extended && length > 1 && space[0] == (byte)'/' && space[1..length].Contains((byte)'/'))
+            {
+                // A nested selector: compiled with the others once the list is read.
+                scan.AddSelector(space[..length]);
+                continue;
+            }
 
             // "/name": a top-level property; format 3 never lists anything else.
             if (length < 2 || space[0] != (byte)'/' || space[1..length].Contains((byte)'/'))
@@ -312,6 +379,11 @@ internal static class EnvelopeReader
                 JsonErrors.ThrowMalformedEnvelope("'_ep' lists a path more than once.");
             }
 
+            if (extended && space[..length].SequenceEqual("/_ex"u8))
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ep' lists the anchor '/_ex' more than once.");
+            }
+
             scan.CommitName(length);
             ref PathRecord path = ref scan.AddPath();
             path.NameOffset = offset + 1;
@@ -319,15 +391,50 @@ internal static class EnvelopeReader
             path.PropertyIndex = -1;
             path.Seen = false;
         }
+
+        if (extended && first)
+        {
+            JsonErrors.ThrowMalformedEnvelope("format version 101 must list the anchor '/_ex' first in '_ep'.");
+        }
+    }
+
+    // Format 101: the top-level _ex must be exactly the anchor this library writes (no commitment: 'commit' is refused
+    // with the other features it does not support, before this).
+    private static void CheckAnchor(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document)
+    {
+        if (document.AnchorProperty < 0)
+        {
+            JsonErrors.ThrowMalformedEnvelope("the anchor property '_ex' that format version 101 requires is missing.");
+        }
+
+        if (document.DuplicateAnchor)
+        {
+            JsonErrors.ThrowMalformedEnvelope("the anchor property '_ex' appears more than once.");
+        }
+
+        ref readonly PropertyRecord anchor = ref scan.Properties[document.AnchorProperty];
+        ReadOnlySpan<byte> token = input[anchor.ValueStart..anchor.ValueEnd];
+        Span<byte> unescaped = stackalloc byte[128];
+        bool valid = anchor.ValueType == JsonTokenType.String
+            && (!anchor.ValueEscaped
+                ? ExtendedEnvelope.IsAnchor(token[1..^1])
+                : token.Length <= unescaped.Length && ExtendedEnvelope.IsAnchor(unescaped[..JsonStringUnescaper.Unescape(token, unescaped)]));
+        if (!valid)
+        {
+            JsonErrors.ThrowMalformedEnvelope("the anchor property '_ex' does not hold the anchor value of format version 101.");
+        }
     }
 
     private static void MatchPaths(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document)
     {
-        if (scan.PathCount == 0)
+        SelectorNode? nested = document.Selectors?.Root;
+        if (scan.PathCount == 0 && nested is null)
         {
             return;
         }
 
+        // The top-level names nested selectors start at (at most SelectorRules.MaxNestedSelectors): one bit each.
+        ulong nestedSeen = 0;
         PropertyRecord[] properties = scan.Properties;
         int end = document.FirstProperty + document.PropertyCount;
         for (int i = document.FirstProperty; i < end; i++)
@@ -344,6 +451,19 @@ internal static class EnvelopeReader
             int pathIndex = scan.PathTable.Find(name);
             if (pathIndex < 0)
             {
+                int child = nested is null ? -1 : nested.FindChild(name);
+                if (child >= 0)
+                {
+                    // A repeated name is refused, as for top-level paths.
+                    if ((nestedSeen & (1UL << child)) != 0)
+                    {
+                        JsonErrors.ThrowDuplicateProperty(name);
+                    }
+
+                    nestedSeen |= 1UL << child;
+                    property.NestedChild = child;
+                }
+
                 continue;
             }
 

@@ -44,6 +44,7 @@ internal static partial class FastPathScanner
         document.Index = 0;
         document.FirstProperty = scan.PropertyCount;
         document.EnvelopeProperty = -1;
+        document.AnchorProperty = -1;
         document.IdProperty = -1;
         document.EncryptedDataStart = -1;
 
@@ -84,6 +85,7 @@ internal static partial class FastPathScanner
             property.NameLength = nameEnd - nameStart - 2;
             property.NameInBuffer = false;
             property.PathIndex = -1;
+            property.NestedChild = -1;
             property.ValueStart = valueStart;
             property.ValueType = valueType;
             property.ValueEscaped = valueEscaped;

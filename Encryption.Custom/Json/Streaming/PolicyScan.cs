@@ -34,33 +34,49 @@ internal static class PolicyScan
             PolicyReadCheck.CheckKey(rules, document.KeyId!);
         }
 
-        int index = FindUnlisted(input, scan, document, rules, out int property, out bool cellShaped);
-        if (index < 0)
+        if (encrypted && document.Format != EnvelopeFormat.Extended && rules.Plan.IsExtendedFormat && rules.ForbidsPlaintext)
         {
-            return;
+            PolicyReadCheck.ThrowDowngrade(rules, document.Format, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
         }
 
-        string? id = nameDocument ? FeedPageSession.ReadId(input, scan, document) : null;
+        int index = FindUnlisted(input, scan, document, rules, out int property, out bool cellShaped);
         if (cellShaped)
         {
-            throw CreateCellError(input, scan.Properties[property], rules, encryptor, rules[index].Text, id);
+            ref readonly PropertyRecord value = ref scan.Properties[property];
+            throw CreateCellError(input[value.ValueStart..value.ValueEnd], value.ValueEscaped, rules, encryptor, rules[index].Text, Id(input, scan, document, nameDocument));
         }
 
-        PolicyReadCheck.OnPlaintext(rules, rules[index].Text, id);
+        // The nested selectors' positions, walked only when the policy has some.
+        NestedPolicyScan.Finding nested = NestedPolicyScan.FindUnlisted(input, scan, document, rules);
+        if (nested.CellShaped)
+        {
+            throw CreateCellError(input[nested.Start..nested.End], nested.Escaped, rules, encryptor, rules[nested.Rule].Text, Id(input, scan, document, nameDocument));
+        }
+
+        if (index >= 0 || nested.Rule >= 0)
+        {
+            PolicyReadCheck.OnPlaintext(rules, rules[index >= 0 ? index : nested.Rule].Text, Id(input, scan, document, nameDocument));
+        }
     }
+
+    private static string? Id(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, bool nameDocument) =>
+        nameDocument ? FeedPageSession.ReadId(input, scan, document) : null;
 
     /// <summary>
     /// The error for a value shaped like ciphertext that the metadata does not list (found by <see cref="FindUnlisted"/>):
     /// which of the policy's keys authenticates it decides the kind (<see cref="PolicyReadCheck.CreateCellError"/>).
     /// </summary>
-    internal static EncryptionException CreateCellError(ReadOnlySpan<byte> input, in PropertyRecord property, PolicyRuleSet rules, Encryptor encryptor, string path, string? id)
+    internal static EncryptionException CreateCellError(ReadOnlySpan<byte> input, in PropertyRecord property, PolicyRuleSet rules, Encryptor encryptor, string path, string? id) =>
+        CreateCellError(input[property.ValueStart..property.ValueEnd], property.ValueEscaped, rules, encryptor, path, id);
+
+    /// <inheritdoc cref="CreateCellError(ReadOnlySpan{byte}, in PropertyRecord, PolicyRuleSet, Encryptor, string, string?)"/>
+    internal static EncryptionException CreateCellError(ReadOnlySpan<byte> token, bool escaped, PolicyRuleSet rules, Encryptor encryptor, string path, string? id)
     {
-        ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
         byte[]? unescaped = null;
         try
         {
             ReadOnlySpan<byte> base64 = token[1..^1];
-            if (property.ValueEscaped)
+            if (escaped)
             {
                 unescaped = ArrayPool<byte>.Shared.Rent(token.Length);
                 base64 = unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped));
@@ -93,7 +109,8 @@ internal static class PolicyScan
         for (int i = document.FirstProperty; i < end; i++)
         {
             ref readonly PropertyRecord property = ref properties[i];
-            if (property.PathIndex >= 0 || property.ValueType == JsonTokenType.Null || i == document.EnvelopeProperty)
+            if (property.PathIndex >= 0 || property.ValueType == JsonTokenType.Null || i == document.EnvelopeProperty
+                || (i == document.AnchorProperty && document.Format == EnvelopeFormat.Extended))
             {
                 continue;
             }

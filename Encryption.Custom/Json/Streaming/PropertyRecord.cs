@@ -29,4 +29,10 @@ internal struct PropertyRecord
 
     /// <summary>The index of the <c>_ep</c> entry naming this property, or -1.</summary>
     public int PathIndex;
+
+    /// <summary>
+    /// In a format 101 document: the child of the document's selector tree (<see cref="DocumentRecord.Selectors"/>)
+    /// whose nested selectors start at this property, or -1.
+    /// </summary>
+    public int NestedChild;
 }

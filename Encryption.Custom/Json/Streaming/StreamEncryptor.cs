@@ -83,16 +83,34 @@ internal static class StreamEncryptor
         int cursor = 0;
         int lastValueEnd = (int)reader.BytesConsumed;
         bool hasProperties = false;
+
+        // The top-level names nested selectors start at (at most SelectorRules.MaxNestedSelectors): one bit each.
+        ulong nestedSeen = 0;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             hasProperties = true;
-            int pathIndex = FindPath(ref reader, plan);
-            if (pathIndex < 0 && IsEnvelopeName(ref reader))
+            int pathIndex = FindPath(ref reader, plan, out int nestedRoot);
+            if (pathIndex < 0 && nestedRoot < 0 && IsReservedName(ref reader, plan))
             {
                 JsonErrors.ThrowAlreadyEncrypted();
             }
 
             reader.Read();
+            if (nestedRoot >= 0)
+            {
+                // A top-level value some nested selectors start at: walk it, encrypting what they pick.
+                if ((nestedSeen & (1UL << nestedRoot)) != 0)
+                {
+                    JsonErrors.ThrowDuplicateProperty(plan.GetPath(plan.NestedSelectors.GetChild(nestedRoot).FirstRuleIndex));
+                }
+
+                nestedSeen |= 1UL << nestedRoot;
+                written += NestedEncryptor.Walk(ref reader, document, output, key, plan, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref cursor, maxDepth);
+                lastValueEnd = (int)reader.BytesConsumed;
+                CheckOutputLength(written + (document.Length - cursor), maxLength);
+                continue;
+            }
+
             if (pathIndex >= 0)
             {
                 // A repeated name is refused even next to a null: which one counts would depend on the reader.
@@ -140,25 +158,29 @@ internal static class StreamEncryptor
         }
     }
 
-    // An exact match, or -1 after making sure no path matches only when case is ignored.
-    private static int FindPath(ref Utf8JsonReader reader, EncryptionPlan plan)
-    {
-        if (!reader.ValueIsEscaped)
-        {
-            int index = plan.FindPath(reader.ValueSpan);
-            if (index < 0)
-            {
-                plan.ThrowIfCaseVariant(reader.ValueSpan);
-            }
+    // An exact top-level match, or -1 with the nested selectors' root it starts (or -1) after making sure no path
+    // matches only when case is ignored.
+    private static int FindPath(ref Utf8JsonReader reader, EncryptionPlan plan, out int nestedRoot) =>
+        reader.ValueIsEscaped ? FindEscapedPath(ref reader, plan, out nestedRoot) : Match(reader.ValueSpan, plan, out nestedRoot);
 
-            return index;
+    private static int Match(ReadOnlySpan<byte> name, EncryptionPlan plan, out int nestedRoot)
+    {
+        int index = plan.FindPath(name);
+        nestedRoot = -1;
+        if (index < 0)
+        {
+            nestedRoot = plan.NestedSelectors.FindChild(name);
+            if (nestedRoot < 0)
+            {
+                plan.ThrowIfCaseVariant(name);
+            }
         }
 
-        return FindEscapedPath(ref reader, plan);
+        return index;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int FindEscapedPath(ref Utf8JsonReader reader, EncryptionPlan plan)
+    private static int FindEscapedPath(ref Utf8JsonReader reader, EncryptionPlan plan, out int nestedRoot)
     {
         // An unescaped name is never longer than its escaped form.
         var scratch = default(ScratchBuffer);
@@ -168,13 +190,7 @@ internal static class StreamEncryptor
                 ? stackalloc byte[ScratchBuffer.StackLimit]
                 : scratch.Rent(reader.ValueSpan.Length);
             int length = JsonStringUnescaper.CopyString(ref reader, name);
-            int index = plan.FindPath(name[..length]);
-            if (index < 0)
-            {
-                plan.ThrowIfCaseVariant(name[..length]);
-            }
-
-            return index;
+            return Match(name[..length], plan, out nestedRoot);
         }
         finally
         {
@@ -182,10 +198,10 @@ internal static class StreamEncryptor
         }
     }
 
-    private static bool IsEnvelopeName(ref Utf8JsonReader reader) =>
-        reader.ValueIsEscaped
-            ? reader.ValueTextEquals(EncryptionEnvelope.PropertyNameUtf8)
-            : reader.ValueSpan.SequenceEqual(EncryptionEnvelope.PropertyNameUtf8);
+    // _ei, and in the extended format also its anchor _ex: a document that holds either already has metadata.
+    private static bool IsReservedName(ref Utf8JsonReader reader, EncryptionPlan plan) =>
+        reader.ValueTextEquals(EncryptionEnvelope.PropertyNameUtf8)
+        || (plan.IsExtendedFormat && reader.ValueTextEquals(EncryptionEnvelope.AnchorNameUtf8));
 
     /// <returns>The number of bytes written (the quoted base64).</returns>
     private static int EncryptValue(

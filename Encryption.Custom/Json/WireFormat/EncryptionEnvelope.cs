@@ -33,6 +33,26 @@ internal static class EncryptionEnvelope
     /// <summary>The legacy format, read only.</summary>
     public const int LegacyFormatVersion = 2;
 
+    /// <summary>
+    /// The extended format (nested selectors; later bound cells): written only when a feature needs it
+    /// (wire-format.md, "Format 101"). 100-199 are kept for this family, away from the numbers Microsoft uses.
+    /// </summary>
+    public const int ExtendedFormatVersion = 101;
+
+    /// <summary>The member of <c>_ei</c> that lists the features of an extended-format document: <c>{"v":1,"crit":[...]}</c>.</summary>
+    public const string FeaturesName = "_ev";
+
+    /// <summary>
+    /// The top-level anchor every extended-format document carries and lists first in <c>_ep</c>: its value is too
+    /// short to be a cell, so a reader that takes the document for format 3 fails on it instead of passing nested
+    /// ciphertext through as data.
+    /// </summary>
+    public const string AnchorName = "_ex";
+
+    public static ReadOnlySpan<byte> FeaturesNameUtf8 => "_ev"u8;
+
+    public static ReadOnlySpan<byte> AnchorNameUtf8 => "_ex"u8;
+
     public static ReadOnlySpan<byte> PropertyNameUtf8 => "_ei"u8;
 
     public static ReadOnlySpan<byte> FormatVersionNameUtf8 => "_ef"u8;
@@ -75,7 +95,7 @@ internal static class EncryptionEnvelope
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
     public static void CheckFormatVersion(long formatVersion)
     {
-        if (formatVersion is not (CurrentFormatVersion or LegacyFormatVersion))
+        if (formatVersion is not (CurrentFormatVersion or LegacyFormatVersion or ExtendedFormatVersion))
         {
             JsonErrors.ThrowUnsupportedFormatVersion(formatVersion);
         }
@@ -90,11 +110,11 @@ internal static class EncryptionEnvelope
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
     public static EnvelopeFormat ResolveFormat(long formatVersion, string algorithm)
     {
-        if (formatVersion == CurrentFormatVersion)
+        if (formatVersion is CurrentFormatVersion or ExtendedFormatVersion)
         {
             if (string.Equals(algorithm, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, StringComparison.Ordinal))
             {
-                return EnvelopeFormat.PerProperty;
+                return formatVersion == CurrentFormatVersion ? EnvelopeFormat.PerProperty : EnvelopeFormat.Extended;
             }
         }
         else if (formatVersion == LegacyFormatVersion)

@@ -27,8 +27,24 @@ internal sealed class EncryptionPlan
     // The paths' property names as .NET strings (ordinal), for callers that hold names as strings (the Newtonsoft processor).
     private readonly Dictionary<string, int> _namesByString;
 
-    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] paths, Utf8NameTable names, IReadOnlyCollection<string>? deterministicPaths)
+    // The paths as given (for IsCompiledFrom); _paths holds the top-level ones first, then the nested selectors.
+    private readonly string[] _sourceOrder;
+
+    // Every path's text (top-level and nested) to its index.
+    private readonly Dictionary<string, int> _pathIndexes;
+
+    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths)
     {
+        _sourceOrder = sourceOrder;
+        _pathIndexes = new Dictionary<string, int>(paths.Length, StringComparer.Ordinal);
+        for (int i = 0; i < paths.Length; i++)
+        {
+            _pathIndexes[paths[i]] = i;
+        }
+
+        TopLevelCount = topLevelCount;
+        NestedSelectors = nested;
+        IsExtendedFormat = paths.Length > topLevelCount;
         _deterministicSource = deterministicPaths;
         _deterministicPrefixes = new byte[]?[paths.Length];
         DataEncryptionKeyId = dataEncryptionKeyId;
@@ -37,12 +53,16 @@ internal sealed class EncryptionPlan
         _paths = paths;
         _names = names;
         _pathTokens = new byte[paths.Length][];
-        string[] propertyNames = new string[paths.Length];
-        _namesByString = new Dictionary<string, int>(paths.Length, StringComparer.Ordinal);
+        string[] propertyNames = new string[topLevelCount];
+        _namesByString = new Dictionary<string, int>(topLevelCount, StringComparer.Ordinal);
         for (int i = 0; i < paths.Length; i++)
         {
-            propertyNames[i] = paths[i][1..];
-            _namesByString[propertyNames[i]] = i;
+            if (i < topLevelCount)
+            {
+                propertyNames[i] = paths[i][1..];
+                _namesByString[propertyNames[i]] = i;
+            }
+
             _pathTokens[i] = Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(paths[i])));
             if (deterministicPaths is not null && deterministicPaths.Contains(paths[i]))
             {
@@ -52,14 +72,7 @@ internal sealed class EncryptionPlan
 
         _namesIgnoringCase = new CaseInsensitiveNameIndex(propertyNames);
 
-        // "_ei":{"_ef":3,"_en":"<id>","_ea":"<algorithm>","_ed":null,"_ep":[   (the paths and "]}" follow per document)
-        var prefix = new ArrayBufferWriter<byte>();
-        prefix.Write("\"_ei\":{\"_ef\":3,\"_en\":"u8);
-        prefix.Write(Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(dataEncryptionKeyId))));
-        prefix.Write(",\"_ea\":"u8);
-        prefix.Write(Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(encryptionAlgorithm))));
-        prefix.Write(",\"_ed\":null,\"_ep\":["u8);
-        _envelopePrefix = prefix.WrittenSpan.ToArray();
+        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat);
     }
 
     /// <summary>The DEK id to encrypt with.</summary>
@@ -68,8 +81,23 @@ internal sealed class EncryptionPlan
     /// <summary>The algorithm (always the current one).</summary>
     public string EncryptionAlgorithm { get; }
 
-    /// <summary>The number of paths.</summary>
+    /// <summary>The number of paths: the top-level ones (indexes 0 to <see cref="TopLevelCount"/> - 1), then the nested selectors.</summary>
     public int PathCount => _paths.Length;
+
+    /// <summary>The number of top-level paths (a single property name each); <see cref="GetName"/> applies to these.</summary>
+    public int TopLevelCount { get; }
+
+    /// <summary>
+    /// The nested selectors as a tree (the root stands for the document; leaves carry the path index), empty when
+    /// there are none.
+    /// </summary>
+    public SelectorNode NestedSelectors { get; }
+
+    /// <summary>
+    /// Whether documents are written in the extended format (<c>_ef</c> 101): only when a feature needs it, today
+    /// nested selectors; otherwise format 3, which Microsoft's package reads.
+    /// </summary>
+    public bool IsExtendedFormat { get; }
 
     /// <summary>The longest UTF-8 property name among the paths.</summary>
     public int MaxNameLength { get; private init; }
@@ -116,19 +144,46 @@ internal sealed class EncryptionPlan
         }
 
         // One snapshot of the collection: whatever the caller passed (a list, a set) is enumerated once here.
-        string[] paths = [.. pathsToEncrypt];
+        string[] sourceOrder = [.. pathsToEncrypt];
+        var tree = new SelectorTreeBuilder();
+        var topLevel = new List<string>(sourceOrder.Length);
+        var nested = new List<RulePath>();
+        for (int i = 0; i < sourceOrder.Length; i++)
+        {
+            RulePath parsed = SelectorRules.Parse(sourceOrder[i]);
+            if (parsed.Depth == 1)
+            {
+                topLevel.Add(sourceOrder[i]);
+            }
+            else if (nested.Count == SelectorRules.MaxNestedSelectors)
+            {
+                JsonErrors.ThrowInvalidPath(sourceOrder[i], $"at most {SelectorRules.MaxNestedSelectors} nested selectors may be listed.");
+            }
+            else
+            {
+                nested.Add(parsed);
+            }
+        }
+
+        // Top-level paths first (index i is name i of the name table), then the nested selectors.
+        string[] paths = [.. topLevel, .. nested.Select(p => p.Text)];
+        var nestedTree = new SelectorTreeBuilder();
         var names = new Utf8NameTable();
         int maxNameLength = 0;
         for (int i = 0; i < paths.Length; i++)
         {
-            string path = paths[i];
-            byte[] name = ValidatePath(path);
-            if (names.Add(name) < 0)
+            RulePath parsed = SelectorRules.Parse(paths[i]);
+            tree.Add(parsed, i);
+            if (i < topLevel.Count)
             {
-                JsonErrors.ThrowInvalidPath(path, "it is listed more than once.");
+                byte[] name = Encoding.UTF8.GetBytes(parsed.PropertyName);
+                names.Add(name);
+                maxNameLength = Math.Max(maxNameLength, name.Length);
             }
-
-            maxNameLength = Math.Max(maxNameLength, name.Length);
+            else
+            {
+                nestedTree.Add(parsed, i);
+            }
         }
 
         if (deterministicPaths is not null)
@@ -142,7 +197,7 @@ internal sealed class EncryptionPlan
             }
         }
 
-        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, paths, names, deterministicPaths) { MaxNameLength = maxNameLength };
+        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths) { MaxNameLength = maxNameLength };
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
@@ -162,14 +217,14 @@ internal sealed class EncryptionPlan
         if (pathsToEncrypt is IReadOnlyList<string> list)
         {
             // Lists and arrays (the common case) are compared by index: no enumerator, no allocation.
-            if (list.Count != _paths.Length)
+            if (list.Count != _sourceOrder.Length)
             {
                 return false;
             }
 
-            for (int i = 0; i < _paths.Length; i++)
+            for (int i = 0; i < _sourceOrder.Length; i++)
             {
-                if (!ReferenceEquals(list[i], _paths[i]))
+                if (!ReferenceEquals(list[i], _sourceOrder[i]))
                 {
                     return false;
                 }
@@ -181,7 +236,7 @@ internal sealed class EncryptionPlan
         int index = 0;
         foreach (string path in pathsToEncrypt)
         {
-            if (index == _paths.Length || !ReferenceEquals(path, _paths[index]))
+            if (index == _sourceOrder.Length || !ReferenceEquals(path, _sourceOrder[index]))
             {
                 return false;
             }
@@ -189,8 +244,11 @@ internal sealed class EncryptionPlan
             index++;
         }
 
-        return index == _paths.Length;
+        return index == _sourceOrder.Length;
     }
+
+    /// <summary>The index of the path written exactly as <paramref name="path"/> (top-level or nested), or -1.</summary>
+    public int IndexOf(string path) => _pathIndexes.TryGetValue(path, out int index) ? index : -1;
 
     /// <summary>The path at <paramref name="index"/>, as given (for example <c>/ssn</c>).</summary>
     public string GetPath(int index) => _paths[index];
@@ -216,7 +274,7 @@ internal sealed class EncryptionPlan
     /// <summary>The deterministic IV context prefix of the path at <paramref name="index"/>; empty when it is randomized.</summary>
     public ReadOnlySpan<byte> GetDeterministicPrefix(int index) => _deterministicPrefixes[index];
 
-    /// <summary>The UTF-8 property name of the path at <paramref name="index"/>.</summary>
+    /// <summary>The UTF-8 property name of the top-level path at <paramref name="index"/> (below <see cref="TopLevelCount"/>).</summary>
     public ReadOnlySpan<byte> GetName(int index) => _names.GetName(index);
 
     /// <summary>The flag of a path that was encrypted (other nonzero flags mean "seen, not encrypted").</summary>
@@ -235,6 +293,12 @@ internal sealed class EncryptionPlan
         {
             JsonErrors.ThrowCaseVariant(JsonErrors.ToPath(utf8Name), _paths[index], DataEncryptionKeyId);
         }
+
+        // A nested selector's first segment is a top-level name too: "Address" must not slip past "/address/city".
+        if (NestedSelectors.FindChild(utf8Name) < 0 && (index = NestedSelectors.FindChildIgnoringCase(utf8Name)) >= 0)
+        {
+            JsonErrors.ThrowCaseVariant(JsonErrors.ToPath(utf8Name), _paths[NestedSelectors.GetChild(index).FirstRuleIndex], DataEncryptionKeyId);
+        }
     }
 
     /// <summary>
@@ -245,7 +309,7 @@ internal sealed class EncryptionPlan
     {
         Debug.Assert(encrypted.Length >= _paths.Length, "One flag per path.");
         output.Write(_envelopePrefix);
-        bool first = true;
+        bool first = !IsExtendedFormat;
         for (int i = 0; i < _pathTokens.Length; i++)
         {
             if (encrypted[i] != EncryptedFlag)
@@ -269,7 +333,7 @@ internal sealed class EncryptionPlan
     public int GetEnvelopeLength(ReadOnlySpan<byte> encrypted)
     {
         int length = _envelopePrefix.Length + 2;
-        int listed = 0;
+        int listed = IsExtendedFormat ? 1 : 0;
         for (int i = 0; i < _pathTokens.Length; i++)
         {
             if (encrypted[i] == EncryptedFlag)
@@ -280,44 +344,6 @@ internal sealed class EncryptionPlan
         }
 
         return length + Math.Max(listed - 1, 0);
-    }
-
-    private static byte[] ValidatePath(string? path)
-    {
-        if (string.IsNullOrEmpty(path) || path == "/")
-        {
-            JsonErrors.ThrowInvalidPath(path, "a path must be '/' followed by a property name.");
-        }
-
-        if (path[0] != '/')
-        {
-            JsonErrors.ThrowInvalidPath(path, "a path must start with '/'.");
-        }
-
-        if (path.IndexOf('/', 1) >= 0)
-        {
-            JsonErrors.ThrowInvalidPath(path, "only top-level properties can be encrypted (no nested paths).");
-        }
-
-        if (path == "/id")
-        {
-            JsonErrors.ThrowInvalidPath(path, "the document id can never be encrypted.");
-        }
-
-        if (path == "/" + EncryptionEnvelope.PropertyName)
-        {
-            JsonErrors.ThrowInvalidPath(path, "'_ei' is reserved for the encryption metadata.");
-        }
-
-        try
-        {
-            return new UTF8Encoding(false, throwOnInvalidBytes: true).GetBytes(path, 1, path.Length - 1);
-        }
-        catch (EncoderFallbackException)
-        {
-            JsonErrors.ThrowInvalidPath(path, "it is not valid UTF-16 text.");
-            return [];
-        }
     }
 
     private static bool IsValidText(string value)
@@ -333,7 +359,7 @@ internal sealed class EncryptionPlan
         }
     }
 
-    private static byte[] Quote(byte[] escaped)
+    internal static byte[] Quote(byte[] escaped)
     {
         var token = new byte[escaped.Length + 2];
         token[0] = (byte)'"';

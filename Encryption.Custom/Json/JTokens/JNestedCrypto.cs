@@ -1,0 +1,119 @@
+using Newtonsoft.Json.Linq;
+
+namespace Encryption.Custom.Json.JTokens;
+
+/// <summary>
+/// The Newtonsoft processor's walk of nested selectors, with the stream processor's rules (<c>NestedEncryptor</c>,
+/// <c>NestedDecryptor</c>): each selected non-null value is its own cell; a value whose shape does not fit the selector
+/// holds nothing it names; a name equal to a selector's only ignoring case is refused when writing.
+/// </summary>
+internal static class JNestedCrypto
+{
+    /// <summary>Encrypts, in place, what <paramref name="node"/> selects in <paramref name="value"/> (a top-level value).</summary>
+    /// <param name="value">The value.</param>
+    /// <param name="node">The selector node for it.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="plan">The plan.</param>
+    /// <param name="encrypted">Per path: set when a value of it was encrypted.</param>
+    public static void Encrypt(JToken value, SelectorNode node, DataEncryptionKey key, EncryptionPlan plan, bool[] encrypted)
+    {
+        if (node.IsLeaf)
+        {
+            if (value.Type != JTokenType.Null)
+            {
+                value.Replace(new JValue(JTokenValueCodec.Encrypt(value, key, plan, node.RuleIndex)));
+                encrypted[node.RuleIndex] = true;
+            }
+
+            return;
+        }
+
+        if (value is JObject obj && node.ChildCount > 0)
+        {
+            foreach (JProperty property in obj.Properties().ToList())
+            {
+                int child = node.FindChild(property.Name);
+                if (child >= 0)
+                {
+                    Encrypt(property.Value, node.GetChild(child), key, plan, encrypted);
+                    continue;
+                }
+
+                int variant = node.FindChildIgnoringCase(property.Name);
+                if (variant >= 0)
+                {
+                    JsonErrors.ThrowCaseVariant(property.Name, plan.GetPath(node.GetChild(variant).FirstRuleIndex), plan.DataEncryptionKeyId);
+                }
+            }
+        }
+        else if (value is JArray array && node.Elements is { } elements)
+        {
+            foreach (JToken element in array.ToList())
+            {
+                Encrypt(element, elements, key, plan, encrypted);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Decrypts what <paramref name="selectors"/> select in <paramref name="document"/> into <paramref name="replacements"/>
+    /// (applied by the caller once everything succeeded).
+    /// </summary>
+    /// <returns>The selectors of which at least one value was decrypted, in <c>_ep</c> order.</returns>
+    /// <exception cref="EncryptionException">A selected value is not a string, or not valid or not authentic.</exception>
+    public static IEnumerable<string> Decrypt(JObject document, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, List<KeyValuePair<JToken, JToken>> replacements)
+    {
+        bool[] decrypted = new bool[selectors.Texts.Length];
+        SelectorNode root = selectors.Root;
+        for (int i = 0; i < root.ChildCount; i++)
+        {
+            if (document.TryGetValue(root.GetChildName(i), out JToken? value))
+            {
+                Decrypt(value, root.GetChild(i), selectors, key, keyId, maxDepth, level: 1, replacements, decrypted);
+            }
+        }
+
+        return selectors.Texts.Where((_, i) => decrypted[i]);
+    }
+
+    private static void Decrypt(JToken value, SelectorNode node, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, int level, List<KeyValuePair<JToken, JToken>> replacements, bool[] decrypted)
+    {
+        if (node.IsLeaf)
+        {
+            if (value.Type == JTokenType.Null)
+            {
+                return;
+            }
+
+            string path = selectors.Texts[node.RuleIndex];
+            if (value.Type != JTokenType.String)
+            {
+                JsonErrors.ThrowNotAnEncryptedString(path, keyId);
+            }
+
+            // The plaintext's own depth limit is what is left below this value (a top-level value sits at level 1).
+            replacements.Add(new(value, JTokenValueCodec.Decrypt((string)value!, key, keyId, path, maxDepth - (level - 1))));
+            decrypted[node.RuleIndex] = true;
+            return;
+        }
+
+        if (value is JObject obj && node.ChildCount > 0)
+        {
+            foreach (JProperty property in obj.Properties())
+            {
+                int child = node.FindChild(property.Name);
+                if (child >= 0)
+                {
+                    Decrypt(property.Value, node.GetChild(child), selectors, key, keyId, maxDepth, level + 1, replacements, decrypted);
+                }
+            }
+        }
+        else if (value is JArray array && node.Elements is { } elements)
+        {
+            foreach (JToken element in array)
+            {
+                Decrypt(element, elements, selectors, key, keyId, maxDepth, level + 1, replacements, decrypted);
+            }
+        }
+    }
+}

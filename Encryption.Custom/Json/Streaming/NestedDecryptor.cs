@@ -1,0 +1,119 @@
+using System.Buffers;
+using System.Text.Json;
+
+namespace Encryption.Custom.Json.Streaming;
+
+/// <summary>
+/// Decrypts the values a format 101 document's nested selectors pick inside one top-level value: a reader walks the
+/// value against the document's selector tree, the bytes between selected values are copied verbatim, and each
+/// selected non-null value must be a cell (a JSON string), which is decrypted in place. Nothing is allocated.
+/// </summary>
+internal static class NestedDecryptor
+{
+    /// <summary>Writes the decrypted form of <paramref name="value"/> (one top-level property's value).</summary>
+    /// <returns>Bit <c>i</c> set for each selector <c>i</c> of which a value was decrypted.</returns>
+    /// <exception cref="EncryptionException">A selected value is not a string, or not valid or not authentic; names the selector and key id.</exception>
+    public static ulong Write(ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth)
+    {
+        // The scan validated the value's syntax and depth already; the value sits at level 1 of the document.
+        var reader = new Utf8JsonReader(value, new JsonReaderOptions { MaxDepth = maxDepth + 1 });
+        reader.Read();
+        int cursor = 0;
+        ulong decrypted = 0;
+        Walk(ref reader, value, selectors, node, key, keyId, output, ref cursor, ref decrypted, maxDepth);
+        output.Write(value[cursor..]);
+        return decrypted;
+    }
+
+    private static void Walk(ref Utf8JsonReader reader, ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, ref int cursor, ref ulong decrypted, int maxDepth)
+    {
+        if (node.IsLeaf)
+        {
+            if (reader.TokenType == JsonTokenType.Null)
+            {
+                return;
+            }
+
+            ReadOnlySpan<byte> name = selectors.Utf8Names[node.RuleIndex];
+            if (reader.TokenType != JsonTokenType.String)
+            {
+                JsonErrors.ThrowNotAnEncryptedString(name, keyId);
+            }
+
+            int start = (int)reader.TokenStartIndex;
+            output.Write(value[cursor..start]);
+            ReadOnlySpan<byte> token = value[start..(int)reader.BytesConsumed];
+
+            // The plaintext's own depth limit is what is left below this value (a top-level value sits at level 1).
+            int remainingDepth = maxDepth - reader.CurrentDepth;
+            if (reader.ValueIsEscaped)
+            {
+                WriteEscaped(token, name, key, keyId, output, remainingDepth);
+            }
+            else
+            {
+                ValueDecryptor.Write(token[1..^1], name, key, keyId, output, remainingDepth);
+            }
+
+            cursor = (int)reader.BytesConsumed;
+            decrypted |= 1UL << node.RuleIndex;
+            return;
+        }
+
+        if (reader.TokenType == JsonTokenType.StartObject && node.ChildCount > 0)
+        {
+            // A node has at most SelectorRules.MaxNestedSelectors children: one bit each.
+            ulong seen = 0;
+            while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+            {
+                // Exact names only: what the metadata lists is what was encrypted (the policy check judges the rest).
+                int child = SelectorLookup.Find(ref reader, node, out _);
+                reader.Read();
+                if (child < 0)
+                {
+                    reader.Skip();
+                    continue;
+                }
+
+                // A repeated name is refused, as at the top level: which one counts would depend on the reader.
+                if ((seen & (1UL << child)) != 0)
+                {
+                    JsonErrors.ThrowDuplicateProperty(selectors.Utf8Names[node.GetChild(child).FirstRuleIndex]);
+                }
+
+                seen |= 1UL << child;
+
+                Walk(ref reader, value, selectors, node.GetChild(child), key, keyId, output, ref cursor, ref decrypted, maxDepth);
+            }
+
+            return;
+        }
+
+        if (reader.TokenType == JsonTokenType.StartArray && node.Elements is { } elements)
+        {
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                Walk(ref reader, value, selectors, elements, key, keyId, output, ref cursor, ref decrypted, maxDepth);
+            }
+
+            return;
+        }
+
+        reader.Skip();
+    }
+
+    private static void WriteEscaped(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth)
+    {
+        // Some writers escape '+' and '/' in the base64.
+        byte[] rented = ArrayPool<byte>.Shared.Rent(token.Length);
+        try
+        {
+            int length = JsonStringUnescaper.Unescape(token, rented);
+            ValueDecryptor.Write(rented.AsSpan(0, length), name, key, keyId, output, maxDepth);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+using System.Buffers;
+using System.Text.Json;
+
+namespace Encryption.Custom.Json.Streaming;
+
+/// <summary>
+/// Encrypts the values a nested selector picks inside one top-level value, in the stream encryptor's single pass:
+/// the reader walks the value against the <see cref="SelectorNode"/> tree, the bytes between selected values are
+/// copied verbatim, and each selected value (a leaf, or a whole object or array) becomes its own cell, as a
+/// top-level path's value does. Nothing is allocated.
+/// </summary>
+/// <remarks>
+/// A value whose shape does not fit the selector (a string where <c>/address/city</c> expects an object) holds
+/// nothing the selector names and is copied as it is; <c>null</c> stays <c>null</c>. A name equal to a selector's only
+/// ignoring case is refused, as at the top level; a repeated selected name is refused (which one counts would
+/// depend on the reader).
+/// </remarks>
+internal static class NestedEncryptor
+{
+    /// <summary>Walks the value the reader is on (its first token) and leaves the reader on its last token.</summary>
+    /// <param name="reader">The document's reader.</param>
+    /// <param name="document">The reader's input.</param>
+    /// <param name="output">Receives the verbatim bytes from <paramref name="cursor"/> and each cell.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="plan">The plan (paths, deterministic IV contexts).</param>
+    /// <param name="node">The selector node for this value.</param>
+    /// <param name="flags">Per path: set to <see cref="EncryptionPlan.EncryptedFlag"/> when a value of it was encrypted.</param>
+    /// <param name="cursor">The first input byte not yet written; advanced past every cell written.</param>
+    /// <param name="maxDepth">The depth limit.</param>
+    /// <returns>The number of bytes written.</returns>
+    public static long Walk(
+        ref Utf8JsonReader reader,
+        ReadOnlySpan<byte> document,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        EncryptionPlan plan,
+        SelectorNode node,
+        scoped Span<byte> flags,
+        ref int cursor,
+        int maxDepth)
+    {
+        if (node.IsLeaf)
+        {
+            if (reader.TokenType == JsonTokenType.Null)
+            {
+                return 0;
+            }
+
+            int start = (int)reader.TokenStartIndex;
+            output.Write(document[cursor..start]);
+            long written = start - cursor;
+            int rule = node.RuleIndex;
+            written += StreamEncryptor.EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(rule), plan.GetPath(rule), plan.DataEncryptionKeyId, maxDepth);
+            cursor = (int)reader.BytesConsumed;
+            flags[rule] = EncryptionPlan.EncryptedFlag;
+            return written;
+        }
+
+        if (reader.TokenType == JsonTokenType.StartObject && node.ChildCount > 0)
+        {
+            return WalkObject(ref reader, document, output, key, plan, node, flags, ref cursor, maxDepth);
+        }
+
+        if (reader.TokenType == JsonTokenType.StartArray && node.Elements is { } elements)
+        {
+            JsonDepth.Check(reader.CurrentDepth, maxDepth, 0);
+            long written = 0;
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                written += Walk(ref reader, document, output, key, plan, elements, flags, ref cursor, maxDepth);
+            }
+
+            return written;
+        }
+
+        JsonDepth.SkipValue(ref reader, maxDepth, 0);
+        return 0;
+    }
+
+    private static long WalkObject(
+        ref Utf8JsonReader reader,
+        ReadOnlySpan<byte> document,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        EncryptionPlan plan,
+        SelectorNode node,
+        scoped Span<byte> flags,
+        ref int cursor,
+        int maxDepth)
+    {
+        JsonDepth.Check(reader.CurrentDepth, maxDepth, 0);
+        long written = 0;
+
+        // A node has at most SelectorRules.MaxNestedSelectors children: one bit each.
+        ulong seen = 0;
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            int child = SelectorLookup.Find(ref reader, node, out int variant);
+            if (variant >= 0)
+            {
+                ThrowCaseVariant(ref reader, plan, node.GetChild(variant));
+            }
+
+            reader.Read();
+            if (child < 0)
+            {
+                JsonDepth.SkipValue(ref reader, maxDepth, 0);
+                continue;
+            }
+
+            SelectorNode next = node.GetChild(child);
+            if ((seen & (1UL << child)) != 0)
+            {
+                JsonErrors.ThrowDuplicateProperty(plan.GetPath(next.FirstRuleIndex));
+            }
+
+            seen |= 1UL << child;
+            written += Walk(ref reader, document, output, key, plan, next, flags, ref cursor, maxDepth);
+        }
+
+        return written;
+    }
+
+    private static void ThrowCaseVariant(ref Utf8JsonReader reader, EncryptionPlan plan, SelectorNode variant)
+    {
+        string name = reader.GetString() ?? string.Empty;
+        JsonErrors.ThrowCaseVariant(name, plan.GetPath(variant.FirstRuleIndex), plan.DataEncryptionKeyId);
+    }
+}

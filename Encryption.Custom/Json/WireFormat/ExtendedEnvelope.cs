@@ -1,0 +1,117 @@
+using System.Buffers;
+using System.Text;
+
+namespace Encryption.Custom.Json.WireFormat;
+
+/// <summary>
+/// The parts of the extended format (<c>_ef</c> 101, wire-format.md "Format 101") that differ from format 3: the
+/// feature list <c>_ev</c> and the top-level anchor <c>_ex</c>.
+/// </summary>
+internal static class ExtendedEnvelope
+{
+    /// <summary>The feature-list version this library writes and reads.</summary>
+    public const int FeaturesVersion = 1;
+
+    /// <summary>The feature of nested selectors: <c>_ep</c> may list paths below the top level, and <c>[]</c>.</summary>
+    public const string SelectorsFeature = "sel";
+
+    /// <summary>Reserved for bound cells (a cell's MAC covers its document and selector); refused until supported.</summary>
+    public const string BindFeature = "bind";
+
+    /// <summary>Reserved for the document commitment held in the anchor; refused until supported.</summary>
+    public const string CommitFeature = "commit";
+
+    /// <summary>The first byte of the anchor: no cell starts with it (cells start with a type marker, then 0x01).</summary>
+    public const byte AnchorTag = 0xEC;
+
+    /// <summary>The anchor layout version.</summary>
+    public const byte AnchorVersion = 0x01;
+
+    /// <summary>The commitment slot: 32 bytes, zero while <see cref="CommitFeature"/> is off.</summary>
+    public const int CommitmentLength = 32;
+
+    /// <summary>The anchor's decoded length: tag, version, commitment. Shorter than any cell.</summary>
+    public const int AnchorLength = 2 + CommitmentLength;
+
+    /// <summary>The anchor path as <c>_ep</c> lists it, first.</summary>
+    public const string AnchorPath = "/" + EncryptionEnvelope.AnchorName;
+
+    /// <summary>The anchor value without a commitment, base64 (what every document written today carries).</summary>
+    public static string AnchorBase64 { get; } = Convert.ToBase64String([AnchorTag, AnchorVersion, .. new byte[CommitmentLength]]);
+
+    /// <summary>
+    /// The constant part of what a write appends before the root's closing brace, up to the first listed path:
+    /// format 3: <c>"_ei":{"_ef":3,"_en":…,"_ea":…,"_ed":null,"_ep":[</c>; format 101 adds the anchor property before
+    /// it, <c>_ev</c> inside it, and lists the anchor first.
+    /// </summary>
+    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended)
+    {
+        var prefix = new ArrayBufferWriter<byte>();
+        if (extended)
+        {
+            prefix.Write("\"_ex\":\""u8);
+            prefix.Write(Encoding.ASCII.GetBytes(AnchorBase64));
+            prefix.Write("\","u8);
+        }
+
+        prefix.Write(extended ? "\"_ei\":{\"_ef\":101,\"_en\":"u8 : "\"_ei\":{\"_ef\":3,\"_en\":"u8);
+        prefix.Write(EncryptionPlan.Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(dataEncryptionKeyId))));
+        prefix.Write(",\"_ea\":"u8);
+        prefix.Write(EncryptionPlan.Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(encryptionAlgorithm))));
+        if (extended)
+        {
+            prefix.Write(",\"_ev\":{\"v\":1,\"crit\":[\"sel\"]}"u8);
+        }
+
+        prefix.Write(",\"_ed\":null,\"_ep\":["u8);
+        if (extended)
+        {
+            prefix.Write("\"/_ex\""u8);
+        }
+
+        return prefix.WrittenSpan.ToArray();
+    }
+
+    /// <summary>The anchor value as stored, quoted (what the stream reader compares an unescaped token with).</summary>
+    public static ReadOnlySpan<byte> AnchorToken => s_anchorToken;
+
+    private static readonly byte[] s_anchorToken = Encoding.ASCII.GetBytes("\"" + AnchorBase64 + "\"");
+
+    /// <summary>Checks the <c>v</c> of <c>_ev</c>.</summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/> for a version this library does not know.</exception>
+    public static void CheckFeaturesVersion(long version)
+    {
+        if (version != FeaturesVersion)
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.UnsupportedFormat,
+                $"The document's encryption metadata has feature-list version {version.ToString(System.Globalization.CultureInfo.InvariantCulture)} ('_ev.v'); this version of the library reads version {FeaturesVersion} only.");
+        }
+    }
+
+    /// <summary>
+    /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/> is
+    /// understood; <see cref="BindFeature"/> and <see cref="CommitFeature"/> are known but not supported yet; anything
+    /// else is unknown. Either way the document is refused rather than read without the feature's checks.
+    /// </summary>
+    /// <returns>Whether the feature is <see cref="SelectorsFeature"/>.</returns>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
+    public static bool CheckCriticalFeature(ReadOnlySpan<byte> utf8Feature)
+    {
+        if (utf8Feature.SequenceEqual("sel"u8))
+        {
+            return true;
+        }
+
+        string feature = UntrustedText.Shorten(Encoding.UTF8.GetString(utf8Feature));
+        string why = utf8Feature.SequenceEqual("bind"u8) || utf8Feature.SequenceEqual("commit"u8)
+            ? "which this version of the library does not support yet"
+            : "which this version of the library does not know";
+        throw new EncryptionException(
+            EncryptionErrorKind.UnsupportedFormat,
+            $"The document requires the encryption feature '{feature}' ('_ev.crit'), {why}: it is refused rather than read without that feature's checks.");
+    }
+
+    /// <summary>Whether <paramref name="base64"/> (unescaped string content) is the anchor this library writes.</summary>
+    public static bool IsAnchor(ReadOnlySpan<byte> base64) => base64.SequenceEqual(s_anchorToken.AsSpan(1, s_anchorToken.Length - 2));
+}
