@@ -127,6 +127,24 @@ public sealed class CellBindingTests
     }
 
     [Fact]
+    public void FormatThreeDecode_BoundValue_IsNotAuthenticWhichReadersReportAsInvalidCipherText()
+    {
+        using DataEncryptionKey key = DataEncryptionKey.Generate(Algorithm);
+        using DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(key);
+        CellBinding binding = Bind(BoundCellVectors.Get("string partition key, string value"), "alice"u8.ToArray(), ["\"alice\""]);
+        byte[] base64 = Encoding.ASCII.GetBytes(Encode(key, binding, "/ssn"u8, TypeMarker.String, "078-05-1120"u8));
+        byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(base64.Length)];
+        byte[] output = new byte[EncryptedValueCodec.GetMaxPlainTextLength(key, base64.Length)];
+
+        EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64, blob, output, out _, out int written);
+
+        // A format 3 reader never passes a bound value through as data, and never decrypts it.
+        Assert.Equal(EncryptedValueStatus.NotAuthentic, status);
+        Assert.Equal(0, written);
+        Assert.Equal(EncryptionErrorKind.InvalidCipherText, JsonErrors.CreateInvalidValue(status, "/ssn", "dek-1").Kind);
+    }
+
+    [Fact]
     public void WriteAssociatedData_DefaultBinding_Throws()
     {
         CellBinding empty = default;
