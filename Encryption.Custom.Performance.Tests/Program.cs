@@ -12,7 +12,8 @@ namespace Encryption.Custom.Performance.Tests;
 /// BenchmarkDotNet benchmarks, <c>-- StreamAllocationBenchmark</c> for the fast allocation report, or
 /// <c>-- InterleavedRatios</c> for the speedup and efficiency ratios measured in one process, <c>-- ScalingCheck</c> for
 /// the check that cost grows linearly with document and policy size, or
-/// <c>-- MigrationThroughput</c> for the migration job's documents per second against an endpoint (docs/benchmarks.md).
+/// <c>-- MigrationThroughput</c> for the migration job's documents per second against an endpoint, <c>-- BatchEncryptRatios</c> for the
+/// multi-value AES-CBC experiment, or <c>-- BoundCellCost</c> for what bound cells cost (docs/benchmarks.md).
 /// </summary>
 public static class Program
 {
@@ -37,6 +38,16 @@ public static class Program
         if (args.Length > 0 && string.Equals(args[0], HotLoop.Name, StringComparison.OrdinalIgnoreCase))
         {
             return HotLoop.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && string.Equals(args[0], Crypto.Interleaved.BatchEncryptRatios.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return Crypto.Interleaved.BatchEncryptRatios.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && string.Equals(args[0], Crypto.Binding.BoundCellCost.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return Crypto.Binding.BoundCellCost.Run(args[1..]);
         }
 
         if (args.Length > 0 && string.Equals(args[0], ScalingCheck.Name, StringComparison.OrdinalIgnoreCase))

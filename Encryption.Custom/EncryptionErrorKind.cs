@@ -51,4 +51,12 @@ public enum EncryptionErrorKind
     /// and encrypting it again would bury it. The message names the document id and the path, never the value.
     /// </summary>
     UnlistedCipherText,
+
+    /// <summary>
+    /// A bound encrypted value (one whose authentication covers its document's id, partition key, container and its own
+    /// path) does not verify where it was read: it was moved or copied from another document, path or container, or it
+    /// is corrupted (the two cannot be told apart), or a value that is not bound stands where a bound one is required.
+    /// The message names the document id and the path, never the value.
+    /// </summary>
+    CellBindingMismatch,
 }

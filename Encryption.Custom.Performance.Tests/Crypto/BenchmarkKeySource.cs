@@ -12,8 +12,12 @@ internal sealed class BenchmarkKeySource : AeadKeySource
 
     public BenchmarkKeySource(ReadOnlySpan<byte> rootKey)
     {
-        _derivedKeys = new byte[96];
+        _derivedKeys = new byte[6 * 32];
         AeadKeyDerivation.DeriveSubKeys(rootKey, AeadKeyLabels.Current, _derivedKeys);
+        foreach (AeadSubKey extended in (AeadSubKey[])[AeadSubKey.BoundMac, AeadSubKey.Commitment, AeadSubKey.QueryToken])
+        {
+            AeadKeyDerivation.DeriveExtendedSubKey(rootKey, extended, _derivedKeys.AsSpan((int)extended * 32, 32));
+        }
     }
 
     /// <summary>The derived keys as arrays, for the naive baseline that keeps them that way.</summary>

@@ -26,8 +26,13 @@ internal sealed class TestKeySource : AeadKeySource
 
     public static TestKeySource FromRootKey(ReadOnlySpan<byte> rootKey, AeadKeyLabels labels = AeadKeyLabels.Current)
     {
-        byte[] derived = new byte[96];
+        byte[] derived = new byte[6 * 32];
         AeadKeyDerivation.DeriveSubKeys(rootKey, labels, derived);
+        foreach (AeadSubKey extended in (AeadSubKey[])[AeadSubKey.BoundMac, AeadSubKey.Commitment, AeadSubKey.QueryToken])
+        {
+            AeadKeyDerivation.DeriveExtendedSubKey(rootKey, extended, derived.AsSpan((int)extended * 32, 32));
+        }
+
         return new TestKeySource(derived);
     }
 

@@ -11,6 +11,12 @@ internal sealed partial class AeadAes256CbcHmacSha256
 {
     private const int Rejected = -1;
 
+    // Bound cells only: a format-3 (version 0x01) cell where a bound one is required.
+    private const int RejectedNotBound = -2;
+
+    // Bound cells only: well-formed version 0x02 cell whose tag does not verify under the caller's associated data.
+    private const int RejectedBindingMismatch = -3;
+
     /// <summary>Authenticates the cell <paramref name="cipherText"/> and writes its plaintext to <paramref name="destination"/>.</summary>
     /// <param name="cipherText">The cell.</param>
     /// <param name="destination">At least <see cref="GetMaxPlainTextLength"/> bytes; must not overlap <paramref name="cipherText"/>.</param>
@@ -23,7 +29,7 @@ internal sealed partial class AeadAes256CbcHmacSha256
     /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
     public int Decrypt(ReadOnlySpan<byte> cipherText, Span<byte> destination)
     {
-        int written = DecryptCore(cipherText, destination);
+        int written = DecryptCore(cipherText, destination, associatedData: default, bound: false);
         if (written == Rejected)
         {
             AeadErrors.ThrowInvalidCipherText();
@@ -45,9 +51,9 @@ internal sealed partial class AeadAes256CbcHmacSha256
     /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
     public bool TryDecrypt(ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten)
     {
-        int written = DecryptCore(cipherText, destination);
+        int written = DecryptCore(cipherText, destination, associatedData: default, bound: false);
         bytesWritten = Math.Max(written, 0);
-        return written != Rejected;
+        return written >= 0;
     }
 
     /// <summary>Authenticates the cell <paramref name="cipherText"/> and returns its plaintext in a new array.</summary>
@@ -72,8 +78,8 @@ internal sealed partial class AeadAes256CbcHmacSha256
         return plainText;
     }
 
-    /// <returns>The plaintext length, or <see cref="Rejected"/>.</returns>
-    private int DecryptCore(ReadOnlySpan<byte> cipherText, Span<byte> destination)
+    /// <returns>The plaintext length, or one of the negative rejection codes.</returns>
+    private int DecryptCore(ReadOnlySpan<byte> cipherText, Span<byte> destination, ReadOnlySpan<byte> associatedData, bool bound)
     {
         ThrowIfDisposed();
         if (destination.Length < GetMaxPlainTextLength(cipherText.Length))
@@ -87,10 +93,15 @@ internal sealed partial class AeadAes256CbcHmacSha256
         }
 
         if (cipherText.Length < AeadCellLayout.MinimumCellSize
-            || (cipherText.Length - AeadCellLayout.HeaderSize) % AeadCellLayout.BlockSize != 0
-            || cipherText[0] != AeadCellLayout.Version)
+            || (cipherText.Length - AeadCellLayout.HeaderSize) % AeadCellLayout.BlockSize != 0)
         {
             return Rejected;
+        }
+
+        if (cipherText[0] != (bound ? AeadCellLayout.BoundVersion : AeadCellLayout.Version))
+        {
+            // The version byte is public: saying that a format-3 cell stands where a bound one must is no oracle.
+            return bound && cipherText[0] == AeadCellLayout.Version ? RejectedNotBound : Rejected;
         }
 
         AeadContext context = _pool.Rent();
@@ -98,10 +109,18 @@ internal sealed partial class AeadAes256CbcHmacSha256
         try
         {
             Span<byte> tag = stackalloc byte[AeadCellLayout.TagSize];
-            context.ComputeTag(cipherText[AeadCellLayout.IvOffset..], tag);
+            if (bound)
+            {
+                context.ComputeBoundTag(associatedData, cipherText[AeadCellLayout.IvOffset..], tag);
+            }
+            else
+            {
+                context.ComputeTag(cipherText[AeadCellLayout.IvOffset..], tag);
+            }
+
             int result = CryptographicOperations.FixedTimeEquals(tag, cipherText.Slice(AeadCellLayout.TagOffset, AeadCellLayout.TagSize))
                 ? DecryptAuthentic(context, cipherText, destination)
-                : Rejected;
+                : bound ? RejectedBindingMismatch : Rejected;
             completed = true;
             return result;
         }

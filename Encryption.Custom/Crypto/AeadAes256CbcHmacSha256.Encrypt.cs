@@ -17,7 +17,7 @@ internal sealed partial class AeadAes256CbcHmacSha256
     /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
     /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
     public int Encrypt(ReadOnlySpan<byte> plainText, Span<byte> destination) =>
-        EncryptCore(plainText, destination, deterministic: false, ivContext: default);
+        EncryptCore(plainText, destination, deterministic: false, ivContext: default, associatedData: default, bound: false);
 
     /// <summary>
     /// Encrypts <paramref name="plainText"/> with the IV HMAC-SHA256(ivKey, <paramref name="ivContext"/> ‖
@@ -32,7 +32,7 @@ internal sealed partial class AeadAes256CbcHmacSha256
     /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
     /// <exception cref="CryptographicException">The cryptographic provider failed.</exception>
     public int EncryptDeterministic(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
-        EncryptCore(plainText, destination, deterministic: true, ivContext);
+        EncryptCore(plainText, destination, deterministic: true, ivContext, associatedData: default, bound: false);
 
     /// <summary>Encrypts <paramref name="plainText"/> with a random IV into a new cell.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="plainText"/> is null.</exception>
@@ -94,7 +94,13 @@ internal sealed partial class AeadAes256CbcHmacSha256
         }
     }
 
-    private int EncryptCore(ReadOnlySpan<byte> plainText, Span<byte> destination, bool deterministic, ReadOnlySpan<byte> ivContext)
+    private int EncryptCore(
+        ReadOnlySpan<byte> plainText,
+        Span<byte> destination,
+        bool deterministic,
+        ReadOnlySpan<byte> ivContext,
+        ReadOnlySpan<byte> associatedData,
+        bool bound)
     {
         ThrowIfDisposed();
         int cellLength = GetCipherTextLength(plainText.Length);
@@ -124,8 +130,18 @@ internal sealed partial class AeadAes256CbcHmacSha256
             }
 
             EncryptPadded(context, plainText, iv, cell[AeadCellLayout.CipherTextOffset..]);
-            cell[0] = AeadCellLayout.Version;
-            context.ComputeTag(cell[AeadCellLayout.IvOffset..], cell.Slice(AeadCellLayout.TagOffset, AeadCellLayout.TagSize));
+            Span<byte> tag = cell.Slice(AeadCellLayout.TagOffset, AeadCellLayout.TagSize);
+            if (bound)
+            {
+                cell[0] = AeadCellLayout.BoundVersion;
+                context.ComputeBoundTag(associatedData, cell[AeadCellLayout.IvOffset..], tag);
+            }
+            else
+            {
+                cell[0] = AeadCellLayout.Version;
+                context.ComputeTag(cell[AeadCellLayout.IvOffset..], tag);
+            }
+
             completed = true;
             return cellLength;
         }

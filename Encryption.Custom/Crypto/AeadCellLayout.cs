@@ -3,6 +3,8 @@
 //   offset  1  tag        32 bytes  HMAC-SHA256(macKey, 0x01 ‖ IV ‖ C ‖ 0x01)
 //   offset 33  IV         16 bytes
 //   offset 49  C          16·(⌊n/16⌋+1) bytes  AES-256-CBC(encKey, IV, PKCS#7(plaintext))
+// A bound cell (wire-format.md "Bound cells") has the same layout with version 0x02 and
+//   tag = HMAC-SHA256(boundMacKey, A ‖ IV ‖ C ‖ u64be(8·|A|)), A = the binding's associated data (starts with 0x02).
 namespace Encryption.Custom.Crypto;
 
 /// <summary>Offsets and sizes of an AEAD cell, and of the keys and blocks it is built from.</summary>
@@ -10,6 +12,15 @@ internal static class AeadCellLayout
 {
     /// <summary>The only algorithm version byte format 2 and 3 write.</summary>
     public const byte Version = 0x01;
+
+    /// <summary>The version byte of a bound cell, whose tag also covers the caller's associated data.</summary>
+    public const byte BoundVersion = 0x02;
+
+    /// <summary>The tag input of a bound cell ends with the bit length of the associated data, as a big-endian u64.</summary>
+    public const int AssociatedDataLengthSize = 8;
+
+    /// <summary>The longest associated data a bound cell accepts (the binding's own limits keep it far below).</summary>
+    public const int MaxAssociatedDataLength = 64 * 1024;
 
     /// <summary>The tag input ends with the length of the version field, which is one byte.</summary>
     public const byte VersionLength = 0x01;

@@ -1,6 +1,7 @@
 // Keyed state of one AEAD_AES_256_CBC_HMAC_SHA256 instance (wire-format.md §1), used by one thread at a time.
 //   AES-256-CBC without padding under encKey (the AEAD pads by hand),
 //   tag  = HMAC-SHA256(macKey, 0x01 ‖ IV ‖ C ‖ 0x01),
+//   bound tag = HMAC-SHA256(boundMacKey, A ‖ IV ‖ C ‖ u64be(8·|A|)) for bound cells (wire-format.md "Bound cells"),
 //   IV   = HMAC-SHA256(ivKey, context ‖ plaintext)[0..16] for deterministic IVs (the caller's context binds the
 //          path and type of the value, wire-format.md "Deterministic values").
 // Each part is keyed lazily, the first time it is needed, through AeadKeySource.UseSubKey: a decrypt-only
@@ -8,6 +9,7 @@
 // One class for every backend: the backend only makes the keyed primitives (CbcCipher, HmacSha256); their keying
 // and lifetime live here once. All of it is key-equivalent state: it exists only while the context is pooled or in
 // use (the pool bounds how many exist), and Dispose frees every part.
+using System.Buffers.Binary;
 using System.Diagnostics;
 
 namespace Encryption.Custom.Crypto;
@@ -25,6 +27,7 @@ internal sealed class AeadContext : IDisposable
     private CbcCipher? _decryptor;
     private HmacSha256? _mac;
     private HmacSha256? _ivMac;
+    private HmacSha256? _boundMac;
 
     /// <param name="backend">Makes the keyed primitives.</param>
     /// <param name="keySource">Where the sub-keys come from when a part is keyed for the first time.</param>
@@ -80,6 +83,31 @@ internal sealed class AeadContext : IDisposable
         }
     }
 
+    /// <summary>
+    /// Writes HMAC-SHA256(boundMacKey, <paramref name="associatedData"/> ‖ <paramref name="ivAndCipherText"/> ‖
+    /// u64be(8·|associatedData|)) to <paramref name="tag"/> (32 bytes): the tag of a bound cell.
+    /// </summary>
+    public void ComputeBoundTag(ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> ivAndCipherText, Span<byte> tag)
+    {
+        HmacSha256 hmac = _boundMac ??= CreateHmac(AeadSubKey.BoundMac);
+        int length = associatedData.Length + ivAndCipherText.Length + AeadCellLayout.AssociatedDataLengthSize;
+        if (length <= AeadCellLayout.MaxStackBufferSize)
+        {
+            // Small cells: one contiguous input, one native call (nothing here is secret).
+            Span<byte> input = stackalloc byte[AeadCellLayout.MaxStackBufferSize];
+            associatedData.CopyTo(input);
+            ivAndCipherText.CopyTo(input[associatedData.Length..]);
+            BinaryPrimitives.WriteUInt64BigEndian(input[(length - AeadCellLayout.AssociatedDataLengthSize)..], 8UL * (ulong)associatedData.Length);
+            hmac.Compute(input[..length], default, default, tag);
+        }
+        else
+        {
+            Span<byte> bitLength = stackalloc byte[AeadCellLayout.AssociatedDataLengthSize];
+            BinaryPrimitives.WriteUInt64BigEndian(bitLength, 8UL * (ulong)associatedData.Length);
+            hmac.Compute(associatedData, ivAndCipherText, bitLength, tag);
+        }
+    }
+
     /// <summary>Writes HMAC-SHA256(ivKey, <paramref name="context"/> ‖ <paramref name="plainText"/>) to <paramref name="mac"/> (32 bytes).</summary>
     public void ComputeIvMac(ReadOnlySpan<byte> context, ReadOnlySpan<byte> plainText, Span<byte> mac) =>
         ComputeMac(AeadSubKey.Iv, context, plainText, default, mac);
@@ -91,8 +119,9 @@ internal sealed class AeadContext : IDisposable
         _decryptor?.Dispose();
         _mac?.Dispose();
         _ivMac?.Dispose();
+        _boundMac?.Dispose();
         _encryptor = _decryptor = null;
-        _mac = _ivMac = null;
+        _mac = _ivMac = _boundMac = null;
     }
 
     // HMAC-SHA256(key, first ‖ second ‖ third) to mac (32 bytes); key is AeadSubKey.Mac or AeadSubKey.Iv.

@@ -17,6 +17,26 @@ internal static class AeadErrors
     [DoesNotReturn]
     public static void ThrowInvalidCipherText() => throw InvalidCipherText();
 
+    /// <summary>A bound cell whose tag fails under the binding it is read with: it was written for another place, or damaged.</summary>
+    public const string BindingMismatchMessage =
+        "The encrypted value does not belong at this document, path and container (it was moved or copied from elsewhere), or it is corrupted.";
+
+    /// <summary>A format-3 cell where the binding requires a bound one.</summary>
+    public const string NotBoundMessage =
+        "The encrypted value is not bound to its document, but a bound value is required here.";
+
+    /// <summary>The exception for a bound cell that did not verify (<paramref name="check"/> is not <see cref="AeadCellCheck.Valid"/>).</summary>
+    public static EncryptionException BoundCellRejected(AeadCellCheck check) => check switch
+    {
+        AeadCellCheck.BindingMismatch => new(EncryptionErrorKind.CellBindingMismatch, BindingMismatchMessage),
+        AeadCellCheck.NotBound => new(EncryptionErrorKind.CellBindingMismatch, NotBoundMessage),
+        _ => InvalidCipherText(),
+    };
+
+    [DoesNotReturn]
+    public static void ThrowInvalidAssociatedData(string paramName) =>
+        throw new ArgumentException("The associated data of a bound cell must start with the bound version byte 0x02 and be at most 64 KiB.", paramName);
+
     [DoesNotReturn]
     public static void ThrowDestinationTooSmall(string paramName) =>
         throw new ArgumentException("The destination buffer is too small for the result.", paramName);

@@ -4,6 +4,9 @@
 // The encryption and MAC labels are the formats' own. The IV key is this library's, for deterministic encryption
 // (wire-format.md, "Deterministic values"): its label names this library and the purpose, so no other scheme that
 // derives an IV key from the same DEK (SQL Server's "cell IV key") can ever produce the same IVs.
+// The extended format's keys (bound cell MAC, document commitment, query token; wire-format.md "Bound cells") use
+// the same suffix after this library's own names, and are the same for both label sets. They are not part of the
+// 96 bytes: DeriveExtendedSubKey derives one when a keyed context first needs it.
 using System.Security.Cryptography;
 using System.Text;
 
@@ -16,6 +19,7 @@ internal static class AeadKeyDerivation
     private const string CurrentPrefix = "Microsoft SQL Server cell ";
     private const string LegacyPrefix = "Microsoft Azure Cosmos DB ";
     private const string DeterministicIvLabel = "Encryption.Custom deterministic IV" + LabelSuffix;
+    private const int StoredSubKeys = 3;
 
     // Labels are public constants of the format, not secrets: encoded once, indexed by labels * 3 + subKey.
     private static readonly byte[][] s_labels =
@@ -26,6 +30,14 @@ internal static class AeadKeyDerivation
         Encoding.Unicode.GetBytes(LegacyPrefix + "encryption" + LabelSuffix),
         Encoding.Unicode.GetBytes(LegacyPrefix + "MAC" + LabelSuffix),
         Encoding.Unicode.GetBytes(DeterministicIvLabel),
+    ];
+
+    // Indexed by subKey - StoredSubKeys.
+    private static readonly byte[][] s_extendedLabels =
+    [
+        Encoding.Unicode.GetBytes("Encryption.Custom bound cell MAC" + LabelSuffix),
+        Encoding.Unicode.GetBytes("Encryption.Custom document commitment" + LabelSuffix),
+        Encoding.Unicode.GetBytes("Encryption.Custom query token" + LabelSuffix),
     ];
 
     /// <summary>
@@ -67,9 +79,50 @@ internal static class AeadKeyDerivation
         DeriveSubKey(rootKey, labels, AeadSubKey.Iv, destination);
     }
 
+    /// <summary>
+    /// Writes one extended-format sub-key (<see cref="AeadSubKey.BoundMac"/>, <see cref="AeadSubKey.Commitment"/> or
+    /// <see cref="AeadSubKey.QueryToken"/>) derived from <paramref name="rootKey"/> to the first 32 bytes of
+    /// <paramref name="destination"/>. Its label is this library's, whichever label set the DEK's algorithm uses.
+    /// </summary>
+    /// <param name="rootKey">The 32-byte root key of the data encryption key.</param>
+    /// <param name="subKey">Which extended sub-key.</param>
+    /// <param name="destination">At least 32 bytes; must not overlap <paramref name="rootKey"/>.</param>
+    /// <exception cref="ArgumentException">A span has the wrong length, or the spans overlap.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="subKey"/> is not an extended sub-key.</exception>
+    public static void DeriveExtendedSubKey(ReadOnlySpan<byte> rootKey, AeadSubKey subKey, Span<byte> destination)
+    {
+        if (rootKey.Length != AeadCellLayout.KeySize)
+        {
+            AeadErrors.ThrowWrongKeySize(nameof(rootKey));
+        }
+
+        if (destination.Length < AeadCellLayout.KeySize)
+        {
+            AeadErrors.ThrowDestinationTooSmall(nameof(destination));
+        }
+
+        if (rootKey.Overlaps(destination))
+        {
+            AeadErrors.ThrowOverlappingBuffers(nameof(destination));
+        }
+
+        if (!IsExtended(subKey))
+        {
+            AeadErrors.ThrowUndefinedEnum(nameof(subKey));
+        }
+
+        if (HMACSHA256.HashData(rootKey, s_extendedLabels[(int)subKey - StoredSubKeys], destination[..AeadCellLayout.KeySize]) != AeadCellLayout.KeySize)
+        {
+            AeadErrors.ThrowCipherFailure();
+        }
+    }
+
+    /// <summary>Whether <paramref name="subKey"/> is derived on demand rather than stored with the root key.</summary>
+    public static bool IsExtended(AeadSubKey subKey) => subKey is AeadSubKey.BoundMac or AeadSubKey.Commitment or AeadSubKey.QueryToken;
+
     /// <summary>The UTF-16LE bytes of the label for one sub-key (exposed for tests and diagnostics; not secret).</summary>
     internal static ReadOnlySpan<byte> GetLabel(AeadKeyLabels labels, AeadSubKey subKey) =>
-        s_labels[((int)labels * 3) + (int)subKey];
+        IsExtended(subKey) ? s_extendedLabels[(int)subKey - StoredSubKeys] : s_labels[((int)labels * StoredSubKeys) + (int)subKey];
 
     private static void DeriveSubKey(ReadOnlySpan<byte> rootKey, AeadKeyLabels labels, AeadSubKey subKey, Span<byte> destination)
     {

@@ -147,6 +147,23 @@ public abstract partial class DataEncryptionKey : IDisposable
     /// </summary>
     internal virtual bool HasDeterministicIvLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> cell) => false;
 
+    /// <summary>
+    /// Encrypts, for a caller that holds a lease, into a bound cell (wire-format.md, "Bound cells") whose tag covers
+    /// <paramref name="associatedData"/>. Only the library's own keys can; a key implemented elsewhere is refused.
+    /// </summary>
+    /// <returns>The number of bytes written: exactly <see cref="GetEncryptByteCount"/>.</returns>
+    /// <exception cref="EncryptionException">The key cannot bind cells (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    internal virtual int EncryptBoundLeased(ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        throw CannotBind();
+
+    /// <summary>
+    /// For a caller that holds a lease: authenticates a bound cell under <paramref name="associatedData"/> and, when it
+    /// verifies, decrypts it. A key implemented elsewhere is refused.
+    /// </summary>
+    /// <exception cref="EncryptionException">The key cannot bind cells (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    internal virtual AeadCellCheck TryDecryptBoundLeased(ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten) =>
+        throw CannotBind();
+
     /// <summary>Encrypts into a new array, for a caller that holds a lease.</summary>
     internal byte[] EncryptLeased(ReadOnlySpan<byte> plainText)
     {
@@ -180,6 +197,11 @@ public abstract partial class DataEncryptionKey : IDisposable
             }
         }
     }
+
+    private EncryptionException CannotBind() =>
+        new(
+            EncryptionErrorKind.InvalidOptions,
+            $"Bound values need one of the library's own data encryption keys; a key of type '{GetType().Name}' cannot derive the bound cell MAC key.");
 
     /// <summary>Releases the key's resources; called once, when the owner has disposed and the last lease has ended.</summary>
     /// <param name="disposing"><see langword="true"/> when the last reference was released; <see langword="false"/> from a finalizer.</param>

@@ -97,6 +97,12 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     internal override bool HasDeterministicIvLeased(ReadOnlySpan<byte> ivContext, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> cell) =>
         _aead.HasDeterministicIv(ivContext, plainText, cell);
 
+    internal override int EncryptBoundLeased(ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> plainText, Span<byte> destination) =>
+        _aead.EncryptBound(associatedData, plainText, destination);
+
+    internal override AeadCellCheck TryDecryptBoundLeased(ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten) =>
+        _aead.TryDecryptBound(associatedData, cipherText, destination, out bytesWritten);
+
     public override string ToString() => $"DataEncryptionKey({EncryptionAlgorithm}, {_material.Protection})";
 
     protected override void Dispose(bool disposing)

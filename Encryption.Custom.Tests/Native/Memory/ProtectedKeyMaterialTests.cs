@@ -138,14 +138,30 @@ public sealed class ProtectedKeyMaterialTests : IDisposable
         Assert.True(destination.SequenceEqual(allKeys.AsSpan(64, 32)));
     }
 
-    [Fact]
-    public void UseSubKey_UnknownSubKey_Throws()
+    [Theory]
+    [InlineData(6)]
+    [InlineData(-1)]
+    public void UseSubKey_UnknownSubKey_Throws(int subKey)
     {
         using ProtectedKeyMaterial material = TestKeys.Create(TestKeys.RandomKeyBytes(), _pool);
         int state = 0;
 
         Assert.Throws<ArgumentOutOfRangeException>(() =>
-            material.UseSubKey((AeadSubKey)3, static (ReadOnlySpan<byte> _, ref int _) => { }, ref state));
+            material.UseSubKey((AeadSubKey)subKey, static (ReadOnlySpan<byte> _, ref int _) => { }, ref state));
+    }
+
+    [Theory]
+    [InlineData((int)AeadSubKey.BoundMac)]
+    [InlineData((int)AeadSubKey.Commitment)]
+    [InlineData((int)AeadSubKey.QueryToken)]
+    public void UseSubKey_ExtendedSubKey_IsDerivedFromTheStoredRootKey(int subKey)
+    {
+        byte[] allKeys = TestKeys.RandomKeyBytes();
+        byte[] expected = new byte[32];
+        AeadKeyDerivation.DeriveExtendedSubKey(allKeys.AsSpan(0, 32), (AeadSubKey)subKey, expected);
+        using ProtectedKeyMaterial material = TestKeys.Create(allKeys, _pool);
+
+        Assert.Equal(expected, TestKeys.ReadSubKey(material, (AeadSubKey)subKey));
     }
 
     [Fact]

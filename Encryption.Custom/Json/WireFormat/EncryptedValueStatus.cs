@@ -17,4 +17,10 @@ internal enum EncryptedValueStatus
 
     /// <summary>The cell failed authentication (wrong key, tampered or truncated): one status whichever check failed.</summary>
     NotAuthentic,
+
+    /// <summary>A format 3 cell stands where the document's binding requires a bound cell.</summary>
+    NotBound,
+
+    /// <summary>A bound cell does not verify at this document, path and container: moved, copied or corrupted.</summary>
+    BindingMismatch,
 }

@@ -171,6 +171,20 @@ internal static class JsonErrors
                 path);
         }
 
+        if (status is EncryptedValueStatus.BindingMismatch or EncryptedValueStatus.NotBound)
+        {
+            // A bound cell verifies under exactly one document, path and container: a failing tag cannot say whether
+            // the value was moved here or damaged, so the message says both (wire-format.md "Bound cells").
+            string where = path is null ? "here" : $"at '{path}'";
+            return new EncryptionException(
+                EncryptionErrorKind.CellBindingMismatch,
+                status == EncryptedValueStatus.NotBound
+                    ? $"The encrypted value {where} is not bound to its document, but this document's values must be bound (it may have been copied from an unbound document)."
+                    : $"The encrypted value {where} does not belong to this document, path and container (it was moved or copied from elsewhere), or it is corrupted.",
+                dataEncryptionKeyId,
+                path);
+        }
+
         string detail = status switch
         {
             EncryptedValueStatus.InvalidBase64 => "it is not standard padded base64 of a type marker and a cell",

@@ -12,7 +12,7 @@ namespace Encryption.Custom.Native.Memory;
 /// </summary>
 /// <remarks>
 /// Slot layout (128 bytes, stored XOR-masked): root key, then the encryption, MAC and IV keys in
-/// <see cref="AeadSubKey"/> order.
+/// <see cref="AeadSubKey"/> order. The extended format's sub-keys are derived from the root key on request.
 /// </remarks>
 [DebuggerDisplay("{ToString(),nq}")]
 internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
@@ -99,12 +99,18 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
     /// <exception cref="ObjectDisposedException">The key material was released.</exception>
     public override void UseSubKey<TState>(AeadSubKey subKey, SubKeyAction<TState> action, ref TState state)
     {
-        if ((uint)subKey > (uint)AeadSubKey.Iv)
+        if ((uint)subKey <= (uint)AeadSubKey.Iv)
+        {
+            UseKey(SubKeysOffset + ((int)subKey * KeyLength), action, ref state);
+        }
+        else if (AeadKeyDerivation.IsExtended(subKey))
+        {
+            UseExtendedKey(subKey, action, ref state);
+        }
+        else
         {
             ThrowUnknownSubKey(subKey);
         }
-
-        UseKey(SubKeysOffset + ((int)subKey * KeyLength), action, ref state);
     }
 
     /// <summary>Shows the protection only, never key bytes.</summary>
@@ -129,6 +135,32 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
         finally
         {
             CryptographicOperations.ZeroMemory(key);
+        }
+    }
+
+    // The extended format's keys are not stored: a context asks for one once, when it is keyed, so deriving it
+    // then (one HMAC) keeps the protected slot at its format-3 size. Root and derived key live on the stack only
+    // for the call and are wiped after it.
+    [SkipLocalsInit]
+    private void UseExtendedKey<TState>(AeadSubKey subKey, SubKeyAction<TState> action, ref TState state)
+        where TState : allows ref struct
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        ThrowIfReleased();
+
+        byte* buffer = stackalloc byte[2 * KeyLength];
+        var root = new Span<byte>(buffer, KeyLength);
+        var key = new Span<byte>(buffer + KeyLength, KeyLength);
+        try
+        {
+            _slot.Reveal(RootKeyOffset, root);
+            AeadKeyDerivation.DeriveExtendedSubKey(root, subKey, key);
+            CryptographicOperations.ZeroMemory(root);
+            action(key, ref state);
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(new Span<byte>(buffer, 2 * KeyLength));
         }
     }
 
