@@ -47,12 +47,14 @@ if [[ ${1:-} == --run-tests ]]; then
       args=(--filter "$floor_filter")
     fi
     printf '\n==> endpoint tests on Microsoft.Azure.Cosmos %s (%s)\n' "$version" "$depth"
+    test_started=$SECONDS
     if ! dotnet test "$project" -c Release --no-build -p:CosmosSdkVersion="$version" \
          --artifacts-path "artifacts/sdk-matrix/$version" "${args[@]}" \
          --logger "console;verbosity=minimal" --logger "trx;LogFileName=sdk-matrix-$version.trx" \
          --results-directory "$results_dir" --blame-hang-timeout 5min --blame-hang-dump-type none; then
       failed+=("$version")
     fi
+    printf 'tests on %s took %d s\n' "$version" $((SECONDS - test_started))
   done
   if ((${#failed[@]})); then
     printf 'endpoint tests FAILED on Microsoft.Azure.Cosmos %s\n' "${failed[@]}"
@@ -83,6 +85,7 @@ failures=()
 for version in "${versions[@]}"; do
   printf '\n==> build the endpoint tests on Microsoft.Azure.Cosmos %s\n' "$version"
   out="artifacts/sdk-matrix/$version"
+  build_started=$SECONDS
   if ! dotnet build "$project" -c Release -p:CosmosSdkVersion="$version" --artifacts-path "$out" -v q -nologo; then
     failures+=("build $version")
     continue
@@ -95,6 +98,7 @@ for version in "${versions[@]}"; do
     continue
   fi
   built+=("$version")
+  printf 'built in %d s\n' $((SECONDS - build_started))
 done
 
 if ((${#built[@]})); then
