@@ -7,8 +7,9 @@
 # The library itself is always built against the floor (CosmosSdkFloor), as its package is: what an application
 # meets is that binary with whatever newer SDK it references, and a newer SDK that added an abstract member to a
 # type the encryption container derives from fails there, not in a build. -p:CosmosSdkVersion=X changes only the
-# SDK the test application references. Each version builds into artifacts/sdk-matrix/<version>/, so the regular
-# build output is left alone.
+# SDK the test application references. Each version builds the test project into artifacts/sdk-matrix/<version>/;
+# its project references drop that property and the output tree (GlobalPropertiesToRemove in its project file), so
+# the library, hosting and tool are the ordinary Release build, compiled once rather than once per version.
 #
 # Depth: the newest version runs the whole endpoint suite; the floor runs it without the migration and tool blocks
 # (they drive the change feed processor for minutes of real time and use no SDK type the encryption container

@@ -18,6 +18,11 @@ fi
 cd "$(dirname "$0")/.."
 root=$(pwd)
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+# Every build of this run is a ContinuousIntegrationBuild (deterministic source paths), as the packages must be: then
+# eng/pack.sh packs the solution's build instead of compiling the packages' projects again, and the SDK matrix's
+# builds find the library, hosting and tool projects up to date. An environment variable rather than -p, so that it
+# reaches every build (MSBuild reads it as a property) without making them distinct global-property builds.
+export ContinuousIntegrationBuild=true
 
 results_dir="$root/artifacts/test-results"
 mkdir -p "$results_dir"
@@ -114,7 +119,7 @@ fi
 # A broken package (or one the sample cannot build against) fails CI here. The tool tests then install the tool
 # package that was just packed rather than packing their own.
 step "pack"
-if eng/pack.sh; then
+if eng/pack.sh --no-build; then
   export ENCRYPTION_CUSTOM_PACKAGES="$root/artifacts/packages"
   step "build the sample against the package"
   eng/build-sample.sh --no-pack || failures+=("sample")
