@@ -8,15 +8,27 @@
 #
 #   eng/pack.sh                        version from Directory.Packages.props (EncryptionCustomPackageVersion)
 #   PACKAGE_VERSION=1.2.3 eng/pack.sh  another version
+#   eng/pack.sh --no-build             pack the solution's Release build as it is (eng/test.sh, which builds the
+#                                      solution with -p:ContinuousIntegrationBuild=true so the library compiles once)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 
 out="$root/artifacts/packages"
-# A build tree of its own: an incremental build never recompiles for a changed property, so packing over the
-# solution's ordinary Release output would ship that non-CI build (pack.sh checks the PDB path below).
-args=(-c Release -o "$out" --artifacts-path "$root/artifacts/pack-build" -p:ContinuousIntegrationBuild=true -p:TreatWarningsAsErrors=true)
+args=(-c Release -o "$out" -p:ContinuousIntegrationBuild=true -p:TreatWarningsAsErrors=true)
+if [[ ${1:-} == --no-build ]]; then
+  # The ordinary Release output, which must be a ContinuousIntegrationBuild: the PDB path check below refuses
+  # anything else, since an incremental build never recompiles for a changed property.
+  args+=(--no-build)
+elif (($#)); then
+  echo "usage: eng/pack.sh [--no-build]" >&2
+  exit 2
+else
+  # A build tree of its own: an incremental build never recompiles for a changed property, so packing over the
+  # solution's ordinary Release output would ship whatever build that was (a non-CI one, say).
+  args+=(--artifacts-path "$root/artifacts/pack-build")
+fi
 if [[ -n ${PACKAGE_VERSION:-} ]]; then
   args+=("-p:EncryptionCustomPackageVersion=$PACKAGE_VERSION")
 fi

@@ -7,8 +7,9 @@
 # The library itself is always built against the floor (CosmosSdkFloor), as its package is: what an application
 # meets is that binary with whatever newer SDK it references, and a newer SDK that added an abstract member to a
 # type the encryption container derives from fails there, not in a build. -p:CosmosSdkVersion=X changes only the
-# SDK the test application references. Each version builds into artifacts/sdk-matrix/<version>/, so the regular
-# build output is left alone.
+# SDK the test application references. Each version builds the test project into artifacts/sdk-matrix/<version>/;
+# its project references drop that property and the output tree (GlobalPropertiesToRemove in its project file), so
+# the library, hosting and tool are the ordinary Release build, compiled once rather than once per version.
 #
 # Depth: the newest version runs the whole endpoint suite; the floor runs it without the migration and tool blocks
 # (they drive the change feed processor for minutes of real time and use no SDK type the encryption container
@@ -47,12 +48,14 @@ if [[ ${1:-} == --run-tests ]]; then
       args=(--filter "$floor_filter")
     fi
     printf '\n==> endpoint tests on Microsoft.Azure.Cosmos %s (%s)\n' "$version" "$depth"
+    test_started=$SECONDS
     if ! dotnet test "$project" -c Release --no-build -p:CosmosSdkVersion="$version" \
          --artifacts-path "artifacts/sdk-matrix/$version" "${args[@]}" \
          --logger "console;verbosity=minimal" --logger "trx;LogFileName=sdk-matrix-$version.trx" \
          --results-directory "$results_dir" --blame-hang-timeout 5min --blame-hang-dump-type none; then
       failed+=("$version")
     fi
+    printf 'tests on %s took %d s\n' "$version" $((SECONDS - test_started))
   done
   if ((${#failed[@]})); then
     printf 'endpoint tests FAILED on Microsoft.Azure.Cosmos %s\n' "${failed[@]}"
@@ -83,6 +86,7 @@ failures=()
 for version in "${versions[@]}"; do
   printf '\n==> build the endpoint tests on Microsoft.Azure.Cosmos %s\n' "$version"
   out="artifacts/sdk-matrix/$version"
+  build_started=$SECONDS
   if ! dotnet build "$project" -c Release -p:CosmosSdkVersion="$version" --artifacts-path "$out" -v q -nologo; then
     failures+=("build $version")
     continue
@@ -95,6 +99,7 @@ for version in "${versions[@]}"; do
     continue
   fi
   built+=("$version")
+  printf 'built in %d s\n' $((SECONDS - build_started))
 done
 
 if ((${#built[@]})); then

@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using System.Text;
 using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Processing;
+using Encryption.Custom.Tests.Cosmos.TestSupport;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Encryption.Custom.Tests.TestSupport;
 
@@ -23,7 +24,7 @@ public sealed class UntrustedTextTests
         using var wrap = new LocalKeyWrapProvider();
         wrap.AddAesKey("kek", RandomNumberGenerator.GetBytes(32));
         using var provider = new CosmosDataEncryptionKeyProvider(wrap);
-        provider.Initialize(new FakeContainer("keys"));
+        provider.Initialize(new FakeContainer("keys", "/id"));
 
         EncryptionException error = await Assert.ThrowsAsync<EncryptionException>(
             async () => await Processors.Create(kind).DecryptAsync(new MemoryStream(planted), new MemoryStream(), new CosmosEncryptor(provider), cancellationToken: TestContext.Current.CancellationToken));

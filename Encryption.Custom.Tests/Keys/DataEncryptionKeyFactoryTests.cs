@@ -2,6 +2,7 @@ using System.Security.Cryptography;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Local;
+using Encryption.Custom.Tests.Cosmos.TestSupport;
 using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys;
@@ -40,7 +41,7 @@ public class DataEncryptionKeyFactoryTests
     {
         using var local = new LocalKeyWrapProvider();
         local.AddAesKey("kek", RandomNumberGenerator.GetBytes(32));
-        var container = new FakeContainer("keys");
+        var container = new FakeContainer("keys", "/id");
         DataEncryptionKey key;
         byte[] cipherText;
         using (var provider = new CosmosDataEncryptionKeyProvider(local))

@@ -6,7 +6,7 @@ namespace Encryption.Custom.Tool.Tests.CommandLine;
 
 public sealed class HelpTests
 {
-    public static TheoryData<string> CommandNames => new(CommandCatalog.All.Select(c => c.Name));
+    public static TheoryData<string> CommandNames => new(ToolCommandLine.All.Select(c => c.Name));
 
     [Theory]
     [InlineData("--help")]
@@ -16,7 +16,7 @@ public sealed class HelpTests
         ToolRun run = (await InProcessTool.RunAsync(flag)).AssertSuccess();
 
         string text = run.OutputText;
-        foreach (ToolCommand command in CommandCatalog.All)
+        foreach (ToolCommand command in ToolCommandLine.All)
         {
             Assert.Contains($"  {command.Name}", text, StringComparison.Ordinal);
             Assert.Contains(command.Summary, text, StringComparison.Ordinal);
@@ -32,7 +32,7 @@ public sealed class HelpTests
     [MemberData(nameof(CommandNames))]
     public async Task Help_Command_ShowsUsageAndEveryOption(string name)
     {
-        ToolCommand command = CommandCatalog.Find(name)!;
+        ToolCommand command = ToolCommandLine.Find(name)!;
 
         ToolRun run = (await InProcessTool.RunAsync(name, "--help")).AssertSuccess();
         ToolRun shortFlag = (await InProcessTool.RunAsync(name, "-h")).AssertSuccess();

@@ -4,7 +4,7 @@ using System.Text;
 namespace Encryption.Custom.Tool.CommandLine;
 
 /// <summary>
-/// The text of <c>--help</c>, for the tool and for each command, built from the catalogue's commands and options.
+/// The text of <c>--help</c>, for the tool and for each command, built from the commands' own option definitions.
 /// Written here rather than by System.CommandLine's help builder: the usage line lists every option (scripts and
 /// docs copy it), and the key-file warning and the exit codes belong on the same page.
 /// </summary>
@@ -50,7 +50,7 @@ internal static class HelpText
             .AppendLine("  cosmos-encryption --help | --version")
             .AppendLine()
             .AppendLine("Commands:");
-        foreach (ToolCommand command in CommandCatalog.All)
+        foreach (ToolCommand command in ToolCommandLine.All)
         {
             text.Append("  ").Append(command.Name.PadRight(12)).AppendLine(command.Summary);
         }
@@ -95,7 +95,7 @@ internal static class HelpText
         }
 
         text.AppendLine("  -h, --help".PadRight(OptionColumn) + "Show this help.");
-        if (command.FindOption(OptionCatalog.KeyFile.Name) is not null)
+        if (command.FindOption("--key-file") is not null)
         {
             text.AppendLine().AppendLine(KeyFiles);
         }
@@ -139,7 +139,7 @@ internal static class HelpText
         });
         text.Append("\nA failure writes exactly one line to standard error (the error kind, the DEK id and path when known, and\n")
             .Append("the message; never key material, plaintext or ciphertext)")
-            .Append(command.FindOption(OptionCatalog.Output.Name) is not null ? " and leaves --out untouched.\n" : ".\n");
+            .Append(command.FindOption("--out") is not null ? " and leaves --out untouched.\n" : ".\n");
         return text.ToString();
     }
 

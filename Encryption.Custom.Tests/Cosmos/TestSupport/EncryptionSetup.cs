@@ -20,7 +20,7 @@ public sealed class EncryptionSetup : IDisposable
 
     public EncryptionSetup(EncryptionContainerOptions? options = null, string partitionKeyPath = "/pk")
     {
-        Inner = new FakeContainer(partitionKeyPath);
+        Inner = new FakeContainer(partitionKeyPath: partitionKeyPath);
         Encryptor = new TestEncryptor().Add(Dek1, _key1).Add(Dek2, _key2);
         Container = Inner.WithEncryptor(Encryptor, options);
     }

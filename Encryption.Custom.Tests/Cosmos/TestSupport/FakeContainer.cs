@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Net;
 using System.Text;
+using System.Text.Json.Nodes;
 using Encryption.Custom.Cosmos.Serialization;
 using Encryption.Custom.Performance.Tests.Cosmos;
 using Microsoft.Azure.Cosmos;
@@ -9,11 +10,16 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Tests.Cosmos.TestSupport;
 
 /// <summary>
-/// An in-memory <see cref="Container"/> for unit tests of the encryption container at its seam: point operations,
-/// patch (set, add, replace, remove, increment, with ETag conditions) and transactional batches, recording what
-/// it receives. Its <see cref="Database"/> is that of a real, never-connected client (for the response factory).
+/// The unit tests' one in-memory <see cref="Container"/>, for tests at the seam between the library and the SDK: the
+/// encryption container's point operations, patch and transactional batches (FakeContainer.Batch.cs), and the key
+/// layer's DEK container (stream reads and writes, queries paged over every document: FakeContainer.Query.cs). It
+/// behaves as Cosmos does where the library depends on it: documents keyed by partition key and id, ETags and
+/// 404/409/412, the system properties Cosmos adds (<c>_rid</c>, <c>_self</c>, <c>_etag</c>, <c>_ts</c>), no body
+/// for a write with <c>EnableContentResponseOnWrite = false</c>. It records what it receives; every other member
+/// throws (<see cref="UnsupportedContainer"/>). Its <see cref="Database"/> is that of a real, never-connected
+/// client (for the response factory).
 /// </summary>
-public sealed class FakeContainer : UnsupportedContainer
+public sealed partial class FakeContainer : UnsupportedContainer
 {
     private static readonly CosmosClient s_client = new(
         "https://localhost:8081/",
@@ -25,8 +31,12 @@ public sealed class FakeContainer : UnsupportedContainer
     private readonly object _lock = new();
     private int _etagCounter;
 
-    public FakeContainer(string partitionKeyPath = "/pk", CosmosClient? client = null)
+    /// <param name="id">The container's id.</param>
+    /// <param name="partitionKeyPath">Its partition key path, as <see cref="ReadContainerAsync"/> reports it (a DEK container's is <c>/id</c>).</param>
+    /// <param name="client">The client whose database <see cref="Database"/> returns.</param>
+    public FakeContainer(string id = "fake", string partitionKeyPath = "/pk", CosmosClient? client = null)
     {
+        Id = id;
         PartitionKeyPath = partitionKeyPath;
         Client = client ?? s_client;
     }
@@ -50,11 +60,16 @@ public sealed class FakeContainer : UnsupportedContainer
     /// <summary>Alters the body of a successful point write's answer (create, replace, upsert, patch) after the write was stored: an answer damaged in transit.</summary>
     public Func<JObject, JObject>? AlterWriteAnswer { get; set; }
 
+    /// <summary>How many of the next point replaces find the document changed by "another writer" first (a new ETag, so an If-Match fails with 412).</summary>
+    public int ConcurrentWritesBeforeReplace { get; set; }
+
     public int ReadContainerCount { get; private set; }
 
     public int ReadItemCount { get; private set; }
 
-    public override string Id => "fake";
+    public int ReplaceCount { get; private set; }
+
+    public override string Id { get; }
 
     public override Database Database => Client.GetDatabase("db");
 
@@ -64,140 +79,90 @@ public sealed class FakeContainer : UnsupportedContainer
     public JObject? Get(string id, PartitionKey partitionKey) =>
         _items.TryGetValue((Key(partitionKey), id), out Stored? stored) ? (JObject)stored.Document.DeepClone() : null;
 
+    /// <summary>The stored document with this id in a container partitioned by <c>/id</c> (a DEK container), as System.Text.Json nodes; or null.</summary>
+    public JsonObject? GetDocument(string id) => Get(id, new PartitionKey(id)) is { } document ? JsonNode.Parse(document.ToString())!.AsObject() : null;
+
     /// <summary>Stores a document directly (as another writer would).</summary>
+    /// <returns>Its ETag.</returns>
     public string Put(JObject document, PartitionKey partitionKey)
     {
         lock (_lock)
         {
-            string etag = NextEtag();
-            JObject copy = (JObject)document.DeepClone();
-            copy["_etag"] = etag;
-            _items[(Key(partitionKey), (string)copy["id"]!)] = new Stored(copy, etag);
-            return etag;
+            Stored stored = NewStored(document, Key(partitionKey));
+            _items[(Key(partitionKey), (string)document["id"]!)] = stored;
+            return stored.Etag;
         }
+    }
+
+    /// <summary>Stores a document given as JSON in a container partitioned by <c>/id</c>, as another library or process would have written it.</summary>
+    /// <returns>Its ETag.</returns>
+    public string Seed(string json)
+    {
+        var document = JObject.Parse(json);
+        return Put(document, new PartitionKey((string)document["id"]!));
     }
 
     public override Task<ContainerResponse> ReadContainerAsync(ContainerRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
     {
         ReadContainerCount++;
-        return Task.FromResult<ContainerResponse>(new FakeContainerResponse(new ContainerProperties(Id, PartitionKeyPath), this));
+        return Task.FromResult<ContainerResponse>(new FakeContainerResponse(new ContainerProperties(Id, PartitionKeyPath), this, HttpStatusCode.OK));
     }
 
-    public override Task<ResponseMessage> CreateItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Task.FromResult(Write("create", Parse(streamPayload), null, partitionKey, requestOptions?.IfMatchEtag));
+    public override async Task<ResponseMessage> CreateItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
+        Write("create", await ParseAsync(streamPayload, cancellationToken), null, partitionKey, requestOptions);
 
-    public override Task<ResponseMessage> ReplaceItemStreamAsync(Stream streamPayload, string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Task.FromResult(Write("replace", Parse(streamPayload), id, partitionKey, requestOptions?.IfMatchEtag));
+    public override async Task<ResponseMessage> ReplaceItemStreamAsync(Stream streamPayload, string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
+        Write("replace", await ParseAsync(streamPayload, cancellationToken), id, partitionKey, requestOptions);
 
-    public override Task<ResponseMessage> UpsertItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Task.FromResult(Write("upsert", Parse(streamPayload), null, partitionKey, requestOptions?.IfMatchEtag));
+    public override async Task<ResponseMessage> UpsertItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
+        Write("upsert", await ParseAsync(streamPayload, cancellationToken), null, partitionKey, requestOptions);
 
     public override Task<ResponseMessage> ReadItemStreamAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
     {
         cancellationToken.ThrowIfCancellationRequested();
-        ReadItemCount++;
-        return Task.FromResult(_items.TryGetValue((Key(partitionKey), id), out Stored? stored)
-            ? Respond(HttpStatusCode.OK, stored.Document, stored.Etag)
-            : new ResponseMessage(HttpStatusCode.NotFound));
+        lock (_lock)
+        {
+            ReadItemCount++;
+            return Task.FromResult(_items.TryGetValue((Key(partitionKey), id), out Stored? stored)
+                ? Respond(HttpStatusCode.OK, stored.Document, stored.Etag)
+                : Refuse(HttpStatusCode.NotFound));
+        }
     }
 
     public override Task<ResponseMessage> DeleteItemStreamAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        Task.FromResult(new ResponseMessage(_items.TryRemove((Key(partitionKey), id), out _) ? HttpStatusCode.NoContent : HttpStatusCode.NotFound));
+        Task.FromResult(_items.TryRemove((Key(partitionKey), id), out _) ? new ResponseMessage(HttpStatusCode.NoContent) : Refuse(HttpStatusCode.NotFound));
 
-    public override Task<ResponseMessage> PatchItemStreamAsync(string id, PartitionKey partitionKey, IReadOnlyList<PatchOperation> patchOperations, PatchItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
-    {
-        ReceivedPatches.Enqueue((patchOperations, requestOptions?.IfMatchEtag));
-        BeforePatch?.Invoke(id);
-        lock (_lock)
-        {
-            (HttpStatusCode status, Stored? result) = ApplyPatch(_items, id, partitionKey, patchOperations, requestOptions?.IfMatchEtag);
-            return Task.FromResult(result is null ? new ResponseMessage(status) : Respond(status, AlterWriteAnswer?.Invoke((JObject)result.Document.DeepClone()) ?? result.Document, result.Etag));
-        }
-    }
-
-    public override TransactionalBatch CreateTransactionalBatch(PartitionKey partitionKey) => new FakeTransactionalBatch(this, partitionKey);
-
-    internal (HttpStatusCode Status, JObject? Body) ExecuteBatch(PartitionKey partitionKey, IReadOnlyList<FakeTransactionalBatch.Operation> operations, out List<(HttpStatusCode, JObject?, string?)> results)
-    {
-        ExecutedBatches.Enqueue([.. operations.Select(o => o.Kind)]);
-        foreach (FakeTransactionalBatch.Operation operation in operations.Where(o => o.Kind == "patch"))
-        {
-            ReceivedPatches.Enqueue((operation.Patch!, operation.IfMatch));
-            BeforePatch?.Invoke(operation.Id!);
-        }
-
-        lock (_lock)
-        {
-            // All or nothing: work on a copy and commit it only if every operation succeeded.
-            var copy = new Dictionary<(string, string), Stored>(_items);
-            results = [];
-            bool failed = false;
-            foreach (FakeTransactionalBatch.Operation operation in operations)
-            {
-                if (failed)
-                {
-                    results.Add((HttpStatusCode.FailedDependency, null, null));
-                    continue;
-                }
-
-                (HttpStatusCode status, Stored? stored) = ApplyBatchOperation(copy, partitionKey, operation);
-                results.Add((status, stored?.Document, stored?.Etag));
-                failed = (int)status >= 400;
-            }
-
-            if (failed)
-            {
-                for (int i = 0; i < results.Count; i++)
-                {
-                    if ((int)results[i].Item1 < 400)
-                    {
-                        results[i] = (HttpStatusCode.FailedDependency, null, null);
-                    }
-                }
-
-                return (results.First(r => r.Item1 != HttpStatusCode.FailedDependency).Item1, null);
-            }
-
-            _items.Clear();
-            foreach (KeyValuePair<(string, string), Stored> item in copy)
-            {
-                _items[item.Key] = item.Value;
-            }
-
-            return (HttpStatusCode.OK, null);
-        }
-    }
-
-    private (HttpStatusCode, Stored?) ApplyBatchOperation(Dictionary<(string, string), Stored> items, PartitionKey partitionKey, FakeTransactionalBatch.Operation operation)
-    {
-        string key = Key(partitionKey);
-        switch (operation.Kind)
-        {
-            case "read":
-                return items.TryGetValue((key, operation.Id!), out Stored? read) ? (HttpStatusCode.OK, read) : (HttpStatusCode.NotFound, null);
-            case "delete":
-                return items.Remove((key, operation.Id!)) ? (HttpStatusCode.NoContent, null) : (HttpStatusCode.NotFound, null);
-            case "patch":
-                return ApplyPatch(items, operation.Id!, partitionKey, operation.Patch!, operation.IfMatch);
-            default:
-                ReceivedBodies.Enqueue((JObject)operation.Body!.DeepClone());
-                return WriteCore(items, operation.Kind, operation.Body!, operation.Id, key, operation.IfMatch);
-        }
-    }
-
-    private ResponseMessage Write(string kind, JObject body, string? id, PartitionKey partitionKey, string? ifMatch)
+    private ResponseMessage Write(string kind, JObject body, string? id, PartitionKey partitionKey, ItemRequestOptions? requestOptions)
     {
         ReceivedBodies.Enqueue((JObject)body.DeepClone());
         lock (_lock)
         {
-            var items = new Dictionary<(string, string), Stored>(_items);
-            (HttpStatusCode status, Stored? stored) = WriteCore(items, kind, body, id, Key(partitionKey), ifMatch);
-            if (stored is null)
+            string key = Key(partitionKey);
+            if (kind == "replace")
             {
-                return new ResponseMessage(status);
+                ReplaceCount++;
+                if (ConcurrentWritesBeforeReplace > 0 && id is not null && _items.TryGetValue((key, id), out Stored? current))
+                {
+                    // Another writer got in first: the stored document gets a new ETag.
+                    ConcurrentWritesBeforeReplace--;
+                    _items[(key, id)] = NewStored(current.Document, key);
+                }
             }
 
-            _items[(Key(partitionKey), (string)stored.Document["id"]!)] = stored;
+            var items = new Dictionary<(string, string), Stored>(_items);
+            (HttpStatusCode status, Stored? stored) = WriteCore(items, kind, body, id, key, requestOptions?.IfMatchEtag);
+            if (stored is null)
+            {
+                return Refuse(status);
+            }
+
+            _items[(key, (string)stored.Document["id"]!)] = stored;
+            if (requestOptions?.EnableContentResponseOnWrite == false)
+            {
+                // Like Cosmos: such a write answers with headers only.
+                return Respond(status, null, stored.Etag);
+            }
+
             return Respond(status, AlterWriteAnswer?.Invoke((JObject)stored.Document.DeepClone()) ?? stored.Document, stored.Etag);
         }
     }
@@ -221,66 +186,32 @@ public sealed class FakeContainer : UnsupportedContainer
             return (HttpStatusCode.PreconditionFailed, null);
         }
 
-        string etag = NextEtag();
-        JObject stored = (JObject)body.DeepClone();
-        stored["_etag"] = etag;
-        var result = new Stored(stored, etag);
+        Stored result = NewStored(body, key);
         items[(key, documentId)] = result;
         return (exists ? HttpStatusCode.OK : HttpStatusCode.Created, result);
     }
 
-    private (HttpStatusCode, Stored?) ApplyPatch(IDictionary<(string, string), Stored> items, string id, PartitionKey partitionKey, IReadOnlyList<PatchOperation> operations, string? ifMatch)
+    // A copy of the document with the system properties Cosmos adds to every stored document, and a new ETag.
+    private Stored NewStored(JObject document, string partitionKey)
     {
-        if (!items.TryGetValue((Key(partitionKey), id), out Stored? stored))
-        {
-            return (HttpStatusCode.NotFound, null);
-        }
-
-        if (ifMatch is not null && ifMatch != stored.Etag)
-        {
-            return (HttpStatusCode.PreconditionFailed, null);
-        }
-
-        JObject document = (JObject)stored.Document.DeepClone();
-        foreach (PatchOperation operation in operations)
-        {
-            string[] segments = operation.Path[1..].Split('/');
-            JToken parent = document;
-            foreach (string segment in segments[..^1])
-            {
-                parent = parent[segment] ?? throw new InvalidOperationException("Missing parent in fake patch.");
-            }
-
-            string name = segments[^1];
-            JToken? value = null;
-            if (operation.TrySerializeValueParameter(s_serializer, out Stream? valueStream) && valueStream is not null)
-            {
-                using var reader = new StreamReader(valueStream);
-                value = JToken.Parse(reader.ReadToEnd());
-            }
-
-            switch (operation.OperationType)
-            {
-                case PatchOperationType.Remove:
-                    ((JObject)parent).Remove(name);
-                    break;
-                case PatchOperationType.Increment:
-                    parent[name] = (parent[name]?.Value<double>() ?? 0) + value!.Value<double>();
-                    break;
-                default:
-                    parent[name] = value;
-                    break;
-            }
-        }
-
-        string etag = NextEtag();
-        document["_etag"] = etag;
-        var patched = new Stored(document, etag);
-        items[(Key(partitionKey), id)] = patched;
-        return (HttpStatusCode.OK, patched);
+        int version = Interlocked.Increment(ref _etagCounter);
+        string etag = "\"" + version.ToString(System.Globalization.CultureInfo.InvariantCulture) + "\"";
+        var stored = (JObject)document.DeepClone();
+        string id = (string)stored["id"]!;
+        stored["_rid"] = Convert.ToBase64String(Encoding.UTF8.GetBytes(partitionKey + "/" + id));
+        stored["_self"] = $"dbs/db/colls/{Id}/docs/{id}/";
+        stored["_etag"] = etag;
+        stored["_ts"] = 1_790_000_000 + version;
+        return new Stored(stored, etag);
     }
 
-    private string NextEtag() => "\"" + Interlocked.Increment(ref _etagCounter).ToString(System.Globalization.CultureInfo.InvariantCulture) + "\"";
+    private static async Task<JObject> ParseAsync(Stream stream, CancellationToken cancellationToken)
+    {
+        using var copy = new MemoryStream();
+        await stream.CopyToAsync(copy, cancellationToken);
+        copy.Position = 0;
+        return Parse(copy);
+    }
 
     internal static JObject Parse(Stream stream)
     {
@@ -288,22 +219,36 @@ public sealed class FakeContainer : UnsupportedContainer
         return JObject.Parse(reader.ReadToEnd());
     }
 
-    internal static ResponseMessage Respond(HttpStatusCode status, JObject body, string etag)
+    internal static ResponseMessage Respond(HttpStatusCode status, JObject? body, string etag)
     {
-        var response = new ResponseMessage(status) { Content = new MemoryStream(Encoding.UTF8.GetBytes(body.ToString(Newtonsoft.Json.Formatting.None))) };
+        var response = new ResponseMessage(status);
+        if (body is not null)
+        {
+            response.Content = new MemoryStream(Encoding.UTF8.GetBytes(body.ToString(Newtonsoft.Json.Formatting.None)));
+        }
+
         response.Headers.Add("etag", etag);
         response.Headers.Add("x-ms-request-charge", "6.29");
         return response;
     }
 
+    // A refusal with the message Cosmos gives for it.
+    private static ResponseMessage Refuse(HttpStatusCode status) => new(status, errorMessage: status switch
+    {
+        HttpStatusCode.NotFound => "Resource Not Found.",
+        HttpStatusCode.Conflict => "Entity with the specified id already exists in the system.",
+        HttpStatusCode.PreconditionFailed => "One of the specified pre-condition is not met.",
+        _ => status.ToString(),
+    });
+
     public sealed record Stored(JObject Document, string Etag);
 
-    private sealed class FakeContainerResponse(ContainerProperties properties, Container container) : ContainerResponse
+    internal sealed class FakeContainerResponse(ContainerProperties properties, Container container, HttpStatusCode status) : ContainerResponse
     {
         public override ContainerProperties Resource => properties;
 
         public override Container Container => container;
 
-        public override HttpStatusCode StatusCode => HttpStatusCode.OK;
+        public override HttpStatusCode StatusCode => status;
     }
 }

@@ -2,6 +2,7 @@ using System.Security.Cryptography;
 using Encryption.Custom.Keys;
 using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Keys.Cosmos;
+using Encryption.Custom.Tests.Cosmos.TestSupport;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Fault = Encryption.Custom.Tests.Keys.AzureKeyVault.FakeKeyVault.Fault;
 using Microsoft.Extensions.Time.Testing;
@@ -15,7 +16,7 @@ public sealed class AzureKeyVaultDataEncryptionKeyTests : IAsyncLifetime
 
     private readonly FakeTimeProvider _time = new(TestClock.Start);
     private readonly TestKeyFactory _keys = new();
-    private readonly FakeContainer _container = new("keys");
+    private readonly FakeContainer _container = new("keys", "/id");
     private FakeKeyVault _vault = null!;
     private CosmosDataEncryptionKeyProvider _provider = null!;
     private Uri _keyId = null!;
@@ -50,7 +51,7 @@ public sealed class AzureKeyVaultDataEncryptionKeyTests : IAsyncLifetime
 
         Assert.Equal("dek1", error.DataEncryptionKeyId);
         Assert.Contains("did not unwrap to the same key", error.Message, StringComparison.Ordinal);
-        Assert.Empty(_container.WrittenBodies);
+        Assert.Empty(_container.ReceivedBodies);
     }
 
     [Fact]

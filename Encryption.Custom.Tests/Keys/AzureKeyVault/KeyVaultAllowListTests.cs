@@ -2,6 +2,7 @@ using System.Security.Cryptography;
 using Encryption.Custom.Keys;
 using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Keys.Cosmos;
+using Encryption.Custom.Tests.Cosmos.TestSupport;
 using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
@@ -21,7 +22,7 @@ public sealed class KeyVaultAllowListTests : FakeKeyVaultTestBase
         Uri attackersKey = Vault.AddKey("other-kek", TestRsaKeys.Second());
         byte[] knownDek = RandomNumberGenerator.GetBytes(32);
         EncryptionKeyWrapResult swapped = await CreateProvider().WrapKeyAsync(knownDek, AzureKeyVaultKeyWrapProvider.CreateMetadata(attackersKey), Ct);
-        var container = new FakeContainer("keys");
+        var container = new FakeContainer("keys", "/id");
         container.Seed(
             $"{{\"id\":\"dek\",\"encryptionAlgorithm\":\"{Mde}\",\"wrappedDataEncryptionKey\":\"{Convert.ToBase64String(swapped.WrappedDataEncryptionKey.Span)}\"," +
             $"\"keyWrapMetadata\":{{\"type\":\"akv\",\"name\":\"other-kek\",\"value\":\"{swapped.EncryptionKeyWrapMetadata.Value}\",\"algorithm\":\"RSA-OAEP-256\"}}}}");

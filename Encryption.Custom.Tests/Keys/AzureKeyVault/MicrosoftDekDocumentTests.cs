@@ -2,6 +2,7 @@ using System.Security.Cryptography;
 using Encryption.Custom.Keys;
 using Encryption.Custom.AzureKeyVault;
 using Encryption.Custom.Keys.Cosmos;
+using Encryption.Custom.Tests.Cosmos.TestSupport;
 using Encryption.Custom.Tests.Keys.TestSupport;
 
 namespace Encryption.Custom.Tests.Keys.AzureKeyVault;
@@ -32,7 +33,7 @@ public sealed class MicrosoftDekDocumentTests : FakeKeyVaultTestBase
     {
         byte[] dek = RandomNumberGenerator.GetBytes(32);
         string keyUrl = versioned ? KeyId.AbsoluteUri : VersionlessKeyId.AbsoluteUri;
-        var container = new FakeContainer("keys");
+        var container = new FakeContainer("keys", "/id");
         container.Seed(MicrosoftDocument("theirs", type, algorithm, keyUrl, SignedEnvelopeBuilder.Build(Rsa, keyUrl, dek)));
         using CosmosDataEncryptionKeyProvider keys = NewKeys(container);
 
@@ -46,7 +47,7 @@ public sealed class MicrosoftDekDocumentTests : FakeKeyVaultTestBase
     [InlineData("custom")]
     public async Task CreateDataEncryptionKeyAsync_SignedEnvelope_StoresADocumentMicrosoftsPackageReads(string type)
     {
-        var container = new FakeContainer("keys");
+        var container = new FakeContainer("keys", "/id");
         using CosmosDataEncryptionKeyProvider keys = NewKeys(container);
         EncryptionKeyWrapMetadata metadata = type == "custom"
             ? new EncryptionKeyWrapMetadata("myKek", VersionlessKeyId.AbsoluteUri)
@@ -67,7 +68,7 @@ public sealed class MicrosoftDekDocumentTests : FakeKeyVaultTestBase
     [Fact]
     public async Task FetchDataEncryptionKeyAsync_DekCreatedBeforeAKeyRotation_StillUnwrapsAfterIt()
     {
-        var container = new FakeContainer("keys");
+        var container = new FakeContainer("keys", "/id");
         using (CosmosDataEncryptionKeyProvider keys = NewKeys(container))
         {
             await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek", Mde, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", VersionlessKeyId), cancellationToken: Ct);
@@ -87,7 +88,7 @@ public sealed class MicrosoftDekDocumentTests : FakeKeyVaultTestBase
         // A DEK Microsoft's package stored with a versionless key URL: it breaks at the next rotation for both
         // libraries (the signature is checked with the newest version). The documented repair: rewrap it first.
         byte[] dek = RandomNumberGenerator.GetBytes(32);
-        var container = new FakeContainer("keys");
+        var container = new FakeContainer("keys", "/id");
         container.Seed(MicrosoftDocument("theirs", "custom", null, VersionlessKeyId.AbsoluteUri, SignedEnvelopeBuilder.Build(Rsa, VersionlessKeyId.AbsoluteUri, dek)));
         using (CosmosDataEncryptionKeyProvider keys = NewKeys(container))
         {

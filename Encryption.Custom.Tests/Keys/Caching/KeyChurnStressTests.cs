@@ -6,6 +6,7 @@ using System.Security.Cryptography;
 using Encryption.Custom.Native.Memory;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Processing;
+using Encryption.Custom.Tests.Cosmos.TestSupport;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Encryption.Custom.Tests.TestSupport;
 
@@ -62,7 +63,7 @@ public sealed class KeyChurnStressTests(ITestOutputHelper output)
         wrap.AddAesKey("kek1", RandomNumberGenerator.GetBytes(32));
         wrap.AddAesKey("kek2", RandomNumberGenerator.GetBytes(32));
         var provider = new CosmosDataEncryptionKeyProvider(wrap, new CosmosDataEncryptionKeyProviderOptions(), new PoolKeyFactory(pool));
-        provider.Initialize(new FakeContainer("keys"));
+        provider.Initialize(new FakeContainer("keys", "/id"));
         await provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Kek(1), cancellationToken: TestContext.Current.CancellationToken);
         var encryptor = new CosmosEncryptor(provider);
 

@@ -4,6 +4,7 @@ using System.Text.Json.Nodes;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Keys.Local;
+using Encryption.Custom.Tests.Cosmos.TestSupport;
 using Encryption.Custom.Tests.Keys.TestSupport;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Time.Testing;
@@ -19,7 +20,7 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
     private readonly LocalKeyWrapProvider _local = new();
     private readonly DelegatingWrapProvider _wrap;
     private readonly TestKeyFactory _keys = new();
-    private readonly FakeContainer _container = new("keys");
+    private readonly FakeContainer _container = new("keys", "/id");
     private readonly CosmosDataEncryptionKeyProvider _provider;
 
     public CosmosDataEncryptionKeyProviderTests()
@@ -48,7 +49,7 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
     {
         ItemResponse<DataEncryptionKeyProperties> response = await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Kek1, cancellationToken: Ct);
 
-        JsonObject written = JsonNode.Parse(Assert.Single(_container.WrittenBodies))!.AsObject();
+        JsonObject written = JsonNode.Parse(Assert.Single(_container.ReceivedBodies).ToString())!.AsObject();
         Assert.Equal(["id", "encryptionAlgorithm", "wrappedDataEncryptionKey", "keyWrapMetadata", "createTime"], written.Select(member => member.Key));
         Assert.Equal(["type", "name", "value", "algorithm"], written["keyWrapMetadata"]!.AsObject().Select(member => member.Key));
         Assert.Equal("local", written["keyWrapMetadata"]!["type"]!.GetValue<string>());
@@ -79,7 +80,7 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
 
         await _provider.FetchDataEncryptionKeyAsync("dek1", Mde, Ct);
 
-        Assert.Equal(0, _container.ReadCount);
+        Assert.Equal(0, _container.ReadItemCount);
     }
 
     [Fact]
@@ -104,7 +105,7 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Equal("dek1", error.DataEncryptionKeyId);
         Assert.Contains("did not unwrap to the same key", error.Message, StringComparison.Ordinal);
-        Assert.Empty(_container.WrittenBodies);
+        Assert.Empty(_container.ReceivedBodies);
     }
 
     [Fact]
@@ -113,7 +114,7 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
         var error = await Assert.ThrowsAsync<EncryptionException>(() => _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", "Aes256Gcm", Kek1, cancellationToken: Ct));
 
         Assert.Equal(EncryptionErrorKind.InvalidOptions, error.Kind);
-        Assert.Empty(_container.WrittenBodies);
+        Assert.Empty(_container.ReceivedBodies);
         Assert.Equal(0, _wrap.WrapCount);
     }
 
@@ -124,7 +125,7 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
 
         Assert.Equal("dek1", error.DataEncryptionKeyId);
         Assert.IsType<EncryptionException>(error.InnerException);
-        Assert.Empty(_container.WrittenBodies);
+        Assert.Empty(_container.ReceivedBodies);
     }
 
     [Fact]

@@ -1,7 +1,7 @@
 using System.Net;
 using Microsoft.Azure.Cosmos;
 
-namespace Encryption.Custom.Tests.Keys.TestSupport;
+namespace Encryption.Custom.Tests.Cosmos.TestSupport;
 
 /// <summary>A seam-test double for <see cref="Database.CreateContainerIfNotExistsAsync(string, string, int?, RequestOptions, CancellationToken)"/>.</summary>
 internal sealed partial class FakeDatabase(string id) : Database
@@ -20,15 +20,6 @@ internal sealed partial class FakeDatabase(string id) : Database
             status = HttpStatusCode.Created;
         }
 
-        return Task.FromResult<ContainerResponse>(new FakeContainerResponse(container, status));
-    }
-
-    private sealed class FakeContainerResponse(FakeContainer container, HttpStatusCode status) : ContainerResponse
-    {
-        public override Container Container => container;
-
-        public override ContainerProperties Resource { get; } = new(container.Id, container.PartitionKeyPath);
-
-        public override HttpStatusCode StatusCode => status;
+        return Task.FromResult<ContainerResponse>(new FakeContainer.FakeContainerResponse(new ContainerProperties(container.Id, container.PartitionKeyPath), container, status));
     }
 }

@@ -1,7 +1,7 @@
 // Generated once from the Microsoft.Azure.Cosmos 3.64 surface: every abstract member of Database that the key
 // layer does not use throws. The one it uses lives in FakeDatabase.cs.
 #nullable disable
-namespace Encryption.Custom.Tests.Keys.TestSupport;
+namespace Encryption.Custom.Tests.Cosmos.TestSupport;
 
 internal sealed partial class FakeDatabase
 {
