@@ -12,6 +12,7 @@ import { pointRead } from "./point-read.mjs";
 import { isQueryPlanRequest, queryPlan } from "./query-plan.mjs";
 import { claimOffers, sharesDatabaseThroughput } from "./offers.mjs";
 import { logRequest, logUnknownRoute } from "./request-log.mjs";
+import { resourceHeaders } from "./resource-usage.mjs";
 import { header, isTrue, send } from "./respond.mjs";
 import { addDocumentHeaders, refuseOtherContainer, refuseUnavailableSession } from "./session.mjs";
 import { isPartitionKeyRangesRead, partitionKeyRanges } from "./partitions/pkranges.mjs";
@@ -60,7 +61,9 @@ function sessionCheck(req, path) {
       send(res, err.statusCode, { code: err.code, message: err.message }, subStatus);
       return true;
     }
-    addDocumentHeaders(res, collection, `dbs/${path.dbId}/colls/${path.collId}`, req.partitionScope, queryMetrics(req, path));
+    // Point reads report the container's quota and usage, as Cosmos DB's document reads do.
+    const usage = req.method === "GET" && path.docId !== undefined ? resourceHeaders(collection) : {};
+    addDocumentHeaders(res, collection, `dbs/${path.dbId}/colls/${path.collId}`, req.partitionScope, { ...queryMetrics(req, path), ...usage });
     return refuseOtherContainer(req, res, container)
       || (isRead(req, path) && (refuseBadQueryOptions(req, res) || refuseUnavailableSession(req, res, req.partitionScope)));
   };
@@ -88,7 +91,8 @@ function refuseBadQueryOptions(req, res) {
 
 // Deleting a container: the answer names the deleted collection's resource id (owner id), from which the
 // SDK drops the session tokens it keeps for it, so a container recreated under the same name starts afresh.
-// Reading one in a database with shared throughput: the answer says it shares it (x-ms-share-throughput).
+// Reading one in a database with shared throughput: the answer says it shares it (x-ms-share-throughput);
+// every read carries the container's resource quota and usage.
 function containerHeaders(req, normalised) {
   const match = (req.method === "DELETE" || req.method === "GET") && COLLECTION_PATH.exec(normalised);
   if (!match) return undefined;
@@ -102,8 +106,10 @@ function containerHeaders(req, normalised) {
     };
   }
   const database = currentAccount().database(dbId).read();
+  const collection = collectionOf(dbId, decodeURIComponent(match[2]));
   return (res) => {
     if (database && sharesDatabaseThroughput(database, container)) res.setHeader("x-ms-share-throughput", "true");
+    for (const [name, value] of Object.entries(resourceHeaders(collection))) res.setHeader(name, value);
     return false;
   };
 }

@@ -50,7 +50,7 @@ async function runInScope(req, res, collection, request) {
       };
       // A range's part of a cross-partition aggregate (query/plan.mjs): one result, the partial value.
       const partial = runPartialAggregate(request.query, (sql) => documents._getQuery(sql).exec(inScope, options).result);
-      if (partial) return { result: partial[0], continuation: null };
+      if (partial) return { result: partial, continuation: null };
       return documents._getQuery(request.query).exec(inScope, { ...options, maxItemCount, continuation });
     });
   } catch (err) {

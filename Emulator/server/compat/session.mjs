@@ -1,6 +1,6 @@
 // Session consistency. Cosmos DB answers every document operation, query page and feed page with
 // `x-ms-session-token: <partition key range id>:<version>#<global LSN>` (the SDK's VectorSessionToken; the
-// .NET SDK also parses the older form `<range id>:<LSN>`), one entry per range the request reached, and a
+// .NET SDK also parses the older form `<range id>:<LSN>`) of the range that served it, and a
 // read that carries a token ahead of what its range has written (a session this replica has not caught up
 // with) with 404, substatus 1002 (read session not available). The SDK keeps the latest token per container
 // and range, keyed by the collection's resource id, which it takes from the owner-id header
@@ -13,8 +13,16 @@ export const READ_SESSION_NOT_AVAILABLE = 1002;
 
 const versionOf = (range) => (range.parents.length === 0 ? -1 : range.parents.length);
 
-/** The session token of the ranges a request reached (partitions/scope.mjs), in their current state. */
-export const sessionToken = (scope) => scope.ranges.map((range) => `${range.id}:${versionOf(range)}#${range.lsn}`).join(",");
+/**
+ * The session token of the range a request reached (partitions/scope.mjs), in its current state; undefined
+ * when it reached several (the SDK sends each range its own request and parses one `<range>:<token>` per
+ * answer, so a container-wide request, such as a query plan, carries none).
+ */
+export function sessionToken(scope) {
+  if (scope?.ranges.length !== 1) return undefined;
+  const [range] = scope.ranges;
+  return `${range.id}:${versionOf(range)}#${range.lsn}`;
+}
 
 export class SessionTokenError extends Error {}
 
@@ -105,8 +113,9 @@ export function addDocumentHeaders(res, collection, ownerFullName, scope, extraH
   res.writeHead = function writeHeadWithSession(...args) {
     const container = collection.read();
     if (container) {
+      const token = sessionToken(scope);
       const headers = {
-        "x-ms-session-token": sessionToken(scope),
+        ...(token === undefined ? {} : { "x-ms-session-token": token }),
         "x-ms-content-path": container._rid,
         "x-ms-alt-content-path": ownerFullName,
         ...(scope.rangeId === undefined ? {} : { "x-ms-documentdb-partitionkeyrangeid": scope.rangeId }),

@@ -152,7 +152,8 @@ const PARTIAL_AGGREGATE = /^SELECT VALUE \[\{"item": ([\s\S]+)\}\] (FROM [\s\S]+
 
 /**
  * A range's part of a plan's aggregate (the rewritten `SELECT VALUE [{"item": ...}]` query), computed with
- * the engine's own aggregates; undefined for any other query. `run(sql)` evaluates SQL over the range.
+ * the engine's own aggregates: the query's result (one value, the array); undefined for any other query.
+ * `run(sql)` evaluates SQL over the range and returns its results.
  */
 export function runPartialAggregate(sql, run) {
   const match = PARTIAL_AGGREGATE.exec(sql.trim());
