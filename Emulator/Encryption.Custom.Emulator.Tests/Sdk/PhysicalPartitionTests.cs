@@ -111,6 +111,29 @@ public sealed class PhysicalPartitionTests(CosmosDatabaseFixture fixture) : ICla
     }
 
     [Fact]
+    public async Task CrossPartitionOrderedQuery_ResumedFromContinuationTokens_ReturnsEveryDocumentOnceInOrder()
+    {
+        (Container container, IReadOnlyList<TestDocument> documents) = await SeedAsync();
+
+        // A fresh iterator per page, each started from the previous page's token (as a stateless web API would):
+        // the SDK resumes every range from the token's sort values and resource id.
+        var found = new List<TestDocument>();
+        string? continuation = null;
+        do
+        {
+            using FeedIterator<TestDocument> iterator = container.GetItemQueryIterator<TestDocument>(
+                "SELECT * FROM c ORDER BY c.score, c.name", continuation, SmallPages);
+            FeedResponse<TestDocument> page = await iterator.ReadNextAsync(Ct);
+            found.AddRange(page);
+            continuation = page.ContinuationToken;
+            Assert.True(found.Count <= DocumentCount * 2, "The continuation tokens did not converge: " + continuation);
+        }
+        while (continuation is not null);
+
+        Assert.Equal(documents.OrderBy(d => d.Score).ThenBy(d => d.Name, StringComparer.Ordinal).Select(d => d.Name), found.Select(d => d.Name));
+    }
+
+    [Fact]
     public async Task CrossPartitionDistinctAndAggregates_CombineEveryRange()
     {
         (Container container, IReadOnlyList<TestDocument> documents) = await SeedAsync();

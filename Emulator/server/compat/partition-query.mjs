@@ -8,6 +8,7 @@
 import { badRequest, header, isTrue, send } from "./respond.mjs";
 import { readItems, readJson } from "./internals.mjs";
 import { runPartialAggregate } from "./query/plan.mjs";
+import { applyResumeFilter } from "./query/resume-filter.mjs";
 
 const SCOPE_HEADERS = ["x-ms-documentdb-partitionkey", "x-ms-documentdb-partitionkeyrangeid", "x-ms-start-epk", "x-ms-end-epk"];
 const isScoped = (req) => SCOPE_HEADERS.some((name) => Boolean(header(req, name)));
@@ -32,6 +33,21 @@ export async function partitionScopedQuery(req, res, collection) {
   return runInScope(req, res, collection, request);
 }
 
+/**
+ * The sorted rows after a page's continuation. With a resume filter the SDK may also send the continuation
+ * of an earlier page of the range, and the more restrictive of the two applies: this layer's own
+ * (`{ after: <rid of the page's last row> }`) or the engine's (`+RID:<rid of the next row>#...`).
+ */
+function resumeAfter(sorted, continuation) {
+  if (typeof continuation?.after === "string") {
+    const index = sorted.findIndex((row) => row._rid === continuation.after);
+    return index < 0 ? sorted : sorted.slice(index + 1);
+  }
+  const next = typeof continuation?.token === "string" ? /^\+RID:([^#]+)/.exec(continuation.token)?.[1] : undefined;
+  const index = next === undefined ? -1 : sorted.findIndex((row) => row._rid === next);
+  return index < 0 ? sorted : sorted.slice(index);
+}
+
 async function runInScope(req, res, collection, request) {
   const { documents } = collection;
   let body;
@@ -51,6 +67,13 @@ async function runInScope(req, res, collection, request) {
       // A range's part of a cross-partition aggregate (query/plan.mjs): one result, the partial value.
       const partial = runPartialAggregate(request.query, (sql) => documents._getQuery(sql).exec(inScope, options).result);
       if (partial) return { result: partial, continuation: null };
+      if (request.resumeFilter) {
+        // An ORDER BY resumed from the SDK's continuation (query/resume-filter.mjs), filtered then paged.
+        const sorted = documents._getQuery(request.query).exec(inScope, options).result;
+        const rows = applyResumeFilter(resumeAfter(sorted, continuation), request.query, request.resumeFilter);
+        const page = maxItemCount > 0 ? rows.slice(0, maxItemCount) : rows;
+        return { result: page, continuation: page.length < rows.length ? { after: page[page.length - 1]._rid } : null };
+      }
       return documents._getQuery(request.query).exec(inScope, { ...options, maxItemCount, continuation });
     });
   } catch (err) {

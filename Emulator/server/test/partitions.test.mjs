@@ -5,6 +5,7 @@ import test from "node:test";
 import { effectivePartitionKey } from "../compat/partitions/epk.mjs";
 import { RangeLayout } from "../compat/partitions/ranges.mjs";
 import { queryPlanFor, runPartialAggregate } from "../compat/query/plan.mjs";
+import { applyResumeFilter } from "../compat/query/resume-filter.mjs";
 
 test("a layout's ranges cover the whole EPK space without gaps, in order", () => {
   const layout = new RangeLayout(3);
@@ -81,4 +82,16 @@ test("a range's partial aggregate: MIN/MAX and AVG carry their count, an empty r
     [[{ item: { count: 0 } }]]);
   assert.deepEqual(runPartialAggregate("SELECT VALUE [{\"item\": COUNT(1)}] FROM c", () => [5]), [[{ item: 5 }]]);
   assert.equal(runPartialAggregate("SELECT * FROM c", () => []), undefined);
+});
+
+test("a resume filter keeps the rows after the SDK's resume point, in each column's direction", () => {
+  const sql = "SELECT c._rid, [{\"item\": c.a}, {\"item\": c.b}] AS orderByItems, c AS payload FROM c WHERE true ORDER BY c.a ASC, c.b DESC";
+  const row = (rid, a, b) => ({ _rid: rid, orderByItems: [{ item: a }, { item: b }] });
+  const rows = [row("r1", undefined, "z"), row("r2", 1, "z"), row("r3", 1, "y"), row("r4", 1, "y"), row("r5", 2, "a")];
+  const names = (filtered) => filtered.map((r) => r._rid);
+  assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], exclude: true })), ["r5"]);
+  assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], exclude: false })), ["r3", "r4", "r5"]);
+  assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], rid: "r4", exclude: false })), ["r4", "r5"]);
+  assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [[], "z"], exclude: true })), ["r2", "r3", "r4", "r5"]); // [] is undefined
+  assert.throws(() => applyResumeFilter(rows, sql, { value: [1], exclude: true }), /2 ORDER BY items/);
 });
