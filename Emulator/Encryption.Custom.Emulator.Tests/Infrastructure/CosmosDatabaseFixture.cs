@@ -45,6 +45,22 @@ public sealed class CosmosDatabaseFixture(CosmosEndpointFixture endpointFixture)
     }
 
     /// <summary>
+    /// Creates a container whose partition key is hashed with version 2, as new containers should be: the
+    /// bundled server spreads such a container over several partition key ranges (Emulator/README.md), so a
+    /// test that uses it runs cross-partition queries, per-range change feeds and session tokens as on an
+    /// account whose container has several physical partitions.
+    /// </summary>
+    public async Task<Container> CreateMultiRangeContainerAsync(
+        string partitionKeyPath = DefaultPartitionKeyPath, CancellationToken cancellationToken = default)
+    {
+        string id = "c-" + Guid.NewGuid().ToString("N");
+        ContainerResponse response = await Database.CreateContainerAsync(
+            new ContainerProperties(id, partitionKeyPath) { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 },
+            cancellationToken: cancellationToken);
+        return response.Container;
+    }
+
+    /// <summary>
     /// One container (partition key <see cref="DefaultPartitionKeyPath"/>) shared by the tests of this class,
     /// for tests that use unique item ids and so need no container of their own.
     /// </summary>

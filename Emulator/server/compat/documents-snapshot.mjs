@@ -1,9 +1,9 @@
 // Undo for a container's documents: a transactional batch that fails part-way must leave nothing behind.
 // A container's documents are three fields of the server's `Documents` store (see internals.mjs): `_data`
 // (rid -> item, in write order), `_index` (unique key -> rid) and `_ridCount`; plus the write sequence
-// (LSN) of this layer. Stored document objects are never modified in place (every write stores a new
+// (LSN per range) of this layer. Stored document objects are never modified in place (every write stores a new
 // object), so copies of the two maps restore every document, its order and its LSN exactly.
-import { lastLsn, resetLastLsn } from "./write-sequence.mjs";
+import { rangeLsns, resetLsns } from "./write-sequence.mjs";
 
 // The maps are refilled rather than replaced: the server's objects keep the references they hold.
 function refill(target, source) {
@@ -16,11 +16,11 @@ export function snapshotDocuments(documents) {
   const data = new Map(documents._data);
   const index = new Map(documents._index);
   const ridCount = documents._ridCount;
-  const lsn = lastLsn(documents);
+  const lsns = rangeLsns(documents);
   return function restore() {
     refill(documents._data, data);
     refill(documents._index, index);
     documents._ridCount = ridCount;
-    resetLastLsn(documents, lsn);
+    resetLsns(documents, lsns);
   };
 }

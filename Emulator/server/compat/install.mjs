@@ -12,8 +12,12 @@ import { pointRead } from "./point-read.mjs";
 import { isQueryPlanRequest, queryPlan } from "./query-plan.mjs";
 import { claimOffers, sharesDatabaseThroughput } from "./offers.mjs";
 import { logRequest, logUnknownRoute } from "./request-log.mjs";
+import { resourceHeaders } from "./resource-usage.mjs";
 import { header, isTrue, send } from "./respond.mjs";
 import { addDocumentHeaders, refuseOtherContainer, refuseUnavailableSession } from "./session.mjs";
+import { isPartitionKeyRangesRead, partitionKeyRanges } from "./partitions/pkranges.mjs";
+import { requestScope, ScopeError } from "./partitions/scope.mjs";
+import { claimControl } from "./partitions/control.mjs";
 
 const DOCUMENTS_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)\/docs(?:\/([^/]+))?$/;
 const COLLECTION_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)$/;
@@ -38,18 +42,30 @@ function isRead(req, path) {
 }
 
 /**
- * Checks Cosmos DB makes on every request about a container's documents before it runs: the answer carries
- * the session headers; a request meant for another container of that name is refused (404/1024); a read
- * whose session token is ahead of the container is refused (400 malformed, 404/1002 ahead).
+ * Checks Cosmos DB makes on every request about a container's documents before it runs: the request's scope
+ * (partitions/scope.mjs: a range that split is 410/1002, and the handlers read what the request addresses
+ * from `req.partitionScope`); the answer carries the session headers; a request meant for another container
+ * of that name is refused (404/1024); a read whose session token is ahead of its range is refused (400
+ * malformed, 404/1002 ahead).
  */
 function sessionCheck(req, path) {
   const collection = collectionOf(path.dbId, path.collId);
   return (res) => {
     const container = collection.read();
     if (!container) return false;
-    addDocumentHeaders(res, collection, `dbs/${path.dbId}/colls/${path.collId}`, queryMetrics(req, path));
+    try {
+      req.partitionScope = requestScope(req, collection.documents);
+    } catch (err) {
+      if (!(err instanceof ScopeError)) throw err;
+      const subStatus = err.subStatus === undefined ? {} : { "x-ms-substatus": String(err.subStatus) };
+      send(res, err.statusCode, { code: err.code, message: err.message }, subStatus);
+      return true;
+    }
+    // Point reads report the container's quota and usage, as Cosmos DB's document reads do.
+    const usage = req.method === "GET" && path.docId !== undefined ? resourceHeaders(collection) : {};
+    addDocumentHeaders(res, collection, `dbs/${path.dbId}/colls/${path.collId}`, req.partitionScope, { ...queryMetrics(req, path), ...usage });
     return refuseOtherContainer(req, res, container)
-      || (isRead(req, path) && (refuseBadQueryOptions(req, res) || refuseUnavailableSession(req, res, collection.documents)));
+      || (isRead(req, path) && (refuseBadQueryOptions(req, res) || refuseUnavailableSession(req, res, req.partitionScope)));
   };
 }
 
@@ -75,7 +91,8 @@ function refuseBadQueryOptions(req, res) {
 
 // Deleting a container: the answer names the deleted collection's resource id (owner id), from which the
 // SDK drops the session tokens it keeps for it, so a container recreated under the same name starts afresh.
-// Reading one in a database with shared throughput: the answer says it shares it (x-ms-share-throughput).
+// Reading one in a database with shared throughput: the answer says it shares it (x-ms-share-throughput);
+// every read carries the container's resource quota and usage.
 function containerHeaders(req, normalised) {
   const match = (req.method === "DELETE" || req.method === "GET") && COLLECTION_PATH.exec(normalised);
   if (!match) return undefined;
@@ -89,8 +106,10 @@ function containerHeaders(req, normalised) {
     };
   }
   const database = currentAccount().database(dbId).read();
+  const collection = collectionOf(dbId, decodeURIComponent(match[2]));
   return (res) => {
     if (database && sharesDatabaseThroughput(database, container)) res.setHeader("x-ms-share-throughput", "true");
+    for (const [name, value] of Object.entries(resourceHeaders(collection))) res.setHeader(name, value);
     return false;
   };
 }
@@ -99,12 +118,15 @@ function containerHeaders(req, normalised) {
 function claim(req, normalised) {
   const offers = claimOffers(req, normalised);
   if (offers) return offers;
+  const control = claimControl(req, normalised);
+  if (control) return control;
+  if (isPartitionKeyRangesRead(req, normalised)) return ["pkranges", (res) => partitionKeyRanges(req, res, normalised)];
   const path = documentsPath(normalised);
   if (!path) return undefined;
   const collection = () => collectionOf(path.dbId, path.collId);
   if (path.docId === undefined) {
     if (isBinaryBatchRequest(req)) return ["batch", (res) => batch(req, res, collection())];
-    if (isQueryPlanRequest(req)) return ["query-plan", (res) => queryPlan(req, res)];
+    if (isQueryPlanRequest(req)) return ["query-plan", (res) => queryPlan(req, res, path.dbId, path.collId)];
     if (isPartitionScopedQuery(req)) return ["partition-query", (res) => partitionScopedQuery(req, res, collection())];
     if (isChangeFeedRequest(req)) return ["change-feed", (res) => changeFeed(req, res, collection())];
     if (isUnservedChangeFeedRequest(req)) return ["change-feed", (res) => refuseChangeFeedMode(req, res)];

@@ -1,57 +1,80 @@
-// Partition-scoped queries (`QueryRequestOptions.PartitionKey`). The SDK sends the partition in the
-// `x-ms-documentdb-partitionkey` header and leaves it out of the SQL; the server then refuses the query
-// ("missing partition keys") unless the SQL repeats the key predicate. Here the query is evaluated by the
-// server's own query engine over the documents of that logical partition only, with the server's paging.
-import { partitionFilter } from "./partition.mjs";
+// Queries and reads of the documents scoped to part of a container: one logical partition
+// (`QueryRequestOptions.PartitionKey`, the `x-ms-documentdb-partitionkey` header) or one partition key range
+// (`x-ms-documentdb-partitionkeyrangeid`, narrowed by `x-ms-start-epk`/`x-ms-end-epk`), which is how the SDK
+// runs a cross-partition query: once per range, merging the pages itself (query-plan.mjs). The server as
+// published refuses the first ("missing partition keys" unless the SQL repeats the key predicate) and
+// ignores the second, answering every range with every document. Here the query is evaluated by the server's
+// own query engine over the documents in scope only (partitions/scope.mjs), with the server's paging.
 import { badRequest, header, isTrue, send } from "./respond.mjs";
 import { readItems, readJson } from "./internals.mjs";
+import { runPartialAggregate } from "./query/plan.mjs";
+import { applyResumeFilter } from "./query/resume-filter.mjs";
+
+const SCOPE_HEADERS = ["x-ms-documentdb-partitionkey", "x-ms-documentdb-partitionkeyrangeid", "x-ms-start-epk", "x-ms-end-epk"];
+const isScoped = (req) => SCOPE_HEADERS.some((name) => Boolean(header(req, name)));
 
 export function isPartitionScopedQuery(req) {
   if (req.method !== "POST") return false;
-  const isQuery = isTrue(req, "x-ms-documentdb-isquery") || header(req, "content-type") === "application/query+json";
-  return isQuery && Boolean(header(req, "x-ms-documentdb-partitionkey"));
+  const isQuery = isTrue(req, "x-ms-documentdb-isquery") || /^application\/query\+json/i.test(header(req, "content-type") ?? "");
+  return isQuery && isScoped(req);
 }
 
-/** A read of the documents (a query with no text) scoped to one partition key, which the server ignores. */
-export const isPartitionScopedReadFeed = (req) =>
-  req.method === "GET" && !header(req, "a-im") && Boolean(header(req, "x-ms-documentdb-partitionkey"));
+/** A read of the documents (a query with no text) scoped to a partition or range, which the server ignores. */
+export const isPartitionScopedReadFeed = (req) => req.method === "GET" && !header(req, "a-im") && isScoped(req);
 
 export const partitionScopedReadFeed = (req, res, collection) =>
-  runInPartition(req, res, collection, { query: "SELECT * FROM c" });
+  runInScope(req, res, collection, { query: "SELECT * FROM c" });
 
 export async function partitionScopedQuery(req, res, collection) {
   const request = await readJson(req);
   if (!request.query) {
     return badRequest(res, "missing query");
   }
-  return runInPartition(req, res, collection, request);
+  return runInScope(req, res, collection, request);
 }
 
-async function runInPartition(req, res, collection, request) {
-  const { documents } = collection;
-  let inPartition;
-  try {
-    inPartition = partitionFilter(req, documents);
-  } catch {
-    return badRequest(res, "invalid x-ms-documentdb-partitionkey header");
+/**
+ * The sorted rows after a page's continuation. With a resume filter the SDK may also send the continuation
+ * of an earlier page of the range, and the more restrictive of the two applies: this layer's own
+ * (`{ after: <rid of the page's last row> }`) or the engine's (`+RID:<rid of the next row>#...`).
+ */
+function resumeAfter(sorted, continuation) {
+  if (typeof continuation?.after === "string") {
+    const index = sorted.findIndex((row) => row._rid === continuation.after);
+    return index < 0 ? sorted : sorted.slice(index + 1);
   }
+  const next = typeof continuation?.token === "string" ? /^\+RID:([^#]+)/.exec(continuation.token)?.[1] : undefined;
+  const index = next === undefined ? -1 : sorted.findIndex((row) => row._rid === next);
+  return index < 0 ? sorted : sorted.slice(index);
+}
 
+async function runInScope(req, res, collection, request) {
+  const { documents } = collection;
   let body;
   try {
     // readItems pages the result (x-ms-continuation, x-ms-item-count) and turns syntax errors into 400 and
     // a missing container into 404 on `res.statusCode`, exactly as for the server's own queries.
     body = await readItems(req, res, "Documents", async ({ continuation, maxItemCount }) => {
       const container = collection.read();
-      if (!container) return null;
-      const inScope = [...documents._data.values()].map((item) => item.read()).filter(inPartition);
+      if (!container || !req.partitionScope) return null;
       // The same engine, UDFs and composite indexes as the server's own `Items.query`, on fewer documents.
-      return documents._getQuery(request.query).exec(inScope, {
+      const inScope = req.partitionScope.documents();
+      const options = {
         parameters: request.parameters,
         udf: documents._userDefinedFunctions(),
-        maxItemCount,
-        continuation,
         compositeIndexes: container.indexingPolicy?.compositeIndexes ?? [],
-      });
+      };
+      // A range's part of a cross-partition aggregate (query/plan.mjs): one result, the partial value.
+      const partial = runPartialAggregate(request.query, (sql) => documents._getQuery(sql).exec(inScope, options).result);
+      if (partial) return { result: partial, continuation: null };
+      if (request.resumeFilter) {
+        // An ORDER BY resumed from the SDK's continuation (query/resume-filter.mjs), filtered then paged.
+        const sorted = documents._getQuery(request.query).exec(inScope, options).result;
+        const rows = applyResumeFilter(resumeAfter(sorted, continuation), request.query, request.resumeFilter);
+        const page = maxItemCount > 0 ? rows.slice(0, maxItemCount) : rows;
+        return { result: page, continuation: page.length < rows.length ? { after: page[page.length - 1]._rid } : null };
+      }
+      return documents._getQuery(request.query).exec(inScope, { ...options, maxItemCount, continuation });
     });
   } catch (err) {
     // Evaluation errors are the query's fault, as in the server's `Items.query`.

@@ -1,6 +1,5 @@
 // Logical-partition membership for requests scoped by the `x-ms-documentdb-partitionkey` header. The server
 // only understands that header on point operations; queries and the change feed need it as a filter.
-import { header } from "./respond.mjs";
 
 const NONE = "<none>"; // PartitionKey.None: documents that lack the partition key property
 
@@ -25,13 +24,4 @@ export function partitionMatcher(raw, documents) {
   // Hierarchical keys are not modelled by the server (it uses the first path only), so neither are they here.
   const wanted = canonical(Array.isArray(parsed) ? parsed[0] : parsed);
   return (doc) => canonical(documents._getPartition(doc)) === wanted;
-}
-
-/**
- * Returns undefined when the request names no partition, else a predicate over stored documents.
- * Throws on an unparsable header (the caller answers 400).
- */
-export function partitionFilter(req, documents) {
-  const raw = header(req, "x-ms-documentdb-partitionkey");
-  return raw === undefined || raw === "" ? undefined : partitionMatcher(raw, documents);
 }

@@ -8,7 +8,13 @@ export function logRequest(req, res, handledBy) {
   res.on("finish", () => {
     const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
     const by = handledBy ? ` [compat:${handledBy}]` : "";
-    console.log(`${new Date().toISOString()} ${req.method} ${req.url} ${res.statusCode} ${ms}ms${by}`);
+    // Which part of the container the request addressed (partitions/scope.mjs), and Cosmos DB's substatus.
+    const scope = ["x-ms-documentdb-partitionkeyrangeid", "x-ms-start-epk", "x-ms-end-epk"]
+      .filter((name) => req.headers[name]).map((name) => ` ${name.replace(/^x-ms-(documentdb-)?/, "")}=${req.headers[name]}`).join("");
+    // A change feed read: the continuation it started from and the one it answered (etags are LSNs).
+    const feed = req.headers["a-im"] ? ` from=${req.headers["if-none-match"] ?? "start"} to=${res.getHeader("etag") ?? "-"} items=${res.getHeader("x-ms-item-count") ?? "-"}` : "";
+    const subStatus = res.getHeader("x-ms-substatus") ? `/${res.getHeader("x-ms-substatus")}` : "";
+    console.log(`${new Date().toISOString()} ${req.method} ${req.url} ${res.statusCode}${subStatus} ${ms}ms${by}${scope}${feed}`);
   });
 }
 

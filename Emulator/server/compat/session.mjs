@@ -1,22 +1,28 @@
 // Session consistency. Cosmos DB answers every document operation, query page and feed page with
 // `x-ms-session-token: <partition key range id>:<version>#<global LSN>` (the SDK's VectorSessionToken; the
-// .NET SDK also parses the older form `<range id>:<LSN>`), and a read that carries a token ahead of what the
-// range has written (a session this replica has not caught up with) with 404, substatus 1002 (read session
-// not available). The SDK keeps the latest token per container and range, keyed by the collection's
-// resource id, which it takes from the owner-id header (`x-ms-content-path`) of name-based requests; without
-// that header it would never send a token back. A container here is one range, "0", whose LSN is the
-// container's write sequence (write-sequence.mjs); the version is -1, as the service reports it for a
-// range that never split.
-import { lastLsn } from "./write-sequence.mjs";
+// .NET SDK also parses the older form `<range id>:<LSN>`) of the range that served it, and a
+// read that carries a token ahead of what its range has written (a session this replica has not caught up
+// with) with 404, substatus 1002 (read session not available). The SDK keeps the latest token per container
+// and range, keyed by the collection's resource id, which it takes from the owner-id header
+// (`x-ms-content-path`) of name-based requests; without that header it would never send a token back. Each
+// range's LSN is its own write sequence (write-sequence.mjs); the version is -1 for a range that never split,
+// as the service reports it, and the number of splits behind it otherwise.
 import { header, send } from "./respond.mjs";
-
-export const RANGE_ID = "0";
-const VERSION = -1;
 
 export const READ_SESSION_NOT_AVAILABLE = 1002;
 
-/** The session token of a container's current state. */
-export const sessionToken = (documents) => `${RANGE_ID}:${VERSION}#${lastLsn(documents)}`;
+const versionOf = (range) => (range.parents.length === 0 ? -1 : range.parents.length);
+
+/**
+ * The session token of the range a request reached (partitions/scope.mjs), in its current state; undefined
+ * when it reached several (the SDK sends each range its own request and parses one `<range>:<token>` per
+ * answer, so a container-wide request, such as a query plan, carries none).
+ */
+export function sessionToken(scope) {
+  if (scope?.ranges.length !== 1) return undefined;
+  const [range] = scope.ranges;
+  return `${range.id}:${versionOf(range)}#${range.lsn}`;
+}
 
 export class SessionTokenError extends Error {}
 
@@ -54,10 +60,11 @@ export function parseSessionToken(raw) {
 
 /**
  * For a read: answers 400 (malformed token) or 404/1002 (token ahead of the range) and returns true, or
- * returns false to let the read proceed. A token for another range id says nothing about this range: Cosmos
- * DB compares only the token of the range that serves the read.
+ * returns false to let the read proceed. Only the tokens of the ranges that serve the read count (a token
+ * of another range says nothing about them); a token of a range that split counts for its children, which
+ * continue its LSN.
  */
-export function refuseUnavailableSession(req, res, documents) {
+export function refuseUnavailableSession(req, res, scope) {
   const raw = header(req, "x-ms-session-token");
   if (!raw) return false;
   let byRange;
@@ -68,8 +75,9 @@ export function refuseUnavailableSession(req, res, documents) {
     send(res, 400, { code: "BadRequest", message: err.message });
     return true;
   }
-  const wanted = byRange.get(RANGE_ID);
-  if (wanted === undefined || wanted <= lastLsn(documents)) return false;
+  const behind = scope.ranges.some((range) =>
+    [range.id, ...range.parents].some((id) => byRange.has(id) && byRange.get(id) > range.lsn));
+  if (!behind) return false;
   send(res, 404, { code: "NotFound", message: "The read session is not available for the input session token." },
     { "x-ms-substatus": String(READ_SESSION_NOT_AVAILABLE) });
   return true;
@@ -96,19 +104,21 @@ export function refuseOtherContainer(req, res, container) {
 
 /**
  * Makes every answer about a container's documents carry what Cosmos DB sends with it, taken when the
- * headers are written (after a write has been applied): the session token, the owner id (the collection's
- * resource id) and owner full name, and the partition key range id. Headers a handler set stay.
+ * headers are written (after a write has been applied): the session token of the ranges the request
+ * reached, the owner id (the collection's resource id) and owner full name, and the partition key range id
+ * (when the request reached one range). Headers a handler set stay.
  */
-export function addDocumentHeaders(res, collection, ownerFullName, extraHeaders = {}) {
+export function addDocumentHeaders(res, collection, ownerFullName, scope, extraHeaders = {}) {
   const writeHead = res.writeHead;
   res.writeHead = function writeHeadWithSession(...args) {
     const container = collection.read();
     if (container) {
+      const token = sessionToken(scope);
       const headers = {
-        "x-ms-session-token": sessionToken(collection.documents),
+        ...(token === undefined ? {} : { "x-ms-session-token": token }),
         "x-ms-content-path": container._rid,
         "x-ms-alt-content-path": ownerFullName,
-        "x-ms-documentdb-partitionkeyrangeid": RANGE_ID,
+        ...(scope.rangeId === undefined ? {} : { "x-ms-documentdb-partitionkeyrangeid": scope.rangeId }),
         ...extraHeaders,
       };
       for (const [name, value] of Object.entries(headers)) {

@@ -1,33 +1,35 @@
-// A per-container write sequence (the LSN that session tokens and the change feed are numbered by). The
-// server keeps no such number: its documents carry only a random `_etag` and a `_ts` in seconds. Every
-// create, replace, upsert and patch ends in `Documents.prototype._set(doc)`, which returns the stored object,
-// and every delete in `Documents.prototype.delete`, so wrapping both numbers each write. A replace is the
-// server's delete followed by `_set`: it is one write (one LSN), as in Cosmos DB. Numbers live beside the
-// documents (WeakMaps), so reads and queries return documents unchanged; the change feed adds `_lsn` to what
-// it serves, as Cosmos DB does. A container has one partition key range, so its LSN is the range's LSN.
+// Write sequence numbers (LSNs), per partition key range, as Cosmos DB numbers the writes of each physical
+// partition; session tokens and the change feed are numbered by them. The server keeps no such number: its
+// documents carry only a random `_etag` and a `_ts` in seconds. Every create, replace, upsert and patch ends
+// in `Documents.prototype._set(doc)`, which returns the stored object, and every delete in
+// `Documents.prototype.delete`, so wrapping both numbers each write in the range that holds the document
+// (partitions/ranges.mjs). A replace is the server's delete followed by `_set`: it is one write (one LSN),
+// as in Cosmos DB. Numbers live beside the documents (WeakMaps), so reads and queries return documents
+// unchanged; the change feed adds `_lsn` to what it serves, as Cosmos DB does.
 import { Documents } from "./internals.mjs";
+import { layoutOf, rangeOfDocument } from "./partitions/ranges.mjs";
 
 const lsnByDocument = new WeakMap(); // stored document object -> LSN of the write that stored it
-const lastLsnByContainer = new WeakMap(); // Documents instance (one per container) -> last LSN issued
 const replacing = new WeakSet(); // Documents instances inside a replace (its inner delete is not a write)
 
-function nextLsn(documents) {
-  const lsn = lastLsn(documents) + 1;
-  lastLsnByContainer.set(documents, lsn);
-  return lsn;
+function nextLsn(documents, doc) {
+  const range = rangeOfDocument(documents, doc);
+  range.lsn += 1;
+  return range.lsn;
 }
 
 export function installWriteSequence() {
   const serverSet = Documents.prototype._set;
   Documents.prototype._set = function setWithSequence(doc) {
     const stored = serverSet.call(this, doc);
-    lsnByDocument.set(stored, nextLsn(this));
+    lsnByDocument.set(stored, nextLsn(this, stored));
     return stored;
   };
   const serverDelete = Documents.prototype.delete;
-  Documents.prototype.delete = function deleteWithSequence(...args) {
-    serverDelete.apply(this, args); // throws when the document does not exist: no write, no LSN
-    if (!replacing.has(this)) nextLsn(this);
+  Documents.prototype.delete = function deleteWithSequence(idOrRid, partition, ...rest) {
+    const doc = this._item("/id", idOrRid, partition).read();
+    serverDelete.call(this, idOrRid, partition, ...rest); // throws when the document does not exist: no write, no LSN
+    if (!replacing.has(this)) nextLsn(this, doc);
   };
   const serverReplace = Documents.prototype.replace;
   Documents.prototype.replace = function replaceWithSequence(...args) {
@@ -46,11 +48,15 @@ export function asOneWrite(documents, write) {
   }
 }
 
-/** The last LSN issued in a container (0 before its first write). */
-export const lastLsn = (documents) => lastLsnByContainer.get(documents) ?? 0;
-
 /** The LSN of the write that stored this document object. */
 export const lsnOf = (doc) => lsnByDocument.get(doc) ?? 0;
 
-/** Sets the last LSN back, when the writes after it were undone (a failed transactional batch). */
-export const resetLastLsn = (documents, lsn) => lastLsnByContainer.set(documents, lsn);
+/** Every live range's LSN (range id -> LSN), to put back with `resetLsns`. */
+export const rangeLsns = (documents) => new Map(layoutOf(documents).ranges.map((range) => [range.id, range.lsn]));
+
+/** Sets the ranges' LSNs back, when the writes after them were undone (a failed transactional batch). */
+export function resetLsns(documents, lsns) {
+  for (const range of layoutOf(documents).ranges) {
+    if (lsns.has(range.id)) range.lsn = lsns.get(range.id);
+  }
+}

@@ -125,6 +125,7 @@ export async function batch(req, res, collection) {
   res.setHeader("content-type", "application/octet-stream");
   res.setHeader("x-ms-activity-id", randomUUID());
   res.setHeader("x-ms-request-charge", String(results.reduce((sum, r) => sum + r.requestCharge, 0)));
-  res.setHeader("x-ms-session-token", sessionToken(collection.documents));
+  const token = sessionToken(req.partitionScope);
+  if (token !== undefined) res.setHeader("x-ms-session-token", token);
   res.end(encoded);
 }
