@@ -112,7 +112,7 @@ public sealed class CosmosEncryptionBuilder
     /// <param name="id">The DEK id (documents name it in <c>_ei._en</c>).</param>
     /// <param name="keyWrapMetadata">
     /// The key-encryption key, from the registered provider's factory: <see cref="LocalKeyWrapProvider.CreateMetadata"/> or
-    /// <see cref="AzureKeyVaultKeyWrapProvider.CreateMetadata"/>.
+    /// <see cref="AzureKeyVaultKeyWrapProvider.CreateMetadata(Uri, string)"/>.
     /// </param>
     /// <param name="encryptionAlgorithm">The DEK's algorithm. Default: <see cref="CosmosEncryptionOptions.DefaultEncryptionAlgorithm"/>.</param>
     /// <returns>This builder.</returns>

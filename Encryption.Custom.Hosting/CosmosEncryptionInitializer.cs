@@ -38,11 +38,29 @@ internal sealed class CosmosEncryptionInitializer(
         }
         else if (settings.CreateKeyContainerIfNotExists)
         {
-            await keyProvider.InitializeAsync(database, settings.KeyContainerId!, cancellationToken).ConfigureAwait(false);
+            try
+            {
+                await keyProvider.InitializeAsync(database, settings.KeyContainerId!, cancellationToken).ConfigureAwait(false);
+            }
+            catch (CosmosException notFound) when (notFound.StatusCode == HttpStatusCode.NotFound)
+            {
+                // The container is created when missing, the database never: the SDK's 404 does not say which.
+                throw new InvalidOperationException(
+                    $"Cosmos encryption could not start: {KeyContainerProbe.MissingDatabase(settings.DatabaseId!)}. The DEK container is created when missing, its database is not: create it, or correct the option.",
+                    notFound);
+            }
         }
         else
         {
-            keyProvider.Initialize(database.GetContainer(settings.KeyContainerId));
+            Container keyContainer = database.GetContainer(settings.KeyContainerId);
+            keyProvider.Initialize(keyContainer);
+
+            // Used as it is: a missing one is a configuration mistake to report now, by name, not as a bare 404 later.
+            if (await KeyContainerProbe.FindMissingAsync(keyContainer, cancellationToken).ConfigureAwait(false) is { } missing)
+            {
+                throw new InvalidOperationException(
+                    $"Cosmos encryption could not start: {missing}. Create it, correct the option, or set {nameof(CosmosEncryptionOptions)}.{nameof(CosmosEncryptionOptions.CreateKeyContainerIfNotExists)} to true.");
+            }
         }
 
         HostingLog.KeyContainerInitialized(logger, settings.DatabaseId!, settings.KeyContainerId!);

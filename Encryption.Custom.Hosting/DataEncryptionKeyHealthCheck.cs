@@ -33,24 +33,29 @@ internal sealed class DataEncryptionKeyHealthCheck(
             data[state.Id] = state.Problem ?? "ok";
         }
 
-        KeyState[] unusable = states.Where(state => !state.Usable).ToArray();
-        if (unusable.Length > 0)
+        KeyState[] notRenewable = states.Where(state => state.Problem is not null).ToArray();
+        if (notRenewable.Length == 0)
         {
-            return new HealthCheckResult(
-                context.Registration.FailureStatus,
-                Describe("cannot be used", unusable),
-                unusable[0].Exception,
-                data);
+            return HealthCheckResult.Healthy($"{ids.Length} data encryption key(s) can be unwrapped.", data);
         }
 
-        KeyState[] notRenewable = states.Where(state => state.Problem is not null).ToArray();
-        return notRenewable.Length > 0
-            ? HealthCheckResult.Degraded(Describe("work from the cache but cannot be unwrapped now", notRenewable), notRenewable[0].Exception, data)
-            : HealthCheckResult.Healthy($"{ids.Length} data encryption key(s) can be unwrapped.", data);
+        // A failed key may be a missing database or DEK container (a configuration mistake, or deleted since the
+        // start): one more read says which, so the report names the resource and its option instead of a bare 404.
+        string? missing = await KeyContainerProbe.FindMissingAsync(keyProvider.Container, cancellationToken).ConfigureAwait(false);
+        if (missing is not null)
+        {
+            data["resource"] = missing;
+        }
+
+        KeyState[] unusable = states.Where(state => !state.Usable).ToArray();
+        return unusable.Length > 0
+            ? new HealthCheckResult(context.Registration.FailureStatus, Describe("cannot be used", unusable, missing), unusable[0].Exception, data)
+            : HealthCheckResult.Degraded(Describe("work from the cache but cannot be unwrapped now", notRenewable, missing), notRenewable[0].Exception, data);
     }
 
-    private static string Describe(string what, KeyState[] states) =>
-        $"Data encryption key(s) {what}: " + string.Join(", ", states.Select(state => $"'{state.Id}' ({state.Problem})")) + ".";
+    private static string Describe(string what, KeyState[] states, string? missing) =>
+        $"Data encryption key(s) {what}: " + string.Join(", ", states.Select(state => $"'{state.Id}' ({state.Problem})"))
+        + (missing is null ? "." : $": {missing}.");
 
     private async Task<KeyState> CheckAsync(string id, string algorithm, CancellationToken cancellationToken)
     {

@@ -9,8 +9,11 @@ namespace Encryption.Custom;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Thrown by the encryption container's create, replace, upsert and patch (typed and stream APIs alike) when the
-/// service answered with success and only reading the answer failed. <see cref="WriteApplied"/> is then
+/// Thrown by the encryption container's create, replace, upsert and patch (typed and stream APIs alike), and by a
+/// transactional batch's <c>ExecuteAsync</c> when the batch holds a write, when the service answered with success and
+/// only reading the answer failed. For a batch (all or nothing) every operation was applied:
+/// <see cref="OperationIndex"/> says whose result could not be decrypted and <see cref="OperationETags"/> holds each
+/// operation's ETag. <see cref="WriteApplied"/> is then
 /// <see langword="true"/>, and <see cref="StatusCode"/>, <see cref="ETag"/> and <see cref="RequestCharge"/> are the
 /// service's. Retrying a create fails with a conflict and retrying an increment patch counts twice: read the item
 /// (or compare its ETag) to learn its stored state instead (docs/container.md, "Writes that were applied").
@@ -42,15 +45,45 @@ public sealed class EncryptionResponseException : EncryptionException
         RequestCharge = requestCharge;
     }
 
+    // A transactional batch that committed: the batch's status and charge, the failed operation's ETag, every ETag.
+    internal EncryptionResponseException(HttpStatusCode statusCode, double requestCharge, int operationIndex, IReadOnlyList<string?> operationETags, EncryptionException cause)
+        : base(
+            cause.Kind,
+            string.Create(
+                CultureInfo.InvariantCulture,
+                $"The transactional batch was applied (status {(int)statusCode}, {operationETags.Count} operation(s)) but the result of operation {operationIndex}{(operationETags[operationIndex] is { } etag ? $" (ETag {etag})" : string.Empty)} could not be decrypted: {cause.Message} Do not retry the batch (a create would conflict, an increment would count twice); read the items to see what is stored."),
+            cause.DataEncryptionKeyId,
+            cause.Path,
+            cause)
+    {
+        StatusCode = statusCode;
+        ETag = operationETags[operationIndex];
+        RequestCharge = requestCharge;
+        OperationIndex = operationIndex;
+        OperationETags = operationETags;
+    }
+
     /// <summary>Always <see langword="true"/>: the service applied the write; only its answer was unreadable.</summary>
     public bool WriteApplied { get; } = true;
 
-    /// <summary>The service's status code for the write (201 when the write created the item, 200 otherwise).</summary>
+    /// <summary>
+    /// For a transactional batch, the index (in the order operations were added) of the operation whose result could
+    /// not be decrypted; <see langword="null"/> for a point write.
+    /// </summary>
+    public int? OperationIndex { get; }
+
+    /// <summary>
+    /// For a transactional batch, each operation's ETag from its result, in the order operations were added
+    /// (<see langword="null"/> where a result carried none, for example a delete); empty for a point write.
+    /// </summary>
+    public IReadOnlyList<string?> OperationETags { get; } = [];
+
+    /// <summary>The service's status code for the write (201 when the write created the item, 200 otherwise; a batch's own status for a batch).</summary>
     public HttpStatusCode StatusCode { get; }
 
-    /// <summary>The stored item's ETag from the answer's headers, or <see langword="null"/> when it carried none.</summary>
+    /// <summary>The stored item's ETag from the answer's headers (for a batch, that of the operation at <see cref="OperationIndex"/>), or <see langword="null"/> when it carried none.</summary>
     public string? ETag { get; }
 
-    /// <summary>The request units the write was charged.</summary>
+    /// <summary>The request units the write (or the whole batch) was charged.</summary>
     public double RequestCharge { get; }
 }

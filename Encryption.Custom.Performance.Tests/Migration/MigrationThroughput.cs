@@ -121,7 +121,12 @@ public static class MigrationThroughput
                 Interlocked.CompareExchange(ref allRewritten, Stopwatch.GetTimestamp(), 0);
             }
         });
-        await using var job = new EncryptionMigrationJob(container, encryptor, target, sources, leases, options);
+        foreach (string source in sources)
+        {
+            options.AcceptedSourceDataEncryptionKeyIds.Add(source);
+        }
+
+        await using var job = new EncryptionMigrationJob(container, encryptor, target, leases, options);
         EncryptionMigrationResult result = await job.RunAsync(progress).ConfigureAwait(false);
         double total = Stopwatch.GetElapsedTime(start).TotalSeconds;
         double rewrite = allRewritten == 0 ? double.NaN : Stopwatch.GetElapsedTime(start, allRewritten).TotalSeconds;

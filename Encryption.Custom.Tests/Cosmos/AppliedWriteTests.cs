@@ -59,6 +59,60 @@ public sealed class AppliedWriteTests : IDisposable
     }
 
     [Fact]
+    public async Task Batch_CommittedButAResultTamperedInTransit_ThrowsAppliedWithEveryOperationsEtag()
+    {
+        CancellationToken ct = TestContext.Current.CancellationToken;
+        await _setup.CreateEncryptedAsync(Document, EncryptionSetup.Dek1, "/ssn");
+        _setup.Inner.AlterWriteAnswer = answer =>
+        {
+            if ((string)answer["id"]! == "2")
+            {
+                string cell = (string)answer["ssn"]!;
+                answer["ssn"] = cell[..10] + (cell[10] == 'A' ? 'B' : 'A') + cell[11..];
+            }
+
+            return answer;
+        };
+
+        EncryptionResponseException applied = await Assert.ThrowsAsync<EncryptionResponseException>(() => _setup.Container.CreateTransactionalBatch(EncryptionSetup.P0)
+            .ReadItem("1")
+            .CreateItemStream(EncryptionSetup.ToStream(Document.Replace("\"id\":\"1\"", "\"id\":\"2\"", StringComparison.Ordinal)))
+            .PatchItem("1", [PatchOperation.Increment("/n", 1)])
+            .ExecuteAsync(ct));
+
+        Assert.True(applied.WriteApplied);
+        Assert.Equal(HttpStatusCode.OK, applied.StatusCode);
+        Assert.Equal(1, applied.OperationIndex);
+        Assert.Equal(6.29 * 3, applied.RequestCharge, 6);
+        string?[] stored = [(string)_setup.Inner.Get("1", EncryptionSetup.P0)!["_etag"]!, (string)_setup.Inner.Get("2", EncryptionSetup.P0)!["_etag"]!];
+        Assert.Equal(3, applied.OperationETags.Count);
+        Assert.Equal(stored[1], applied.OperationETags[1]);
+        Assert.Equal(stored[1], applied.ETag);
+        Assert.Equal(stored[0], applied.OperationETags[2]);
+        Assert.Equal("/ssn", applied.Path);
+        Assert.Contains("operation 1", applied.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("078-05-1120", applied.Message, StringComparison.Ordinal);
+
+        // Applied all or nothing: the create and the increment are both stored.
+        _setup.Inner.AlterWriteAnswer = null;
+        Assert.Equal(2, (int)(await _setup.ReadDecryptedAsync("1"))["n"]!);
+        Assert.Equal("078-05-1120", (string)(await _setup.ReadDecryptedAsync("2"))["ssn"]!);
+    }
+
+    [Fact]
+    public async Task Batch_ReadsOnly_AnswerTampered_IsAnOrdinaryEncryptionException()
+    {
+        await _setup.CreateEncryptedAsync(Document, EncryptionSetup.Dek1, "/ssn");
+        JObject stored = _setup.Inner.Get("1", EncryptionSetup.P0)!;
+        string cell = (string)stored["ssn"]!;
+        stored["ssn"] = cell[..10] + (cell[10] == 'A' ? 'B' : 'A') + cell[11..];
+        _setup.Inner.Put(stored, EncryptionSetup.P0);
+
+        EncryptionException refused = await Assert.ThrowsAsync<EncryptionException>(() => _setup.Container.CreateTransactionalBatch(EncryptionSetup.P0).ReadItem("1").ExecuteAsync(TestContext.Current.CancellationToken));
+        Assert.IsNotType<EncryptionResponseException>(refused);
+    }
+
+    [Fact]
     public async Task Read_AnswerTampered_IsAnOrdinaryEncryptionException()
     {
         await _setup.CreateEncryptedAsync(Document, EncryptionSetup.Dek1, "/ssn");

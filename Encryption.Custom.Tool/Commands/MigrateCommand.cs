@@ -45,19 +45,20 @@ internal static class MigrateCommand
         await using MigrationKeys keys = await MigrationKeys.OpenAsync(client, migration, stop.Token).ConfigureAwait(false);
         await using var output = new StreamWriter(console.Out, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true) { AutoFlush = true, NewLine = "\n" };
 
-        // Nothing is created or written before the comparison: a refused or dry run leaves the account as it was.
-        ContainerSurvey survey = await MigrationPreflight.RunAsync(container, keys, policy, migration, output, stop.Token).ConfigureAwait(false);
+        // Nothing is created or written before the job's comparison: a refused or dry run leaves the account as it
+        // was (the lease container is only named here, and created after the check).
+        await using var job = new EncryptionMigrationJob(container, keys.Encryptor, policy, database.GetContainer(migration.LeaseContainer!), Options(migration));
+        ContainerSurvey survey = await MigrationPreflight.RunAsync(job, policy, migration, output, stop.Token).ConfigureAwait(false);
         if (migration.DryRun)
         {
             return;
         }
 
-        ContainerResponse leases = await TransientFailures.RetryAsync(
+        await TransientFailures.RetryAsync(
             token => database.CreateContainerIfNotExistsAsync(migration.LeaseContainer!, "/id", cancellationToken: token),
             TimeProvider.System,
             stop.Token).ConfigureAwait(false);
 
-        await using var job = new EncryptionMigrationJob(container, keys.Encryptor, policy, migration.AcceptedDekIds, leases.Container, Options(migration));
         EncryptionMigrationResult result = console.IsTerminal
             ? await TerminalProgress.RunAsync(output, survey.TotalDocuments, progress => job.RunAsync(progress, stop.Token)).ConfigureAwait(false)
             : await job.RunAsync(new PlainProgress(output, survey.TotalDocuments), stop.Token).ConfigureAwait(false);
@@ -89,6 +90,11 @@ internal static class MigrateCommand
             JsonProcessor = migration.Processor,
             ProgressInterval = s_progressInterval,
         };
+
+        // The flags that allow a destructive change are the job's own options: the job owns the rule.
+        AddAll(options.AcceptedSourceDataEncryptionKeyIds, migration.AcceptedDekIds);
+        AddAll(options.AllowedDecryptPaths, migration.DecryptPaths);
+        AddAll(options.AllowedEncryptionTypeChangePaths, migration.ChangeTypePaths);
         if (migration.JobName is { } name)
         {
             options.ProcessorName = name;
@@ -105,6 +111,14 @@ internal static class MigrateCommand
         }
 
         return options;
+    }
+
+    private static void AddAll(ICollection<string> target, IEnumerable<string> values)
+    {
+        foreach (string value in values)
+        {
+            target.Add(value);
+        }
     }
 
     // The first signal stops the job cleanly instead of ending the process; the process then ends by itself.

@@ -47,7 +47,7 @@ internal sealed class MigrationKeys : IAsyncDisposable
         EncryptionKeyWrapProvider keyWrapProvider = KeyEncryptionKeys.Open(arguments.KekFile, metadata);
         var keyProvider = new CosmosDataEncryptionKeyProvider(keyWrapProvider);
         keyProvider.Initialize(dekContainer);
-        var keys = new MigrationKeys(keyWrapProvider, keyProvider) { KeyIds = [.. algorithms.Keys] };
+        var keys = new MigrationKeys(keyWrapProvider, keyProvider);
         try
         {
             await keys.ProveAsync(algorithms, cancellationToken).ConfigureAwait(false);
@@ -59,9 +59,6 @@ internal sealed class MigrationKeys : IAsyncDisposable
             throw;
         }
     }
-
-    /// <summary>The target DEK and the accepted source DEKs: the keys the run reads and writes with.</summary>
-    public IReadOnlyCollection<string> KeyIds { get; private init; } = [];
 
     // Every key is unwrapped once before anything else happens, through the same provider and encryptor the job
     // uses: a missing, foreign-wrapped or wrong-key DEK fails the run here, with the unwrap's own reason, instead of

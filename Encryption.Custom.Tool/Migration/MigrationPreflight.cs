@@ -9,10 +9,10 @@ using Microsoft.Azure.Cosmos;
 namespace Encryption.Custom.Tool.Migration;
 
 /// <summary>
-/// What migrate checks before its first write: the container is read once (the library's
-/// <see cref="ContainerSurvey"/>, with the run's proven keys so each path's encryption type is known) and compared with
-/// the target (<see cref="TargetComparison"/>). The comparison is printed, one line per DEK and per path; a run that
-/// would decrypt a path or change its encryption type without the operator naming that path is refused.
+/// What migrate checks before its first write: the job's own check (<see cref="EncryptionMigrationJob"/> surveys the
+/// container once, with the run's proven keys so each path's encryption type is known, and compares it with the
+/// target; the operator's <c>--decrypt-path</c> and <c>--change-type-path</c> are its options). The comparison is
+/// printed, one line per DEK and per path; a run the job would refuse is refused here, with the flags to name.
 /// </summary>
 internal static class MigrationPreflight
 {
@@ -24,20 +24,17 @@ internal static class MigrationPreflight
     /// <exception cref="EncryptionException">A key cannot be had (exit code 3).</exception>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     public static async Task<ContainerSurvey> RunAsync(
-        Container container, MigrationKeys keys, ContainerEncryptionPolicy? target, MigrationArguments arguments, TextWriter output, CancellationToken cancellationToken)
+        EncryptionMigrationJob job, ContainerEncryptionPolicy? target, MigrationArguments arguments, TextWriter output, CancellationToken cancellationToken)
     {
-        ContainerSurvey survey = await TransientFailures.RetryAsync(
-            token => ContainerSurvey.RunAsync(container, keys.Encryptor, keys.KeyIds, EncryptionProcessorOptions.DefaultMaxDepth, token),
-            TimeProvider.System,
-            cancellationToken).ConfigureAwait(false);
-        IReadOnlyList<PathChange> changes = TargetComparison.Compare(target, survey.Paths, arguments.DecryptPaths, arguments.ChangeTypePaths);
-        foreach (string line in Lines(survey, target, arguments, changes))
+        TargetCheck check = await job.CheckTargetAsync(cancellationToken).ConfigureAwait(false);
+        ContainerSurvey survey = check.Survey;
+        foreach (string line in Lines(survey, target, arguments, check.Changes))
         {
             await output.WriteLineAsync(line).ConfigureAwait(false);
         }
 
-        PathChange[] refused = [.. changes.Where(c => !c.Allowed)];
-        if (refused.Length > 0)
+        IReadOnlyList<PathChange> refused = check.Refused;
+        if (refused.Count > 0)
         {
             string what = string.Join("; ", refused.Select(TargetComparison.Describe));
             string flags = string.Join(" ", refused.Select(c => (c.Kind == PathChangeKind.Decrypt ? "--decrypt-path " : "--change-type-path ") + c.Path));

@@ -12,8 +12,9 @@ namespace Encryption.Custom.Migration;
 /// <remarks>
 /// The encryption type is not in the metadata, nor in the cell: for each document under a key the survey was given
 /// (the key ids given to <see cref="RunAsync"/>), each value is decrypted in memory and its deterministic IV
-/// recomputed, as <see cref="MigrationTarget"/> does for the target state. A key that cannot be had fails the survey
-/// (it is what proves the keys before a run); documents under other keys count with an unknown type.
+/// recomputed, as <see cref="MigrationTarget"/> does for the target state. Documents under other keys, or under a key
+/// that cannot be had, count with an unknown type: a migration cannot decrypt those either, so it reports them and
+/// never changes their type. (The tool proves its keys before the survey, so that a missing key fails at once.)
 /// </remarks>
 internal sealed class ContainerSurvey
 {
@@ -49,28 +50,43 @@ internal sealed class ContainerSurvey
     /// <param name="encryptor">The keys to check encryption types with, or <see langword="null"/> to leave them unknown.</param>
     /// <param name="keyIds">The DEKs whose documents' encryption types are checked (those the migration may read).</param>
     /// <param name="maxDepth">The deepest nesting accepted.</param>
+    /// <param name="budget">The migration's throughput budget each page waits for and is charged to, or <see langword="null"/>.</param>
+    /// <param name="time">The clock transient failures are backed off by.</param>
     /// <param name="cancellationToken">Cancels the survey.</param>
-    /// <exception cref="EncryptionException">A key of <paramref name="keyIds"/> that documents use cannot be had.</exception>
     /// <exception cref="CosmosException">The service refused the query.</exception>
-    public static async Task<ContainerSurvey> RunAsync(Container container, Encryptor? encryptor, IReadOnlyCollection<string> keyIds, int maxDepth, CancellationToken cancellationToken)
+    public static async Task<ContainerSurvey> RunAsync(
+        Container container, Encryptor? encryptor, IReadOnlyCollection<string> keyIds, int maxDepth, RequestUnitBudget? budget, TimeProvider time, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(time);
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(keyIds);
         var survey = new ContainerSurvey();
         var keys = new Dictionary<string, DataEncryptionKeyLease>(StringComparer.Ordinal);
+        var unavailable = new HashSet<string>(StringComparer.Ordinal);
         int transientAttempts = 0;
         try
         {
             using FeedIterator iterator = container.GetItemQueryStreamIterator(Query);
             while (iterator.HasMoreResults)
             {
+                if (budget is not null)
+                {
+                    await budget.WaitAsync(cancellationToken).ConfigureAwait(false);
+                }
+
                 using ResponseMessage response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
                 survey.RequestUnits += response.Headers.RequestCharge;
+                budget?.Charge(response.Headers.RequestCharge);
 
                 // A failed page does not move the iterator: the same page is asked for again after a pause.
                 if (TransientFailures.IsTransient(response.StatusCode))
                 {
-                    await Task.Delay(TransientFailures.Delay(transientAttempts++), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+                    if (response.StatusCode == System.Net.HttpStatusCode.TooManyRequests)
+                    {
+                        budget?.Throttled(response.Headers);
+                    }
+
+                    await Task.Delay(TransientFailures.Delay(transientAttempts++), time, cancellationToken).ConfigureAwait(false);
                     continue;
                 }
 
@@ -82,9 +98,17 @@ internal sealed class ContainerSurvey
                 int length = (int)copy.Length;
                 if (encryptor is not null)
                 {
-                    foreach ((string id, string algorithm) in KeysToLease(page.AsSpan(0, length), keyIds, keys, maxDepth))
+                    foreach ((string id, string algorithm) in KeysToLease(page.AsSpan(0, length), keyIds, keys, unavailable, maxDepth))
                     {
-                        keys[id] = await encryptor.LeaseEncryptionKeyAsync(id, algorithm, cancellationToken).ConfigureAwait(false);
+                        try
+                        {
+                            keys[id] = await encryptor.LeaseEncryptionKeyAsync(id, algorithm, cancellationToken).ConfigureAwait(false);
+                        }
+                        catch (EncryptionException)
+                        {
+                            // Its documents cannot be rewritten either (each is reported by the job): their type is unknown here.
+                            unavailable.Add(id);
+                        }
                     }
                 }
 
@@ -103,7 +127,8 @@ internal sealed class ContainerSurvey
     }
 
     // The keys of this page's documents that the survey checks and does not hold yet.
-    private static List<(string Id, string Algorithm)> KeysToLease(ReadOnlySpan<byte> page, IReadOnlyCollection<string> keyIds, Dictionary<string, DataEncryptionKeyLease> held, int maxDepth)
+    private static List<(string Id, string Algorithm)> KeysToLease(
+        ReadOnlySpan<byte> page, IReadOnlyCollection<string> keyIds, Dictionary<string, DataEncryptionKeyLease> held, HashSet<string> unavailable, int maxDepth)
     {
         var wanted = new List<(string, string)>();
         DecryptionScan scan = DecryptionScan.Rent();
@@ -113,7 +138,7 @@ internal sealed class ContainerSurvey
             for (int i = 0; i < scan.DocumentCount; i++)
             {
                 ref DocumentRecord record = ref scan.Documents[i];
-                if (IsChecked(page, scan, ref record, keyIds) && !held.ContainsKey(record.KeyId!))
+                if (IsChecked(page, scan, ref record, keyIds) && !held.ContainsKey(record.KeyId!) && !unavailable.Contains(record.KeyId!))
                 {
                     string id = record.KeyId!;
                     if (!wanted.Exists(w => w.Item1 == id))

@@ -6,16 +6,13 @@ namespace Encryption.Custom;
 public sealed partial class EncryptionMigrationJob
 {
     // Reports progress until done (or cancelled). Done means a verification pass found every document in the target
-    // state (reported failures aside); the estimator's lag only says when to look: when it is zero, or when the feed
-    // rewrote nothing since the last report (an application writing in the target state keeps the lag above zero
-    // for good). Documents a verification finds outside the target state and not reported are migrated by it
-    // directly (the sweep): those the feed will not show again, such as a rerun's left-overs under the same job name.
+    // state (reported failures aside); when to look is the CompletionRule's. Documents a verification finds outside the
+    // target state and not reported are migrated by it directly (the sweep): those the feed will not show again, such
+    // as a rerun's left-overs under the same job name.
     private async Task<(bool Completed, EncryptionMigrationStatus? Verification)> WatchAsync(IProgress<EncryptionMigrationProgress>? progress, CancellationToken cancellationToken)
     {
         ChangeFeedEstimator estimator = _container.GetChangeFeedEstimator(_options.ProcessorName, _leaseContainer);
-        long? lastUnexplained = null;
-        long workAtLastVerification = -1;
-        long rewrittenAtLastReport = -1;
+        var rule = new CompletionRule(_options.RunUntilCancelled);
         EncryptionMigrationStatus? verification = null;
         try
         {
@@ -27,15 +24,11 @@ public sealed partial class EncryptionMigrationJob
                 EncryptionMigrationProgress snapshot = Snapshot();
                 progress?.Report(snapshot);
                 LogProgress(snapshot);
-                long rewritten = snapshot.DocumentsRewritten;
-                bool feedIdle = rewritten == rewrittenAtLastReport;
-                rewrittenAtLastReport = rewritten;
-                if (_options.RunUntilCancelled || lag is null || (lag != 0 && !feedIdle) || (lag == 0 && Interlocked.Read(ref _inFlight) != 0))
+                if (!rule.ShouldVerify(lag, snapshot, Interlocked.Read(ref _inFlight)))
                 {
                     continue;
                 }
 
-                long work = snapshot.DocumentsRewritten + snapshot.DocumentsFailed + snapshot.Conflicts;
                 var outstanding = new List<StoredDocument>();
                 long unexplained;
                 try
@@ -48,14 +41,15 @@ public sealed partial class EncryptionMigrationJob
                     continue;
                 }
 
-                if (unexplained == 0)
+                CompletionStep step = rule.Judge(unexplained, snapshot);
+                if (step == CompletionStep.Done)
                 {
                     return (true, verification);
                 }
 
                 // The same documents outstanding twice with nothing done in between (not even a failure reported):
                 // documents that cannot be read as documents at all. The status query tells which.
-                if (unexplained == lastUnexplained && work == workAtLastVerification)
+                if (step == CompletionStep.Stuck)
                 {
                     if (_logger is { } logger)
                     {
@@ -65,8 +59,6 @@ public sealed partial class EncryptionMigrationJob
                     return (false, verification);
                 }
 
-                lastUnexplained = unexplained;
-                workAtLastVerification = work;
                 await SweepAsync(outstanding, cancellationToken).ConfigureAwait(false);
             }
         }

@@ -27,12 +27,15 @@ namespace Encryption.Custom;
 public sealed partial class EncryptionMigrationJob : IAsyncDisposable
 {
     private readonly Container _container;
+    private readonly Encryptor _encryptor;
+    private readonly string[] _allowedDecryptPaths;
+    private readonly string[] _allowedTypeChangePaths;
     private readonly Container _leaseContainer;
     private readonly EncryptionMigrationOptions _options;
     private readonly MigrationTarget _target;
     private readonly BodyCrypto _crypto;
     private readonly RequestUnitBudget _budget;
-    private readonly MigrationCounters _counters = new();
+    private readonly MigrationCounters _counters;
     private readonly SemaphoreSlim _parallelism;
     private readonly ILogger? _logger;
     private readonly CancellationTokenSource _disposed = new();
@@ -49,20 +52,18 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     /// <param name="container">The container to migrate, as the SDK gives it (not wrapped with <c>WithEncryptor</c>).</param>
     /// <param name="encryptor">Supplies the source keys and the target key.</param>
     /// <param name="targetPolicy">The state to bring documents to, or <see langword="null"/> to decrypt everything.</param>
-    /// <param name="acceptedSourceDataEncryptionKeyIds">
-    /// The keys documents may be encrypted with to be migrated (besides the target policy's key and its
-    /// <see cref="ContainerEncryptionPolicy.AcceptedDataEncryptionKeyIds"/>); a document encrypted with any other key
-    /// is reported (<see cref="EncryptionErrorKind.KeyNotAccepted"/>), never asked for.
-    /// </param>
     /// <param name="leaseContainer">The change feed processor's lease container (partition key <c>/id</c>), shared by the instances.</param>
-    /// <param name="options">How the job runs; <see langword="null"/> for the defaults.</param>
+    /// <param name="options">
+    /// How the job runs, and what it may read and take away (<see cref="EncryptionMigrationOptions.AcceptedSourceDataEncryptionKeyIds"/>,
+    /// <see cref="EncryptionMigrationOptions.AllowedDecryptPaths"/>, <see cref="EncryptionMigrationOptions.AllowedEncryptionTypeChangePaths"/>);
+    /// <see langword="null"/> for the defaults. The collections are copied here: later changes to them do not reach the job.
+    /// </param>
     /// <exception cref="ArgumentNullException">A required argument is null.</exception>
     /// <exception cref="ArgumentException">An accepted key id is empty or white space.</exception>
     public EncryptionMigrationJob(
         Container container,
         Encryptor encryptor,
         ContainerEncryptionPolicy? targetPolicy,
-        IEnumerable<string> acceptedSourceDataEncryptionKeyIds,
         Container leaseContainer,
         EncryptionMigrationOptions? options = null)
     {
@@ -70,13 +71,17 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(encryptor);
         ArgumentNullException.ThrowIfNull(leaseContainer);
         _container = container;
+        _encryptor = encryptor;
         _leaseContainer = leaseContainer;
         _options = options ?? new EncryptionMigrationOptions();
-        _target = new MigrationTarget(targetPolicy, acceptedSourceDataEncryptionKeyIds, encryptor);
+        _allowedDecryptPaths = [.. _options.AllowedDecryptPaths];
+        _allowedTypeChangePaths = [.. _options.AllowedEncryptionTypeChangePaths];
+        _target = new MigrationTarget(targetPolicy, [.. _options.AcceptedSourceDataEncryptionKeyIds], encryptor);
 
         // The job's processors carry no policy: it must read every state to bring it to the target.
         _crypto = new BodyCrypto(encryptor, _options.JsonProcessor, limits: null, policy: null);
         _time = _options.TimeProvider;
+        _counters = new MigrationCounters(_time);
         _budget = new RequestUnitBudget(_options.RequestUnitsPerSecond, _time);
         _logger = _options.LoggerFactory?.CreateLogger<EncryptionMigrationJob>();
         _parallelism = new SemaphoreSlim(_options.MaxDegreeOfParallelism, _options.MaxDegreeOfParallelism);
@@ -125,7 +130,8 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     }
 
     /// <summary>
-    /// Runs this instance until the container is in the target state (the estimator reports no lag, nothing is in
+    /// First reads the container once and refuses a target that takes away an encryption the options do not name
+    /// (see the exceptions); then runs this instance until the container is in the target state (the estimator reports no lag, nothing is in
     /// flight, and a verification scan finds nothing outside the target state but reported failures), or, with
     /// <see cref="EncryptionMigrationOptions.RunUntilCancelled"/>, until cancelled.
     /// </summary>
@@ -140,6 +146,12 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     /// <exception cref="InvalidOperationException">The job is already running.</exception>
     /// <exception cref="ObjectDisposedException">The job was disposed.</exception>
     /// <exception cref="CosmosException">The container or the lease container cannot be read.</exception>
+    /// <exception cref="EncryptionException">
+    /// <see cref="EncryptionErrorKind.InvalidOptions"/>: before its first write the job read the container and found that
+    /// the target would decrypt a path, or change a path's encryption type, that the options do not name
+    /// (<see cref="EncryptionMigrationOptions.AllowedDecryptPaths"/>, <see cref="EncryptionMigrationOptions.AllowedEncryptionTypeChangePaths"/>);
+    /// the message says which paths, what would happen and in how many documents. Nothing was written.
+    /// </exception>
     public async Task<EncryptionMigrationResult> RunAsync(IProgress<EncryptionMigrationProgress>? progress = null, CancellationToken cancellationToken = default)
     {
         ObjectDisposedException.ThrowIf(_disposed.IsCancellationRequested, this);
@@ -154,6 +166,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         {
             using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _disposed.Token);
             await PrepareAsync(stop.Token).ConfigureAwait(false);
+            await EnsureTargetAllowedAsync(stop.Token).ConfigureAwait(false);
             ChangeFeedProcessor processor = await StartProcessorAsync(stop.Token).ConfigureAwait(false);
             if (_logger is { } logger)
             {
@@ -308,7 +321,12 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         Interlocked.Increment(ref _inFlight);
         try
         {
+            // The processor reads a lease's next page only once this returns: waiting here until the page is paid
+            // for keeps the feed itself within the budget. Without it a feed that never runs dry (an application
+            // writing faster than the budget) drives the balance down for good and starves the rewrites and the
+            // verification that would say "done".
             _budget.Charge(context.Headers.RequestCharge);
+            await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
             using var copy = new MemoryStream();
             await changes.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
             List<StoredDocument> work;

@@ -75,6 +75,30 @@ public sealed class EncryptionMigrationOptions
     }
 
     /// <summary>
+    /// The data encryption keys documents may be encrypted with to be migrated, besides the target policy's key and its
+    /// <see cref="ContainerEncryptionPolicy.AcceptedDataEncryptionKeyIds"/>. Default: empty. A document encrypted with
+    /// any other key is reported (<see cref="EncryptionErrorKind.KeyNotAccepted"/>), never asked for. An empty or white
+    /// space id is refused when the job is created.
+    /// </summary>
+    public IList<string> AcceptedSourceDataEncryptionKeyIds { get; } = new List<string>();
+
+    /// <summary>
+    /// The paths (<c>/name</c>) the job may decrypt: encrypted in documents of the container, but not by the target
+    /// policy (or the target is "no encryption"). Default: empty. Before its first write the job reads the container
+    /// once and refuses to run (<see cref="EncryptionErrorKind.InvalidOptions"/>, naming each path and how many
+    /// documents it is encrypted in) if the target would store any other encrypted path's values as plaintext.
+    /// </summary>
+    public IList<string> AllowedDecryptPaths { get; } = new List<string>();
+
+    /// <summary>
+    /// The paths (<c>/name</c>) whose encryption type the job may change: deterministic in documents of the container and
+    /// randomized in the target policy (equality queries on it stop finding them), or the other way round (equal values
+    /// become visible as equal). Default: empty; any other such path makes the job refuse to run before its first
+    /// write, as for <see cref="AllowedDecryptPaths"/>.
+    /// </summary>
+    public IList<string> AllowedEncryptionTypeChangePaths { get; } = new List<string>();
+
+    /// <summary>
     /// This instance's throughput budget in request units per second, counted from the request charge of every
     /// response it causes (change feed pages, reads, writes, estimator and status queries). Default
     /// <see langword="null"/>: no budget (the service's 429 answers still slow the job down). Instances do not

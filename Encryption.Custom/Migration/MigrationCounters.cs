@@ -1,6 +1,4 @@
 using System.Collections.Concurrent;
-using System.Diagnostics;
-
 namespace Encryption.Custom.Migration;
 
 /// <summary>One job instance's counts and failure list, also recorded on the library's meter. Thread-safe.</summary>
@@ -12,12 +10,20 @@ internal sealed class MigrationCounters
     private static readonly KeyValuePair<string, object?> s_conflict = new(DiagnosticNames.OutcomeTag, "conflict");
 
     private readonly ConcurrentDictionary<(string Id, string PartitionKey), (long Order, EncryptionMigrationFailure Failure)> _failures = new();
-    private readonly long _started = Stopwatch.GetTimestamp();
+    private readonly TimeProvider _time;
+    private readonly long _started;
     private long _seen;
     private long _rewritten;
     private long _skipped;
     private long _conflicts;
     private long _failureOrder;
+
+    /// <param name="time">The clock <see cref="Snapshot"/> measures the elapsed time and the rate by (the job's).</param>
+    public MigrationCounters(TimeProvider time)
+    {
+        _time = time;
+        _started = time.GetTimestamp();
+    }
 
     public long Seen => Interlocked.Read(ref _seen);
 
@@ -48,7 +54,7 @@ internal sealed class MigrationCounters
 
     public EncryptionMigrationProgress Snapshot(double requestUnits, long? lag)
     {
-        TimeSpan elapsed = Stopwatch.GetElapsedTime(_started);
+        TimeSpan elapsed = _time.GetElapsedTime(_started);
         long seen = Seen;
         TimeSpan? remaining = null;
         if (lag is { } value && seen > 0 && elapsed > TimeSpan.Zero)

@@ -69,6 +69,9 @@ internal sealed class MigrationTarget
     /// <summary>Whether <see cref="Classify"/> checks each path's encryption type (it needs the key) or there is none to check.</summary>
     public bool ChecksEncryptionTypes => Policy is null || _encryptor is not null;
 
+    /// <summary>The keys documents may be read with: the accepted source keys, the policy's key and its accepted keys.</summary>
+    public IReadOnlyCollection<string> SourceKeyIds => _sourceKeys;
+
     /// <summary>Whether the job may decrypt a document encrypted with <paramref name="dataEncryptionKeyId"/>.</summary>
     public bool AcceptsSourceKey(string dataEncryptionKeyId) => _sourceKeys.Contains(dataEncryptionKeyId);
 

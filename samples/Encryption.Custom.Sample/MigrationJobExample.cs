@@ -54,9 +54,8 @@ internal static class MigrationJobExample
         Container container = database.GetContainer("orders");          // the raw container, not WithEncryptor
         Container leases = database.GetContainer("migration-leases");   // partition key /id
         var target = new ContainerEncryptionPolicy("dek-2024", ["/ssn", "/salary"]);
-        await using var job = new EncryptionMigrationJob(container, encryptor, target,
-            acceptedSourceDataEncryptionKeyIds: ["dek-2023"], leases,
-            new EncryptionMigrationOptions { RequestUnitsPerSecond = 400, LoggerFactory = loggerFactory });
+        await using var job = new EncryptionMigrationJob(container, encryptor, target, leases,
+            new EncryptionMigrationOptions { AcceptedSourceDataEncryptionKeyIds = { "dek-2023" }, RequestUnitsPerSecond = 400, LoggerFactory = loggerFactory });
         EncryptionMigrationResult result = await job.RunAsync(new Progress<EncryptionMigrationProgress>(show), ct);
         EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(container, encryptor, target, ct);
         return (result, status);

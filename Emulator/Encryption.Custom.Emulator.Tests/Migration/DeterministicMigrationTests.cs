@@ -50,11 +50,17 @@ public sealed class DeterministicMigrationTests(EncryptionFixture fixture) : ICl
         }
     }
 
-    private async Task<EncryptionMigrationResult> MigrateAsync(Container raw, Container leases, ContainerEncryptionPolicy target, string processorName)
+    // changingTypeOf: the path whose encryption type the run is allowed to change (the job refuses it otherwise).
+    private async Task<EncryptionMigrationResult> MigrateAsync(Container raw, Container leases, ContainerEncryptionPolicy target, string processorName, string? changingTypeOf = null)
     {
         EncryptionMigrationOptions options = Options();
         options.ProcessorName = processorName;
-        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, target, [], leases, options);
+        if (changingTypeOf is not null)
+        {
+            options.AllowedEncryptionTypeChangePaths.Add(changingTypeOf);
+        }
+
+        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, target, leases, options);
         return await RunAsync(job, Ct);
     }
 
@@ -128,7 +134,14 @@ public sealed class DeterministicMigrationTests(EncryptionFixture fixture) : ICl
         QueryDefinition none = await new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn").AddParameterAsync("@ssn", SsnValue(0), "/ssn", queried, Ct);
         Assert.Empty(await IdsAsync(queried.GetItemQueryIterator<Row>(none)));
 
-        EncryptionMigrationResult result = await MigrateAsync(raw, leases, target, "randomized-to-deterministic");
+        // Making a path deterministic shows equal values as equal: the job refuses it unless the path is named.
+        EncryptionException refused = await Assert.ThrowsAsync<EncryptionException>(() => MigrateAsync(raw, leases, target, "randomized-to-deterministic"));
+        Assert.Equal((EncryptionErrorKind.InvalidOptions, "/ssn"), (refused.Kind, refused.Path));
+        Assert.Contains($"make /ssn deterministic in {Count} document(s)", refused.Message, StringComparison.Ordinal);
+        Assert.Contains(nameof(EncryptionMigrationOptions.AllowedEncryptionTypeChangePaths), refused.Message, StringComparison.Ordinal);
+        Assert.Equal(Count, (await EncryptionMigrationJob.GetStatusAsync(raw, fixture.Encryptor, target, Ct)).DocumentsOutsideTargetState);
+
+        EncryptionMigrationResult result = await MigrateAsync(raw, leases, target, "randomized-to-deterministic", changingTypeOf: "/ssn");
 
         Assert.True(result.Completed);
         Assert.Empty(result.Failures);
@@ -154,7 +167,11 @@ public sealed class DeterministicMigrationTests(EncryptionFixture fixture) : ICl
         ContainerEncryptionPolicy target = Policy(PathEncryptionType.Randomized);
         Dictionary<string, JObject> deterministic = await ReadStoredAsync(raw, Ct);
 
-        EncryptionMigrationResult result = await MigrateAsync(raw, leases, target, "deterministic-to-randomized");
+        EncryptionException refused = await Assert.ThrowsAsync<EncryptionException>(() => MigrateAsync(raw, leases, target, "deterministic-to-randomized"));
+        Assert.Contains($"make /ssn randomized in {Count} document(s)", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(deterministic.Keys.Order(), (await ReadStoredAsync(raw, Ct)).Where(e => (string)e.Value["_etag"]! == (string)deterministic[e.Key]["_etag"]!).Select(e => e.Key).Order());
+
+        EncryptionMigrationResult result = await MigrateAsync(raw, leases, target, "deterministic-to-randomized", changingTypeOf: "/ssn");
 
         Assert.True(result.Completed);
         Assert.Equal(Count, result.Progress.DocumentsRewritten);

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using Encryption.Custom.Emulator.Tests.Encryption;
-using Encryption.Custom.Emulator.Tests.Hosting;
 using Newtonsoft.Json.Linq;
 using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
 
@@ -86,7 +85,7 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
                 stopWriter.Cancel();
             }
         });
-        await using var job = new EncryptionMigrationJob(migrated, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, options);
+        await using var job = new EncryptionMigrationJob(migrated, fixture.Encryptor, Policy(EncryptionFixture.Dek1), leases, options);
         EncryptionMigrationResult result = await RunAsync(job, Ct, progress);
         await stopWriter.CancelAsync();
         await writer;
@@ -124,7 +123,7 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         Assert.Equal(count, before.DocumentsByDataEncryptionKeyId[EncryptionFixture.Dek1]);
         Assert.Equal(count, before.DocumentsOutsideTargetState);
 
-        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1], leases, Options());
+        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), leases, Accepting(Options(), EncryptionFixture.Dek1));
         EncryptionMigrationResult result = await RunAsync(job, Ct);
 
         Assert.True(result.Completed);
@@ -162,7 +161,7 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
             }
         });
         EncryptionMigrationResult first;
-        await using (var job = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, options))
+        await using (var job = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, options))
         {
             first = await job.RunAsync(progress, stop.Token);
         }
@@ -170,7 +169,7 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         Assert.False(first.Completed);
         Assert.InRange(first.Progress.DocumentsRewritten, count / 3, count - 1);
 
-        await using var restarted = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("b"));
+        await using var restarted = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, Options("b"));
         EncryptionMigrationResult second = await RunAsync(restarted, Ct);
 
         // Nothing is rewritten twice and nothing goes uncounted: what the first run wrote comes back in the target
@@ -189,8 +188,8 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         await SeedAsync(raw, count, Ct);
         ContainerEncryptionPolicy policy = Policy(EncryptionFixture.Dek1);
 
-        await using var a = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("a"));
-        await using var b = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("b"));
+        await using var a = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, Options("a"));
+        await using var b = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, Options("b"));
         EncryptionMigrationResult[] results = await Task.WhenAll(RunAsync(a, Ct), RunAsync(b, Ct));
 
         Assert.All(results, r => Assert.True(r.Completed));
@@ -198,187 +197,6 @@ public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture
         EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(raw, policy, Ct);
         Assert.Equal(count, status.DocumentsInTargetState);
         Assert.Equal(count, status.TotalDocuments);
-    }
-
-    [Fact]
-    public async Task DocumentsThatCannotBeMigrated_AreReportedAndLeftAsTheyWere()
-    {
-        const int Count = 30;
-        (Container raw, Container leases) = await ContainersAsync();
-        Container dek1Writer = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1) });
-        await SeedAsync(dek1Writer, Count, Ct);
-        Dictionary<string, JObject> original = await ReadStoredAsync(raw, Ct);
-
-        // A flipped ciphertext character, a key nobody accepted, an accepted key that does not exist, unreadable metadata.
-        var broken = new Dictionary<string, EncryptionErrorKind>
-        {
-            [DocumentId(1)] = EncryptionErrorKind.InvalidCipherText,
-            [DocumentId(2)] = EncryptionErrorKind.KeyNotAccepted,
-            [DocumentId(3)] = EncryptionErrorKind.KeyUnavailable,
-            [DocumentId(4)] = EncryptionErrorKind.MalformedDocument,
-        };
-        await ReplaceStoredAsync(raw, original[DocumentId(1)], d => d["ssn"] = Tamper((string)d["ssn"]!));
-        await ReplaceStoredAsync(raw, original[DocumentId(2)], d => d["_ei"]!["_en"] = "dek-stolen");
-        await ReplaceStoredAsync(raw, original[DocumentId(3)], d => d["_ei"]!["_en"] = "dek-missing");
-        await ReplaceStoredAsync(raw, original[DocumentId(4)], d => d["_ei"] = 5);
-        Dictionary<string, JObject> beforeRun = await ReadStoredAsync(raw, Ct);
-
-        using var logs = new CapturedLogs();
-        EncryptionMigrationOptions options = Options();
-        options.LoggerFactory = logs;
-        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1, "dek-missing"], leases, options);
-        EncryptionMigrationResult result = await RunAsync(job, Ct);
-        Assert.All(logs.Entries, entry => Assert.Equal("Encryption.Custom.EncryptionMigrationJob", entry.Category));
-
-        Assert.True(result.Completed);
-        Assert.Equal(broken.Keys.Order(), result.Failures.Select(f => f.Id).Order());
-        foreach (EncryptionMigrationFailure failure in result.Failures)
-        {
-            Assert.Equal(broken[failure.Id], failure.ErrorKind);
-            Assert.Equal(PartitionKeyOf(beforeRun[failure.Id]).ToString(), failure.PartitionKey);
-            Assert.DoesNotContain("ssn-", failure.Reason, StringComparison.Ordinal);
-        }
-
-        Dictionary<string, JObject> after = await ReadStoredAsync(raw, Ct);
-        foreach (string id in broken.Keys)
-        {
-            Assert.Equal((string)beforeRun[id]["_etag"]!, (string)after[id]["_etag"]!);
-        }
-
-        Assert.Equal(Count - broken.Count, after.Values.Count(d => KeyId(d) == EncryptionFixture.Dek2));
-
-        // The log has the run's start, progress, one warning per failure (id, partition key, error type) and its end;
-        // never a value: no plaintext, and no stored ciphertext either.
-        Assert.True(logs.Has("MigrationStarted", "'a'"));
-        Assert.True(logs.Has("MigrationProgress", $"{Count - broken.Count} rewritten"));
-        foreach ((string id, EncryptionErrorKind kind) in broken)
-        {
-            Assert.True(logs.Has("MigrationDocumentFailed", $"'{id}' (partition key {PartitionKeyOf(beforeRun[id])}) as it was ({kind})"), id);
-        }
-
-        Assert.True(logs.Has("MigrationStopped", "completed: True, failures: 4"));
-        Assert.DoesNotContain("ssn-", logs.AllText, StringComparison.Ordinal);
-        Assert.All(beforeRun.Values, d => Assert.DoesNotContain((string)d["ssn"]!, logs.AllText, StringComparison.Ordinal));
-    }
-
-    [Fact]
-    public async Task CaughtUp_UnderAnEarlierMigrationsCheckpoints_TheVerificationRevisitsEveryDocumentAndCompletes()
-    {
-        const int Count = 40;
-        (Container raw, Container leases) = await ContainersAsync();
-        await SeedAsync(raw, Count, Ct);
-        await using (var encrypt = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, Options()))
-        {
-            Assert.True((await RunAsync(encrypt, Ct)).Completed);
-        }
-
-        // A rotation started under the same processor name inherits the finished checkpoints: the estimator reports
-        // no lag and the feed shows nothing, yet every document is outside the new target. Lag alone is not "done":
-        // the verification finds them, and the job migrates what it found (a rerun under the same job name finishes).
-        using var logs = new CapturedLogs();
-        EncryptionMigrationOptions reused = Options();
-        reused.LoggerFactory = logs;
-        await using var rerun = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek2), [EncryptionFixture.Dek1], leases, reused);
-        EncryptionMigrationResult done = await RunAsync(rerun, Ct);
-
-        Assert.True(done.Completed);
-        Assert.Equal(0, done.Progress.EstimatedLag);
-        Assert.Equal(Count, done.Progress.DocumentsRewritten);
-        Assert.Empty(done.Failures);
-        Assert.Equal(0, done.Verification!.DocumentsOutsideTargetState);
-        Assert.False(logs.Has("MigrationVerificationOutstanding", string.Empty));
-        Assert.All((await ReadStoredAsync(raw, Ct)).Values, d => Assert.Equal(EncryptionFixture.Dek2, KeyId(d)));
-    }
-
-    [Fact]
-    public async Task Budget_KeepsTheMeasuredRequestUnitRateUnderTheCap()
-    {
-        int count = Math.Min(SmallDocuments, 150);
-        const double Cap = 40;
-        var meter = new ChargeMeter();
-        CosmosClientOptions clientOptions = fixture.Endpoint.CreateClientOptions();
-        clientOptions.CustomHandlers.Add(meter);
-        using var client = new CosmosClient(fixture.Endpoint.Uri.ToString(), fixture.Endpoint.Key, clientOptions);
-        (Container created, Container leases) = await ContainersAsync();
-        await SeedAsync(created, count, Ct);
-        Container raw = client.GetContainer(fixture.Database.Id, created.Id);
-
-        EncryptionMigrationOptions options = Options();
-        options.RequestUnitsPerSecond = Cap;
-        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), [], leases, options);
-        meter.Start();
-        EncryptionMigrationResult result = await RunAsync(job, Ct);
-        (double charged, TimeSpan elapsed) = meter.Stop();
-
-        Assert.True(result.Completed);
-        Assert.Equal(count, result.Progress.DocumentsRewritten);
-
-        // The bucket banks at most one second of budget, and requests already let through may each be charged once more.
-        double allowed = (Cap * (elapsed.TotalSeconds + 1)) + options.MaxDegreeOfParallelism;
-        Assert.True(charged <= allowed, $"{charged} RU in {elapsed.TotalSeconds:F1} s exceeds the cap of {Cap} RU/s (allowed {allowed:F0}).");
-    }
-
-    private async Task ReplaceStoredAsync(Container raw, JObject stored, Action<JObject> change)
-    {
-        var copy = (JObject)stored.DeepClone();
-        change(copy);
-        await raw.ReplaceItemAsync(copy, (string)copy["id"]!, PartitionKeyOf(copy), cancellationToken: Ct);
-    }
-
-    private static string Tamper(string base64)
-    {
-        char[] characters = base64.ToCharArray();
-        int middle = characters.Length / 2;
-        characters[middle] = characters[middle] == 'A' ? 'B' : 'A';
-        return new string(characters);
-    }
-
-    /// <summary>Sums the request charge of every response through its client while started, with the time span.</summary>
-    private sealed class ChargeMeter : RequestHandler
-    {
-        private readonly Lock _lock = new();
-        private bool _started;
-        private double _charged;
-        private DateTime _first;
-        private DateTime _last;
-
-        public void Start()
-        {
-            lock (_lock)
-            {
-                _started = true;
-            }
-        }
-
-        public (double Charged, TimeSpan Elapsed) Stop()
-        {
-            lock (_lock)
-            {
-                _started = false;
-                return (_charged, _last - _first);
-            }
-        }
-
-        public override async Task<ResponseMessage> SendAsync(RequestMessage request, CancellationToken cancellationToken)
-        {
-            ResponseMessage response = await base.SendAsync(request, cancellationToken);
-            lock (_lock)
-            {
-                if (_started)
-                {
-                    DateTime now = DateTime.UtcNow;
-                    if (_charged == 0)
-                    {
-                        _first = now;
-                    }
-
-                    _charged += response.Headers.RequestCharge;
-                    _last = now;
-                }
-            }
-
-            return response;
-        }
     }
 
     /// <summary>Counts the transactional-batch/bulk requests (the SDK's batch header) sent through its client.</summary>

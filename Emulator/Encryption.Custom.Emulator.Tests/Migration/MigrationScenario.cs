@@ -60,6 +60,17 @@ internal static class MigrationScenario
         MaxItemsPerBatch = 50,
     };
 
+    /// <summary>Adds <paramref name="keyIds"/> to the keys the job may read documents with; returns <paramref name="options"/>.</summary>
+    public static EncryptionMigrationOptions Accepting(EncryptionMigrationOptions options, params string[] keyIds)
+    {
+        foreach (string id in keyIds)
+        {
+            options.AcceptedSourceDataEncryptionKeyIds.Add(id);
+        }
+
+        return options;
+    }
+
     /// <summary>Creates <paramref name="count"/> documents (version 0), in plaintext or through <paramref name="container"/>'s encryption.</summary>
     public static async Task SeedAsync(Container container, int count, CancellationToken cancellationToken, ItemRequestOptions? options = null)
     {

@@ -34,7 +34,7 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         EncryptionMigrationOptions options = Options();
         options.MaxItemsPerBatch = 20;
 
-        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, options);
+        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, options);
         EncryptionMigrationResult result = await RunAsync(job, Ct);
         faults.Enabled = false;
 

@@ -139,7 +139,7 @@ public sealed class FailClosedReadPatchTests(EncryptionFixture fixture) : IClass
         Assert.Equal(0, status.PlaintextDocuments);
 
         (Container leases, _) = await fixture.CreateContainerAsync("/id", cancellationToken: Ct);
-        await using (var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(), [], leases, MigrationScenario.Options()))
+        await using (var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(), leases, MigrationScenario.Options()))
         {
             EncryptionMigrationResult result = await MigrationScenario.RunAsync(job, Ct);
             EncryptionMigrationFailure failure = Assert.Single(result.Failures);

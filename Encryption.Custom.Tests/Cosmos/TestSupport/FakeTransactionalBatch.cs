@@ -42,7 +42,12 @@ public sealed class FakeTransactionalBatch(FakeContainer container, PartitionKey
     {
         cancellationToken.ThrowIfCancellationRequested();
         (HttpStatusCode status, _) = container.ExecuteBatch(partitionKey, _operations, out List<(HttpStatusCode, JObject?, string?)> results);
-        return Task.FromResult<TransactionalBatchResponse>(new FakeBatchResponse(status, [.. results.Select(r => new FakeResult(r.Item1, r.Item2, r.Item3))]));
+
+        // A write's result passes through the container's answer hook (the stored document stays as committed).
+        return Task.FromResult<TransactionalBatchResponse>(new FakeBatchResponse(status, [.. results.Select((r, i) => new FakeResult(
+            r.Item1,
+            r.Item2 is { } body && _operations[i].Kind != "read" && container.AlterWriteAnswer is { } alter ? alter((JObject)body.DeepClone()) : r.Item2,
+            r.Item3))]));
     }
 
     private FakeTransactionalBatch Add(Operation operation)
@@ -58,6 +63,8 @@ public sealed class FakeTransactionalBatch(FakeContainer container, PartitionKey
         public override HttpStatusCode StatusCode => status;
 
         public override bool IsSuccessStatusCode => (int)status is >= 200 and < 300;
+
+        public override double RequestCharge => 6.29 * results.Count;
 
         public override int Count => results.Count;
 

@@ -23,6 +23,10 @@ public sealed class AzureKeyVaultDataEncryptionKeyTests : IAsyncLifetime
 
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
+    // The vault runs on 127.0.0.1: its keys' metadata is made under the any-host rule the provider is created with.
+    private static EncryptionKeyWrapMetadata Metadata(Uri keyId) =>
+        AzureKeyVaultKeyWrapProvider.CreateMetadata(keyId, new AzureKeyVaultKeyWrapProviderOptions { AllowAnyVaultHost = true });
+
     public async ValueTask InitializeAsync()
     {
         _vault = await FakeKeyVault.StartAsync();
@@ -47,7 +51,7 @@ public sealed class AzureKeyVaultDataEncryptionKeyTests : IAsyncLifetime
     {
         _vault.Enqueue(Fault.WrongValue(32), "unwrapkey");
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), cancellationToken: Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Metadata(_keyId), cancellationToken: Ct));
 
         Assert.Equal("dek1", error.DataEncryptionKeyId);
         Assert.Contains("did not unwrap to the same key", error.Message, StringComparison.Ordinal);
@@ -57,7 +61,7 @@ public sealed class AzureKeyVaultDataEncryptionKeyTests : IAsyncLifetime
     [Fact]
     public async Task FetchDataEncryptionKeyAsync_VaultUnwrapsToWrongLength_ThrowsNamingTheDek()
     {
-        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), cancellationToken: Ct);
+        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Metadata(_keyId), cancellationToken: Ct);
         await _provider.Cache.InvalidateAsync("dek1", replacement: null, Ct);
         _vault.Enqueue(Fault.WrongValue(16), "unwrapkey");
 
@@ -71,7 +75,7 @@ public sealed class AzureKeyVaultDataEncryptionKeyTests : IAsyncLifetime
     [Fact]
     public async Task FetchDataEncryptionKeyAsync_KeyVaultOutage_CachedKeyWorksUntilExpiryThenClearErrorThenRecovery()
     {
-        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), cancellationToken: Ct);
+        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Metadata(_keyId), cancellationToken: Ct);
         DataEncryptionKey cached = await _provider.FetchDataEncryptionKeyAsync("dek1", Mde, Ct);
         byte[] raw = ((TestDataEncryptionKey)cached).RawKey;
         int unwrapsBefore = _vault.CountOperations("unwrapkey");
@@ -98,11 +102,11 @@ public sealed class AzureKeyVaultDataEncryptionKeyTests : IAsyncLifetime
     [Fact]
     public async Task RewrapDataEncryptionKeyAsync_ToRotatedKeyVersion_KeepsKeyAndUsesNewVersion()
     {
-        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, AzureKeyVaultKeyWrapProvider.CreateMetadata(_keyId), cancellationToken: Ct);
+        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Metadata(_keyId), cancellationToken: Ct);
         byte[] raw = ((TestDataEncryptionKey)await _provider.FetchDataEncryptionKeyAsync("dek1", Mde, Ct)).RawKey;
         Uri rotated = _vault.AddKey("kek", TestRsaKeys.Second());
 
-        DataEncryptionKeyProperties rewrapped = (await _provider.DataEncryptionKeyContainer.RewrapDataEncryptionKeyAsync("dek1", AzureKeyVaultKeyWrapProvider.CreateMetadata(rotated), cancellationToken: Ct)).Resource;
+        DataEncryptionKeyProperties rewrapped = (await _provider.DataEncryptionKeyContainer.RewrapDataEncryptionKeyAsync("dek1", Metadata(rotated), cancellationToken: Ct)).Resource;
         DataEncryptionKey after = await _provider.FetchDataEncryptionKeyAsync("dek1", Mde, Ct);
 
         Assert.Equal(rotated.AbsoluteUri, rewrapped.EncryptionKeyWrapMetadata.Value);

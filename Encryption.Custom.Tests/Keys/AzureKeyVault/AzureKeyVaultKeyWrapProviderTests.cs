@@ -20,7 +20,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId, algorithm), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, Metadata(KeyId, algorithm), Ct);
         using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
         Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
@@ -34,7 +34,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
-        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
 
         FakeKeyVault.RecordedRequest[] requests = [.. Vault.Requests];
         Assert.Equal(2, requests.Length);
@@ -53,7 +53,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
     public async Task UnwrapKeyAsync_AfterAChallenge_IsAuthorizedUpFrontWithTheCachedToken()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
 
         using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
@@ -68,9 +68,9 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         await using FakeKeyVault second = await FakeKeyVault.StartAsync();
         Uri secondKey = second.AddKey("kek", TestRsaKeys.Second());
         AzureKeyVaultKeyWrapProvider provider = CreateProviderTrusting(second);
-        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
 
-        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(secondKey), Ct);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(secondKey), Ct);
 
         FakeKeyVault.RecordedRequest first = second.Requests.First();
         Assert.False(first.HadAuthorization);
@@ -84,7 +84,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         Vault.ChallengeResource = "https://vault.example.net";
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct));
 
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Contains("vault.example.net", Assert.IsType<InvalidOperationException>(error.InnerException).Message, StringComparison.Ordinal);
@@ -98,7 +98,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         Vault.ChallengeResource = "https://vault.example.net";
         AzureKeyVaultKeyWrapProvider provider = CreateProvider(options => options.DisableChallengeResourceVerification = true);
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
 
         Assert.Equal(256, wrapped.WrappedDataEncryptionKey.Length);
         Assert.Equal(["https://vault.example.net/.default"], Assert.Single(Credential.Requests).Scopes);
@@ -110,7 +110,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         Vault.RejectAllTokens = true;
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], Metadata(KeyId), Ct));
 
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Contains("HTTP 401", error.Message, StringComparison.Ordinal);
@@ -123,7 +123,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         Vault.Enqueue(Fault.Status(403, "Forbidden"));
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(dek, Metadata(KeyId), Ct));
 
         Assert.Contains("HTTP 403 Forbidden", error.Message, StringComparison.Ordinal);
         Assert.Contains(KeyId.AbsoluteUri, error.Message, StringComparison.Ordinal);
@@ -139,7 +139,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(Vault.VaultUri, "keys/missing")), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], Metadata(new Uri(Vault.VaultUri, "keys/missing")), Ct));
 
         Assert.Contains("HTTP 404 KeyNotFound", error.Message, StringComparison.Ordinal);
     }
@@ -151,7 +151,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         using RSA other = TestRsaKeys.Second();
         byte[] wrappedElsewhere = other.Encrypt(new byte[32], RSAEncryptionPadding.OaepSHA256);
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrappedElsewhere, AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrappedElsewhere, Metadata(KeyId), Ct));
 
         Assert.Contains("HTTP 400", error.Message, StringComparison.Ordinal);
     }
@@ -164,7 +164,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         Vault.Enqueue(Fault.Status(429, "Throttled", retryAfter: "1"));
         var clock = Stopwatch.StartNew();
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
 
         Assert.Equal(256, wrapped.WrappedDataEncryptionKey.Length);
         Assert.Equal(3, Vault.CountOperations("wrapkey"));
@@ -177,7 +177,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         Vault.Enqueue(Fault.Status(500, "InternalServerError"));
 
-        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
 
         Assert.Equal(2, Vault.CountOperations("wrapkey"));
     }
@@ -191,7 +191,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
             Vault.Enqueue(Fault.Status(500, "InternalServerError"));
         }
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], Metadata(KeyId), Ct));
 
         Assert.Contains("HTTP 500", error.Message, StringComparison.Ordinal);
         Assert.Equal(3, Vault.CountOperations("unwrapkey"));
@@ -209,7 +209,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         Vault.Enqueue(Fault.Hang());
         Vault.Enqueue(Fault.Hang());
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], Metadata(KeyId), Ct));
 
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Contains("2 attempts", error.Message, StringComparison.Ordinal);
@@ -227,14 +227,14 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(Ct);
         cancel.CancelAfter(TimeSpan.FromMilliseconds(200));
 
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), cancel.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => provider.UnwrapKeyAsync(new byte[256], Metadata(KeyId), cancel.Token));
     }
 
     [Fact]
     public async Task UnwrapKeyAsync_AnswerFromAnotherKey_IsRejected()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
         Vault.Enqueue(Fault.WrongKeyId());
 
         var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct));
@@ -249,7 +249,7 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         var versionless = new Uri(Vault.VaultUri, "keys/kek");
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(versionless), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, Metadata(versionless), Ct);
         Vault.AddKey("kek", TestRsaKeys.Second());
         using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
@@ -328,5 +328,5 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
 
     /// <summary>Gets the challenge out of the way, so that the next operation's requests are all authorized.</summary>
     private async Task WarmUpAsync(AzureKeyVaultKeyWrapProvider provider) =>
-        await provider.WrapKeyAsync(new byte[32], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        await provider.WrapKeyAsync(new byte[32], Metadata(KeyId), Ct);
 }

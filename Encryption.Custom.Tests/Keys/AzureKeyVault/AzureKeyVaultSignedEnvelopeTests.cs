@@ -19,7 +19,7 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : FakeKeyVaultTestBase
     public async Task WrapKeyAsync_SignedEnvelope_HasMicrosoftsLayout()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        EncryptionKeyWrapMetadata metadata = AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId);
+        EncryptionKeyWrapMetadata metadata = SignedEnvelopeMetadata("myKek", KeyId);
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
         EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, metadata, Ct);
@@ -43,7 +43,7 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : FakeKeyVaultTestBase
         byte[] dek = RandomNumberGenerator.GetBytes(32);
         byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri.ToUpperInvariant(), dek);
 
-        using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), Ct);
+        using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(envelope, SignedEnvelopeMetadata("myKek", KeyId), Ct);
 
         Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
     }
@@ -61,7 +61,7 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : FakeKeyVaultTestBase
         byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32));
         envelope[offset >= 0 ? offset : envelope.Length + offset] ^= 0x02;
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(envelope, SignedEnvelopeMetadata("myKek", KeyId), Ct));
 
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Equal(0, Vault.CountOperations("unwrapkey"));
@@ -74,7 +74,7 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : FakeKeyVaultTestBase
         using RSA other = TestRsaKeys.Second();
         byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32), signer: other);
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(envelope, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(envelope, SignedEnvelopeMetadata("myKek", KeyId), Ct));
 
         Assert.Contains("signature", error.Message, StringComparison.Ordinal);
     }
@@ -83,7 +83,7 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : FakeKeyVaultTestBase
     public async Task UnwrapKeyAsync_Twice_ReadsThePublicKeyOnce()
     {
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
-        EncryptionKeyWrapMetadata metadata = AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId);
+        EncryptionKeyWrapMetadata metadata = SignedEnvelopeMetadata("myKek", KeyId);
         byte[] envelope = BuildEnvelopeIndependently(KeyId.AbsoluteUri, RandomNumberGenerator.GetBytes(32));
 
         (await provider.UnwrapKeyAsync(envelope, metadata, Ct)).Dispose();
@@ -99,7 +99,7 @@ public sealed class AzureKeyVaultSignedEnvelopeTests : FakeKeyVaultTestBase
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
         Vault.Enqueue(Fault.WrongValue(256), "sign");
 
-        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", KeyId), Ct));
+        var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), SignedEnvelopeMetadata("myKek", KeyId), Ct));
 
         Assert.Contains("does not verify", error.Message, StringComparison.Ordinal);
     }

@@ -21,7 +21,7 @@ public sealed class KeyVaultAllowListTests : FakeKeyVaultTestBase
         // The attacker writes a DEK they know, wrapped under another key the application's identity can also use.
         Uri attackersKey = Vault.AddKey("other-kek", TestRsaKeys.Second());
         byte[] knownDek = RandomNumberGenerator.GetBytes(32);
-        EncryptionKeyWrapResult swapped = await CreateProvider().WrapKeyAsync(knownDek, AzureKeyVaultKeyWrapProvider.CreateMetadata(attackersKey), Ct);
+        EncryptionKeyWrapResult swapped = await CreateProvider().WrapKeyAsync(knownDek, Metadata(attackersKey), Ct);
         var container = new FakeContainer("keys", "/id");
         container.Seed(
             $"{{\"id\":\"dek\",\"encryptionAlgorithm\":\"{Mde}\",\"wrappedDataEncryptionKey\":\"{Convert.ToBase64String(swapped.WrappedDataEncryptionKey.Span)}\"," +
@@ -58,7 +58,7 @@ public sealed class KeyVaultAllowListTests : FakeKeyVaultTestBase
         Vault.AddKey("kek", TestRsaKeys.Second());
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(Vault.VaultUri, "keys/kek")), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, Metadata(new Uri(Vault.VaultUri, "keys/kek")), Ct);
         using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
         Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
@@ -77,7 +77,7 @@ public sealed class KeyVaultAllowListTests : FakeKeyVaultTestBase
 
         foreach (Uri key in new[] { otherKey, newerVersion, new Uri(Vault.VaultUri, "keys/kek") })
         {
-            var wrapError = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(new byte[32], AzureKeyVaultKeyWrapProvider.CreateMetadata(key), Ct));
+            var wrapError = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(new byte[32], Metadata(key), Ct));
             var unwrapError = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], new EncryptionKeyWrapMetadata("k", key.AbsoluteUri), Ct));
             Assert.Equal(EncryptionErrorKind.KeyUnavailable, wrapError.Kind);
             Assert.Equal(EncryptionErrorKind.KeyUnavailable, unwrapError.Kind);

@@ -19,8 +19,8 @@ public sealed class KeyVaultEndpointTests : FakeKeyVaultTestBase
         Vault.KidVaultUri = new Uri("https://my-vault.vault.azure.net/");
         AzureKeyVaultKeyWrapProvider provider = CreateProvider(options => options.DisableChallengeResourceVerification = true);
         EncryptionKeyWrapMetadata metadata = signedEnvelope
-            ? AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", VersionlessKeyId)
-            : AzureKeyVaultKeyWrapProvider.CreateMetadata(VersionlessKeyId);
+            ? SignedEnvelopeMetadata("myKek", VersionlessKeyId)
+            : Metadata(VersionlessKeyId);
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
         EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, metadata, Ct);
@@ -37,7 +37,7 @@ public sealed class KeyVaultEndpointTests : FakeKeyVaultTestBase
     {
         Vault.ChallengeResource = "https://vault.azure.net";
         AzureKeyVaultKeyWrapProvider provider = CreateProvider(options => options.DisableChallengeResourceVerification = true);
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
         Vault.KidVaultUri = new Uri(kidVault);
 
         var error = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct));
@@ -56,8 +56,8 @@ public sealed class KeyVaultEndpointTests : FakeKeyVaultTestBase
 
         for (int i = 0; i < 3; i++)
         {
-            await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
-            await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(otherKey), Ct);
+            await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
+            await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(otherKey), Ct);
         }
 
         Assert.Equal(2, Credential.Issued);
@@ -70,7 +70,7 @@ public sealed class KeyVaultEndpointTests : FakeKeyVaultTestBase
         Vault.ChallengeHeader = bearer => $"PoP nonce=\"n0, n1\", Basic realm=\"vault\", {bearer}";
         AzureKeyVaultKeyWrapProvider provider = CreateProvider();
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(RandomNumberGenerator.GetBytes(32), Metadata(KeyId), Ct);
 
         Assert.Equal(256, wrapped.WrappedDataEncryptionKey.Length);
         Assert.Equal(FakeKeyVault.DefaultTenantId, Assert.Single(Credential.Requests).TenantId);

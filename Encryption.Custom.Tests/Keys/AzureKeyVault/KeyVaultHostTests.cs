@@ -42,8 +42,8 @@ public sealed class KeyVaultHostTests : FakeKeyVaultTestBase
         byte[] dek = RandomNumberGenerator.GetBytes(32);
         int requestsBefore = Vault.Requests.Count;
 
-        var wrap = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
-        var unwrap = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct));
+        var wrap = await Assert.ThrowsAsync<EncryptionException>(() => provider.WrapKeyAsync(dek, Metadata(KeyId), Ct));
+        var unwrap = await Assert.ThrowsAsync<EncryptionException>(() => provider.UnwrapKeyAsync(new byte[256], Metadata(KeyId), Ct));
 
         Assert.All(new[] { wrap, unwrap }, error =>
         {
@@ -58,6 +58,42 @@ public sealed class KeyVaultHostTests : FakeKeyVaultTestBase
         Assert.Equal(requestsBefore, Vault.Requests.Count);
     }
 
+    [Theory]
+    [InlineData("https://kv.attacker.example/keys/kek")]
+    [InlineData("https://127.0.0.1:8443/keys/kek")]
+    [InlineData("https://kv.vault.azure.net.attacker.example/keys/kek/v1")]
+    public void CreateMetadata_KeyOnAnotherHostWithDefaultOptions_IsRefusedNamingTheOptions(string keyId)
+    {
+        var metadata = Assert.Throws<ArgumentException>(() => AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(keyId)));
+        var envelope = Assert.Throws<ArgumentException>(() => AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("kek", new Uri(keyId)));
+        var withDefaults = Assert.Throws<ArgumentException>(() => AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri(keyId), new AzureKeyVaultKeyWrapProviderOptions()));
+
+        Assert.All(new[] { metadata, envelope, withDefaults }, error =>
+        {
+            Assert.Equal("keyId", error.ParamName);
+            Assert.Contains("not on an Azure Key Vault or Managed HSM host", error.Message, StringComparison.Ordinal);
+            Assert.Contains("AllowedVaults", error.Message, StringComparison.Ordinal);
+            Assert.Contains("options", error.Message, StringComparison.Ordinal);
+        });
+    }
+
+    [Fact]
+    public void CreateMetadata_WithTheProvidersOptions_FollowsTheirRule()
+    {
+        var keyId = new Uri("https://kv.attacker.example/keys/kek");
+        var listed = new AzureKeyVaultKeyWrapProviderOptions();
+        listed.AllowedVaults.Add(new Uri("https://kv.attacker.example/"));
+        var otherKeyListed = new AzureKeyVaultKeyWrapProviderOptions();
+        otherKeyListed.AllowedKeys.Add(new Uri("https://kv.vault.azure.net/keys/kek"));
+
+        Assert.Equal(keyId.AbsoluteUri, AzureKeyVaultKeyWrapProvider.CreateMetadata(keyId, listed).Value);
+        Assert.Equal(keyId.AbsoluteUri, AzureKeyVaultKeyWrapProvider.CreateMetadata(keyId, new AzureKeyVaultKeyWrapProviderOptions { AllowAnyVaultHost = true }).Value);
+        Assert.Equal(keyId.AbsoluteUri, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("kek", keyId, listed).Value);
+        Assert.Contains("is not allowed by this provider", Assert.Throws<ArgumentException>(() => AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri("https://other.vault.azure.net/keys/kek"), otherKeyListed)).Message, StringComparison.Ordinal);
+        Assert.Equal("https://kv.vault.azure.net/keys/kek", AzureKeyVaultKeyWrapProvider.CreateMetadata(new Uri("https://kv.vault.azure.net/keys/kek")).Value);
+        Assert.Throws<ArgumentNullException>(() => AzureKeyVaultKeyWrapProvider.CreateMetadata(keyId, (AzureKeyVaultKeyWrapProviderOptions)null!));
+    }
+
     [Fact]
     public async Task WrapThenUnwrap_AnotherHostListedInAllowedVaults_Works()
     {
@@ -68,7 +104,7 @@ public sealed class KeyVaultHostTests : FakeKeyVaultTestBase
         });
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateMetadata(KeyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, Metadata(KeyId), Ct);
         using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
         Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());

@@ -20,7 +20,7 @@ public sealed class KeyVaultKeyRotationTests : FakeKeyVaultTestBase
         Vault.Enqueue(Fault.Before(Rotate), racedOperation);
         byte[] dek = RandomNumberGenerator.GetBytes(32);
 
-        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", VersionlessKeyId), Ct);
+        EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, SignedEnvelopeMetadata("myKek", VersionlessKeyId), Ct);
         using EncryptionKeyUnwrapResult unwrapped = await CreateProvider().UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
 
         Assert.Equal(KeyId.AbsoluteUri, wrapped.EncryptionKeyWrapMetadata.Value);
@@ -62,7 +62,7 @@ public sealed class KeyVaultKeyRotationTests : FakeKeyVaultTestBase
             for (int i = 0; i < 3; i++)
             {
                 byte[] dek = RandomNumberGenerator.GetBytes(32);
-                EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", VersionlessKeyId), Ct);
+                EncryptionKeyWrapResult wrapped = await provider.WrapKeyAsync(dek, SignedEnvelopeMetadata("myKek", VersionlessKeyId), Ct);
                 using EncryptionKeyUnwrapResult unwrapped = await provider.UnwrapKeyAsync(wrapped.WrappedDataEncryptionKey, wrapped.EncryptionKeyWrapMetadata, Ct);
                 Assert.Equal(dek, unwrapped.DataEncryptionKey.ToArray());
                 Assert.NotNull(KeyVersion(wrapped.EncryptionKeyWrapMetadata.Value));

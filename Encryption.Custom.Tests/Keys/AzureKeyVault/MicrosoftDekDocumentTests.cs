@@ -51,7 +51,7 @@ public sealed class MicrosoftDekDocumentTests : FakeKeyVaultTestBase
         using CosmosDataEncryptionKeyProvider keys = NewKeys(container);
         EncryptionKeyWrapMetadata metadata = type == "custom"
             ? new EncryptionKeyWrapMetadata("myKek", VersionlessKeyId.AbsoluteUri)
-            : AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", VersionlessKeyId);
+            : SignedEnvelopeMetadata("myKek", VersionlessKeyId);
 
         await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("ours", Mde, metadata, cancellationToken: Ct);
         byte[] ours = ((TestDataEncryptionKey)await keys.FetchDataEncryptionKeyAsync("ours", Mde, Ct)).RawKey;
@@ -71,7 +71,7 @@ public sealed class MicrosoftDekDocumentTests : FakeKeyVaultTestBase
         var container = new FakeContainer("keys", "/id");
         using (CosmosDataEncryptionKeyProvider keys = NewKeys(container))
         {
-            await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek", Mde, AzureKeyVaultKeyWrapProvider.CreateSignedEnvelopeMetadata("myKek", VersionlessKeyId), cancellationToken: Ct);
+            await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek", Mde, SignedEnvelopeMetadata("myKek", VersionlessKeyId), cancellationToken: Ct);
         }
 
         byte[] before = await FetchWithNewProviderAsync(container, "dek");

@@ -160,7 +160,8 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
                 continue;
             }
 
-            return await EncryptionTransactionalBatchResponse.CreateAsync(response, _container, telemetry, cancellationToken).ConfigureAwait(false);
+            bool hasWrites = _operations.Exists(static o => o.Kind != BatchOperationKind.Read);
+            return await EncryptionTransactionalBatchResponse.CreateAsync(response, _container, hasWrites, telemetry, cancellationToken).ConfigureAwait(false);
         }
     }
 

@@ -45,8 +45,15 @@ internal sealed class EncryptionTransactionalBatchResponse : TransactionalBatchR
     public override CosmosDiagnostics Diagnostics => _inner.Diagnostics;
 
     /// <summary>Decrypts the bodies of <paramref name="inner"/>'s results; on failure <paramref name="inner"/> is disposed.</summary>
-    /// <exception cref="EncryptionException">A result body cannot be decrypted.</exception>
-    public static async Task<EncryptionTransactionalBatchResponse> CreateAsync(TransactionalBatchResponse inner, EncryptionContainer container, OperationTelemetry? telemetry, CancellationToken cancellationToken)
+    /// <param name="inner">The SDK's response.</param>
+    /// <param name="container">Decrypts and deserializes.</param>
+    /// <param name="hasWrites">Whether the batch holds a write: a successful one was then applied, whatever its results say.</param>
+    /// <param name="telemetry">The operation's telemetry, or <see langword="null"/>.</param>
+    /// <param name="cancellationToken">Cancels the decryption.</param>
+    /// <exception cref="EncryptionResponseException">The batch held a write and committed, but a result body cannot be decrypted.</exception>
+    /// <exception cref="EncryptionException">A result body of a read-only batch cannot be decrypted.</exception>
+    public static async Task<EncryptionTransactionalBatchResponse> CreateAsync(
+        TransactionalBatchResponse inner, EncryptionContainer container, bool hasWrites, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {
         var results = new List<TransactionalBatchOperationResult>(inner.Count);
         var decrypted = new List<PooledContentStream>();
@@ -62,7 +69,18 @@ internal sealed class EncryptionTransactionalBatchResponse : TransactionalBatchR
                     continue;
                 }
 
-                PooledContentStream plain = await container.Crypto.DecryptDocumentAsync(body, telemetry, cancellationToken).ConfigureAwait(false);
+                PooledContentStream plain;
+                try
+                {
+                    plain = await container.Crypto.DecryptDocumentAsync(body, telemetry, cancellationToken).ConfigureAwait(false);
+                }
+                catch (EncryptionException exception) when (hasWrites && inner.IsSuccessStatusCode)
+                {
+                    // Read from the results before they are disposed: the caller must learn that the batch landed.
+                    string?[] etags = [.. Enumerable.Range(0, inner.Count).Select(index => inner[index].ETag)];
+                    throw new EncryptionResponseException(inner.StatusCode, inner.RequestCharge, i, etags, exception);
+                }
+
                 decrypted.Add(plain);
                 results.Add(new EncryptionTransactionalBatchOperationResult(result, plain));
             }

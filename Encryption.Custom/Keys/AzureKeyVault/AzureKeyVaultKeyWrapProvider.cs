@@ -39,7 +39,6 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
     private readonly HttpPipeline _pipeline;
     private readonly KeyVaultChallengeAuthenticationPolicy _authentication;
     private readonly KeyVaultKeyAllowList _allowList;
-    private readonly bool _allowAnyVaultHost;
     private readonly string _apiVersion;
     private readonly TimeSpan _cacheTimeToLive;
 
@@ -62,8 +61,7 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
             throw new ArgumentException("DataEncryptionKeyCacheTimeToLive must be non-negative or infinite.", nameof(options));
         }
 
-        _allowList = KeyVaultKeyAllowList.Create(options.AllowedVaults, options.AllowedKeys, nameof(options));
-        _allowAnyVaultHost = options.AllowAnyVaultHost;
+        _allowList = KeyVaultKeyAllowList.Create(options, nameof(options));
         _apiVersion = options.Version;
         _cacheTimeToLive = options.DataEncryptionKeyCacheTimeToLive;
         _authentication = new KeyVaultChallengeAuthenticationPolicy(credential, !options.DisableChallengeResourceVerification);
@@ -83,35 +81,92 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
         _apiVersion = string.Empty;
     }
 
-    /// <summary>Metadata naming a Key Vault key and a wrap algorithm.</summary>
+    /// <summary>
+    /// Metadata naming a Key Vault key and a wrap algorithm, for a provider with default options: the key must be on
+    /// a Key Vault or Managed HSM host of the public or sovereign clouds, as such a provider would refuse any other
+    /// when wrapping. For a provider whose options allow other hosts or list keys, use the overload that takes them.
+    /// </summary>
     /// <param name="keyId">The key identifier, <c>https://{vault}.vault.azure.net/keys/{name}</c> with or without <c>/{version}</c>. Without a version, the wrap uses the current version and the stored metadata records it.</param>
     /// <param name="algorithm"><see cref="KeyWrapAlgorithm.RsaOaep256"/> (default) or <see cref="KeyWrapAlgorithm.RsaOaep"/>.</param>
     /// <exception cref="ArgumentNullException"><paramref name="keyId"/> is null.</exception>
-    /// <exception cref="ArgumentException"><paramref name="keyId"/> is not a Key Vault key identifier, or the algorithm is not supported.</exception>
-    public static EncryptionKeyWrapMetadata CreateMetadata(Uri keyId, string algorithm = KeyWrapAlgorithm.RsaOaep256)
+    /// <exception cref="ArgumentException">
+    /// <paramref name="keyId"/> is not a Key Vault key identifier or not on a Key Vault or Managed HSM host, or the
+    /// algorithm is not supported.
+    /// </exception>
+    public static EncryptionKeyWrapMetadata CreateMetadata(Uri keyId, string algorithm = KeyWrapAlgorithm.RsaOaep256) =>
+        CreateMetadata(keyId, KeyVaultKeyAllowList.Default, algorithm);
+
+    /// <summary>
+    /// Metadata naming a Key Vault key and a wrap algorithm, checked by the rule of <paramref name="options"/>
+    /// (<see cref="AzureKeyVaultKeyWrapProviderOptions.AllowedVaults"/>, <see cref="AzureKeyVaultKeyWrapProviderOptions.AllowedKeys"/>,
+    /// <see cref="AzureKeyVaultKeyWrapProviderOptions.AllowAnyVaultHost"/>): a key a provider created with them would
+    /// refuse is refused here, before a DEK is created with it.
+    /// </summary>
+    /// <param name="keyId">The key identifier, with or without a version.</param>
+    /// <param name="options">The options of the provider that will wrap and unwrap with the key.</param>
+    /// <param name="algorithm"><see cref="KeyWrapAlgorithm.RsaOaep256"/> (default) or <see cref="KeyWrapAlgorithm.RsaOaep"/>.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="keyId"/> or <paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="keyId"/> is not a Key Vault key identifier or not allowed by the options, an option's entry is
+    /// invalid, or the algorithm is not supported.
+    /// </exception>
+    public static EncryptionKeyWrapMetadata CreateMetadata(Uri keyId, AzureKeyVaultKeyWrapProviderOptions options, string algorithm = KeyWrapAlgorithm.RsaOaep256)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return CreateMetadata(keyId, KeyVaultKeyAllowList.Create(options, nameof(options)), algorithm);
+    }
+
+    private static EncryptionKeyWrapMetadata CreateMetadata(Uri keyId, KeyVaultKeyAllowList rule, string algorithm)
+    {
+        KeyVaultKeyIdentifier identifier = CheckedKeyId(keyId, rule);
+        CheckAlgorithm(algorithm, nameof(algorithm));
+        return new EncryptionKeyWrapMetadata(MetadataType, identifier.Name, identifier.KeyUri.AbsoluteUri, algorithm);
+    }
+
+    // A key a provider would refuse is refused when its metadata is made, with the provider's own reason.
+    private static KeyVaultKeyIdentifier CheckedKeyId(Uri keyId, KeyVaultKeyAllowList rule)
     {
         ArgumentNullException.ThrowIfNull(keyId);
         KeyVaultKeyIdentifier identifier = KeyVaultKeyIdentifier.TryParse(keyId.OriginalString)
             ?? throw new ArgumentException("Not a Key Vault key identifier (https://{vault}/keys/{name}[/{version}], without user information, query or fragment).", nameof(keyId));
-        CheckAlgorithm(algorithm, nameof(algorithm));
-        return new EncryptionKeyWrapMetadata(MetadataType, identifier.Name, identifier.KeyUri.AbsoluteUri, algorithm);
+        if (rule.Refusal(identifier) is { } refusal)
+        {
+            throw new ArgumentException(refusal + " Create the metadata with the options of the provider that allows it.", nameof(keyId));
+        }
+
+        return identifier;
     }
 
     /// <summary>
     /// Metadata for the signed envelope of Microsoft's packages (<c>AZURE_KEY_VAULT</c>, <c>RSA_OAEP</c>): DEKs
     /// wrapped this way are readable by Microsoft.Azure.Cosmos.Encryption.Custom (which ignores type and algorithm
     /// when it unwraps) and the other way round. Needs the key permissions wrapKey, unwrapKey, sign and get.
+    /// As <see cref="CreateMetadata(Uri, string)"/>, the key must be on a Key Vault or Managed HSM host; for a provider
+    /// whose options allow others, use the overload that takes them.
     /// </summary>
     /// <param name="keyEncryptionKeyName">The name recorded for the key-encryption key (any name you choose; Microsoft's package needs one).</param>
     /// <param name="keyId">The key identifier. Without a version, the wrap uses the current version and the stored metadata records it.</param>
-    /// <exception cref="ArgumentException">The name is null, empty or white space, or <paramref name="keyId"/> is not a Key Vault key identifier.</exception>
+    /// <exception cref="ArgumentException">The name is null, empty or white space, or <paramref name="keyId"/> is not a Key Vault key identifier or not on a Key Vault or Managed HSM host.</exception>
     /// <exception cref="ArgumentNullException"><paramref name="keyId"/> is null.</exception>
-    public static EncryptionKeyWrapMetadata CreateSignedEnvelopeMetadata(string keyEncryptionKeyName, Uri keyId)
+    public static EncryptionKeyWrapMetadata CreateSignedEnvelopeMetadata(string keyEncryptionKeyName, Uri keyId) =>
+        CreateSignedEnvelopeMetadata(keyEncryptionKeyName, keyId, KeyVaultKeyAllowList.Default);
+
+    /// <summary>Metadata for the signed envelope, checked by the rule of <paramref name="options"/> (see <see cref="CreateMetadata(Uri, AzureKeyVaultKeyWrapProviderOptions, string)"/>).</summary>
+    /// <param name="keyEncryptionKeyName">The name recorded for the key-encryption key.</param>
+    /// <param name="keyId">The key identifier, with or without a version.</param>
+    /// <param name="options">The options of the provider that will wrap and unwrap with the key.</param>
+    /// <exception cref="ArgumentException">The name is null, empty or white space, <paramref name="keyId"/> is not a Key Vault key identifier or not allowed by the options, or an option's entry is invalid.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="keyId"/> or <paramref name="options"/> is null.</exception>
+    public static EncryptionKeyWrapMetadata CreateSignedEnvelopeMetadata(string keyEncryptionKeyName, Uri keyId, AzureKeyVaultKeyWrapProviderOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return CreateSignedEnvelopeMetadata(keyEncryptionKeyName, keyId, KeyVaultKeyAllowList.Create(options, nameof(options)));
+    }
+
+    private static EncryptionKeyWrapMetadata CreateSignedEnvelopeMetadata(string keyEncryptionKeyName, Uri keyId, KeyVaultKeyAllowList rule)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(keyEncryptionKeyName);
-        ArgumentNullException.ThrowIfNull(keyId);
-        KeyVaultKeyIdentifier identifier = KeyVaultKeyIdentifier.TryParse(keyId.OriginalString)
-            ?? throw new ArgumentException("Not a Key Vault key identifier (https://{vault}/keys/{name}[/{version}], without user information, query or fragment).", nameof(keyId));
+        KeyVaultKeyIdentifier identifier = CheckedKeyId(keyId, rule);
         return new EncryptionKeyWrapMetadata(SignedEnvelopeMetadataType, keyEncryptionKeyName, identifier.KeyUri.AbsoluteUri, SignedEnvelopeAlgorithm);
     }
 
@@ -216,19 +271,9 @@ public partial class AzureKeyVaultKeyWrapProvider : EncryptionKeyWrapProvider
             CheckAlgorithm(algorithm, nameof(metadata));
         }
 
-        if (_allowList.IsUnrestricted && !_allowAnyVaultHost && !KeyVaultHosts.IsKeyVaultHost(keyId.VaultUri.Host))
+        if (_allowList.Refusal(keyId) is { } refusal)
         {
-            throw new EncryptionException(
-                EncryptionErrorKind.KeyUnavailable,
-                $"The key-encryption key '{keyId}' is not on an Azure Key Vault or Managed HSM host ({string.Join(", ", KeyVaultHosts.Domains.Select(d => "*." + d))}), so nothing is sent to it. "
-                + "To use another host, list its vault in AzureKeyVaultKeyWrapProviderOptions.AllowedVaults or the key in AllowedKeys (or set AllowAnyVaultHost).");
-        }
-
-        if (!_allowList.Allows(keyId))
-        {
-            throw new EncryptionException(
-                EncryptionErrorKind.KeyUnavailable,
-                $"The key-encryption key '{keyId}' is not allowed by this provider (options AllowedVaults and AllowedKeys).");
+            throw new EncryptionException(EncryptionErrorKind.KeyUnavailable, refusal);
         }
 
         return (keyId, algorithm, signedEnvelope);

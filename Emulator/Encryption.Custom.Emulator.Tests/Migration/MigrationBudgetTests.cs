@@ -1,0 +1,170 @@
+using Encryption.Custom.Emulator.Tests.Encryption;
+using Newtonsoft.Json.Linq;
+using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
+
+namespace Encryption.Custom.Emulator.Tests.Migration;
+
+/// <summary>
+/// <see cref="EncryptionMigrationJob"/>'s throughput budget end to end: the measured rate stays under the cap, and the job
+/// still reports done while an application writes faster than the budget lets the job go.
+/// </summary>
+public sealed class MigrationBudgetTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
+{
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    private static ContainerEncryptionPolicy Policy(string dek, PlaintextPolicy mode = PlaintextPolicy.WriteEncryptedForbidPlaintext) =>
+        new(dek, Paths) { PlaintextPolicy = mode };
+
+    private async Task<(Container Raw, Container Leases)> ContainersAsync()
+    {
+        (Container raw, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
+        (Container leases, _) = await fixture.CreateContainerAsync("/id", cancellationToken: Ct);
+        return (raw, leases);
+    }
+
+    [Fact]
+    public async Task Budget_KeepsTheMeasuredRequestUnitRateUnderTheCap()
+    {
+        int count = Math.Min(SmallDocuments, 150);
+        const double Cap = 40;
+        var meter = new ChargeMeter();
+        CosmosClientOptions clientOptions = fixture.Endpoint.CreateClientOptions();
+        clientOptions.CustomHandlers.Add(meter);
+        using var client = new CosmosClient(fixture.Endpoint.Uri.ToString(), fixture.Endpoint.Key, clientOptions);
+        (Container created, Container leases) = await ContainersAsync();
+        await SeedAsync(created, count, Ct);
+        Container raw = client.GetContainer(fixture.Database.Id, created.Id);
+
+        EncryptionMigrationOptions options = Options();
+        options.RequestUnitsPerSecond = Cap;
+        await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), leases, options);
+        meter.Start();
+        EncryptionMigrationResult result = await RunAsync(job, Ct);
+        (double charged, TimeSpan elapsed) = meter.Stop();
+
+        Assert.True(result.Completed);
+        Assert.Equal(count, result.Progress.DocumentsRewritten);
+
+        // The bucket banks at most one second of budget, and requests already let through may each be charged once more.
+        double allowed = (Cap * (elapsed.TotalSeconds + 1)) + options.MaxDegreeOfParallelism;
+        Assert.True(charged <= allowed, $"{charged} RU in {elapsed.TotalSeconds:F1} s exceeds the cap of {Cap} RU/s (allowed {allowed:F0}).");
+    }
+
+    [Fact]
+    public async Task WriterFasterThanTheBudget_WritingInTheTargetState_JobReportsDoneOnceAVerificationFindsEveryDocumentThere()
+    {
+        // The application writes in the target state (the rollout's policy) at a sustained rate above the job's
+        // budget, so the feed never runs dry and the estimator's lag stays above zero. Done must still come: its own
+        // rewrites stop, a verification finds every document in the target state, and the writer's changes (already
+        // there) do not hold it back. The writer updates the even documents only, so the odd half is the job's to
+        // rewrite under its budget. It runs until the job has returned; bounded by a count and the run bound.
+        const int Count = 80;
+        const double Budget = 5;
+        const int MaxWrites = 20_000;
+        (Container raw, Container leases) = await ContainersAsync();
+        await SeedAsync(raw, Count, Ct);
+        Container writerView = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1, PlaintextPolicy.WriteEncryptedReadBoth) });
+        using var stopWriter = CancellationTokenSource.CreateLinkedTokenSource(Ct);
+        long writes = 0;
+        double writerCharge = 0;
+        var writerLock = new Lock();
+        var writerClock = System.Diagnostics.Stopwatch.StartNew();
+        // Two writers at once: the bundled endpoint charges 1 RU a request, so the rate must come from the request count.
+        Task writer = Task.WhenAll(Enumerable.Range(0, 2).Select(w => Task.Run(async () =>
+        {
+            var random = new Random(29 + w);
+            var versions = new int[Count];
+            while (!stopWriter.IsCancellationRequested && Interlocked.Read(ref writes) < MaxWrites)
+            {
+                int i = (2 * random.Next(Count / 4)) + (w * (Count / 2));
+                JObject document = Document(i, ++versions[i]);
+                double charge = (await writerView.UpsertItemAsync(document, PartitionKeyOf(document), cancellationToken: CancellationToken.None)).RequestCharge;
+                lock (writerLock)
+                {
+                    writerCharge += charge;
+                }
+
+                Interlocked.Increment(ref writes);
+            }
+        }, CancellationToken.None)));
+
+        EncryptionMigrationOptions options = Options();
+        options.RequestUnitsPerSecond = Budget;
+        var progress = new InlineProgress(_ => { });
+        EncryptionMigrationResult result;
+        bool writerStillWriting;
+        try
+        {
+            await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), leases, options);
+            result = await RunAsync(job, Ct, progress);
+            writerStillWriting = !writer.IsCompleted;
+        }
+        finally
+        {
+            await stopWriter.CancelAsync();
+            await writer;
+        }
+
+        double writerRate = writerCharge / writerClock.Elapsed.TotalSeconds;
+        TestContext.Current.SendDiagnosticMessage(
+            $"Writer: {writes} writes, {writerRate:F0} RU/s against a budget of {Budget}; job: {result.Progress.Elapsed.TotalSeconds:F1} s, {result.Progress.DocumentsRewritten} rewritten, lag {result.Progress.EstimatedLag}.");
+
+        Assert.True(writerStillWriting, "The writer stopped before the job returned: the test did not hold the job under load.");
+        Assert.True(writerRate > Budget, $"The writer ran at {writerRate:F0} RU/s, not above the budget of {Budget}.");
+        Assert.True(result.Completed);
+        Assert.Empty(result.Failures);
+        Assert.InRange(result.Progress.DocumentsRewritten, Count / 2, Count);
+        Assert.Equal((Count, 0L), (result.Verification!.DocumentsInTargetState, result.Verification.DocumentsOutsideTargetState));
+        Assert.Contains(progress.Reports, report => report.EstimatedLag > 0);
+        EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), Ct);
+        Assert.Equal(Count, status.DocumentsInTargetState);
+    }
+
+    /// <summary>Sums the request charge of every response through its client while started, with the time span.</summary>
+    private sealed class ChargeMeter : RequestHandler
+    {
+        private readonly Lock _lock = new();
+        private bool _started;
+        private double _charged;
+        private DateTime _first;
+        private DateTime _last;
+
+        public void Start()
+        {
+            lock (_lock)
+            {
+                _started = true;
+            }
+        }
+
+        public (double Charged, TimeSpan Elapsed) Stop()
+        {
+            lock (_lock)
+            {
+                _started = false;
+                return (_charged, _last - _first);
+            }
+        }
+
+        public override async Task<ResponseMessage> SendAsync(RequestMessage request, CancellationToken cancellationToken)
+        {
+            ResponseMessage response = await base.SendAsync(request, cancellationToken);
+            lock (_lock)
+            {
+                if (_started)
+                {
+                    DateTime now = DateTime.UtcNow;
+                    if (_charged == 0)
+                    {
+                        _first = now;
+                    }
+
+                    _charged += response.Headers.RequestCharge;
+                    _last = now;
+                }
+            }
+
+            return response;
+        }
+    }
+}
