@@ -42,8 +42,8 @@ public sealed class MultiRangeMigrationTests(EncryptionFixture fixture) : IClass
                 split ??= PartitionSplits.SplitAsync(fixture.Endpoint, raw, cancellationToken: Ct);
             }
         });
-        await using var a = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("a"));
-        await using var b = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, [], leases, Options("b"));
+        await using var a = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, Options("a"));
+        await using var b = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, Options("b"));
         EncryptionMigrationResult[] results = await Task.WhenAll(RunAsync(a, Ct, progress), RunAsync(b, Ct, progress));
 
         Assert.NotNull(split);
