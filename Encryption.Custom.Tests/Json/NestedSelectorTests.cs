@@ -242,6 +242,23 @@ public sealed class NestedSelectorTests : IDisposable
         JsonAssert.Equivalent("""{"id":"1","address":{"city":"SECRET-c"}}""", Create(kind, Policy()).Decrypt(encrypted.Utf8(), _encryptor).Utf8());
     }
 
+    [Fact]
+    public void DeterministicNestedSelector_GivesEqualCellsForEqualValues_InEveryElementAndBothProcessors()
+    {
+        var policy = new ContainerEncryptionPolicy(Dek, [new EncryptionPolicyIncludedPath("/cards/[]/number") { EncryptionType = PathEncryptionType.Deterministic }]);
+        const string Cards = """{"id":"1","cards":[{"number":"4111"},{"number":"4111"},{"number":"5500"}]}""";
+
+        JObject stream = JObject.Parse(Encrypt(JsonProcessor.Stream, Cards, policy).Utf8());
+        JObject newtonsoft = JObject.Parse(Encrypt(JsonProcessor.Newtonsoft, Cards, policy).Utf8());
+
+        Assert.Equal((string?)stream["cards"]![0]!["number"], (string?)stream["cards"]![1]!["number"]);
+        Assert.NotEqual((string?)stream["cards"]![0]!["number"], (string?)stream["cards"]![2]!["number"]);
+        Assert.True(JToken.DeepEquals(stream, newtonsoft));
+
+        // An object at a deterministic selector cannot be compared for equality: refused, as at the top level.
+        Assert.Equal(EncryptionErrorKind.InvalidOptions, Assert.Throws<EncryptionException>(() => Encrypt(JsonProcessor.Stream, """{"id":"1","cards":[{"number":{"a":1}}]}""", policy)).Kind);
+    }
+
     private static byte[] Tamper(byte[] document, string change)
     {
         JObject parsed = JObject.Parse(document.Utf8());

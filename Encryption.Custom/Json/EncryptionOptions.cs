@@ -5,8 +5,9 @@ namespace Encryption.Custom;
 /// <remarks>
 /// The options are validated (and compiled into a lookup structure) on first use and re-validated whenever a
 /// property or an element of <see cref="PathsToEncrypt"/> is replaced, so an instance can be reused for every
-/// document without cost. Path rules: each path is <c>/</c> followed by a top-level property name (no nested
-/// paths), <c>/id</c> and <c>/_ei</c> are not allowed, and no path repeats.
+/// document without cost. Path rules: each path is <c>/</c> followed by a top-level property name, or a nested
+/// selector such as <c>/address/city</c> or <c>/cards/[]/number</c> (which makes documents format 101); <c>/id</c>,
+/// <c>/_ei</c> and <c>/_ex</c> are not allowed, and no path repeats or contains another (docs/policy.md, "Selectors").
 /// </remarks>
 public sealed class EncryptionOptions
 {
@@ -22,7 +23,7 @@ public sealed class EncryptionOptions
     public string EncryptionAlgorithm { get; set; } = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
 
     /// <summary>
-    /// The top-level properties to encrypt, as paths such as <c>/ssn</c>. Required. A property that is absent or
+    /// The values to encrypt, as paths such as <c>/ssn</c> (a top-level property) or <c>/cards/[]/number</c>. Required. A property that is absent or
     /// JSON <c>null</c> in a document is skipped (it stays visible, as <c>null</c> or absent) and is not listed in
     /// that document's metadata. An empty collection leaves documents unchanged. Any collection is accepted (an
     /// array, a <see cref="List{T}"/>, a <see cref="HashSet{T}"/>, as with Microsoft's package); it is read on every

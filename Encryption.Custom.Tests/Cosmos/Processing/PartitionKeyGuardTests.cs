@@ -1,3 +1,4 @@
+using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Tests.Cosmos.TestSupport;
@@ -30,6 +31,25 @@ public sealed class PartitionKeyGuardTests
 
         Assert.Equal(1, setup.Inner.ReadContainerCount);
     }
+
+    [Theory]
+    [InlineData("/pk/inner")]
+    [InlineData("/pk/[]")]
+    [InlineData("/tenant/id")]
+    [InlineData("/tenant/name")]
+    public void Check_NestedSelectorUnderThePropertyHoldingTheKey_IsRefused(string selector)
+    {
+        EncryptionPlan plan = EncryptionPlan.Create("dek", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, [selector]);
+
+        EncryptionException error = Assert.Throws<EncryptionException>(() => PartitionKeyGuard.Check(plan, ["pk", "tenant"]));
+
+        Assert.Equal(EncryptionErrorKind.InvalidOptions, error.Kind);
+        Assert.Equal(selector, error.Path);
+    }
+
+    [Fact]
+    public void Check_NestedSelectorElsewhere_Passes() =>
+        PartitionKeyGuard.Check(EncryptionPlan.Create("dek", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, ["/address/pk", "/pkx/a"]), ["pk"]);
 
     [Fact]
     public async Task CheckAsync_NestedPartitionKey_RejectsItsTopLevelProperty()

@@ -7,8 +7,8 @@ namespace Encryption.Custom;
 /// </summary>
 /// <remarks>
 /// Immutable and validated when built, with the rules of <see cref="EncryptionOptions"/> (top-level paths
-/// <c>/name</c>, no repeats, not <c>/id</c> or <c>/_ei</c>; a non-empty key id; the current algorithm), plus: at least
-/// one path. Paths that hold the container's partition key are refused by the container before its first write.
+/// <c>/name</c> or nested selectors such as <c>/cards/[]/number</c>; no repeats or overlaps, not <c>/id</c>,
+/// <c>/_ei</c> or <c>/_ex</c>; a non-empty key id; the current algorithm), plus: at least one path. Paths that hold the container's partition key are refused by the container before its first write.
 /// Semantics, modes and limits: docs/policy.md.
 /// </remarks>
 public sealed class ContainerEncryptionPolicy
@@ -20,7 +20,7 @@ public sealed class ContainerEncryptionPolicy
 
     /// <summary>Creates a policy that encrypts <paramref name="paths"/> with <paramref name="dataEncryptionKeyId"/>.</summary>
     /// <param name="dataEncryptionKeyId">The key every write encrypts with.</param>
-    /// <param name="paths">The top-level paths, such as <c>/ssn</c>, exactly as the stored property names (case matters).</param>
+    /// <param name="paths">The paths, such as <c>/ssn</c> or <c>/address/city</c>, exactly as the stored property names (case matters).</param>
     /// <exception cref="ArgumentNullException">An argument or a path is null.</exception>
     /// <exception cref="EncryptionException">The key id or a path is invalid, or no path is given (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     public ContainerEncryptionPolicy(string dataEncryptionKeyId, IEnumerable<string> paths)

@@ -1,13 +1,15 @@
 namespace Encryption.Custom;
 
 /// <summary>
-/// One property that a <see cref="ContainerEncryptionPolicy"/> encrypts: a top-level path such as <c>/ssn</c>.
+/// One value that a <see cref="ContainerEncryptionPolicy"/> encrypts: a top-level path such as <c>/ssn</c>, or a
+/// nested selector such as <c>/address/city</c> or <c>/cards/[]/number</c> (<c>[]</c>: every element of an array;
+/// documents are then written in format 101, which Microsoft's package cannot read; docs/policy.md, "Selectors").
 /// Immutable; settings other than the path have defaults (<see cref="EncryptionType"/>: randomized).
 /// </summary>
 public sealed class EncryptionPolicyIncludedPath
 {
     /// <summary>Creates the entry; the path is validated by the policy that lists it.</summary>
-    /// <param name="path">The top-level path, <c>/</c> followed by the property name exactly as stored (case matters).</param>
+    /// <param name="path">The path: <c>/</c>-separated property names exactly as stored (case matters), and <c>[]</c> for every element of an array.</param>
     /// <exception cref="ArgumentNullException"><paramref name="path"/> is null.</exception>
     public EncryptionPolicyIncludedPath(string path)
     {
@@ -15,7 +17,7 @@ public sealed class EncryptionPolicyIncludedPath
         Path = path;
     }
 
-    /// <summary>The top-level path, for example <c>/ssn</c>.</summary>
+    /// <summary>The path, for example <c>/ssn</c> or <c>/cards/[]/number</c>.</summary>
     public string Path { get; }
 
     /// <summary>

@@ -33,33 +33,33 @@ internal sealed class DocumentSelectors
     public byte[][] Utf8Names { get; }
 
     /// <summary>
-    /// The compiled selectors of <paramref name="key"/>: the unescaped <c>_ep</c> entries, each as a 4-byte
+    /// The compiled selectors of <paramref name="text"/>: the unescaped <c>_ep</c> entries, each as a 4-byte
     /// little-endian length followed by its UTF-8 bytes.
     /// </summary>
     /// <exception cref="EncryptionException">An entry is not a valid selector, or they overlap (<see cref="EncryptionErrorKind.MalformedDocument"/>).</exception>
-    public static DocumentSelectors Get(ReadOnlySpan<byte> key)
+    public static DocumentSelectors Get(ReadOnlySpan<byte> text)
     {
         Entry[] cache = s_cache;
         for (int i = 0; i < cache.Length; i++)
         {
-            if (key.SequenceEqual(cache[i].Key))
+            if (text.SequenceEqual(cache[i].Text))
             {
                 return cache[i].Selectors;
             }
         }
 
         var texts = new List<string>();
-        for (int offset = 0; offset < key.Length;)
+        for (int offset = 0; offset < text.Length;)
         {
-            int length = BitConverter.ToInt32(key.Slice(offset, 4));
-            texts.Add(Encoding.UTF8.GetString(key.Slice(offset + 4, length)));
+            int length = BitConverter.ToInt32(text.Slice(offset, 4));
+            texts.Add(Encoding.UTF8.GetString(text.Slice(offset + 4, length)));
             offset += 4 + length;
         }
 
         DocumentSelectors compiled = Compile(texts);
         if (cache.Length < CacheSize)
         {
-            s_cache = [.. cache, new Entry(key.ToArray(), compiled)];
+            s_cache = [.. cache, new Entry(text.ToArray(), compiled)];
         }
 
         return compiled;
@@ -91,5 +91,5 @@ internal sealed class DocumentSelectors
         return new DocumentSelectors(builder.Build(), [.. texts]);
     }
 
-    private sealed record Entry(byte[] Key, DocumentSelectors Selectors);
+    private sealed record Entry(byte[] Text, DocumentSelectors Selectors);
 }
