@@ -20,4 +20,14 @@ internal abstract class AeadKeySource
     /// <exception cref="ObjectDisposedException">The key material was released.</exception>
     public abstract void UseSubKey<TState>(AeadSubKey subKey, SubKeyAction<TState> action, ref TState state)
         where TState : allows ref struct;
+
+    /// <summary>
+    /// Whether <paramref name="subKey"/> is derived from the root key when a context first needs it rather than
+    /// stored with it (the bound-cell, commitment and query-token keys): part of the contract every source implements.
+    /// </summary>
+    protected static bool IsDerivedOnDemand(AeadSubKey subKey) => AeadKeyDerivation.IsExtended(subKey);
+
+    /// <summary>Derives an on-demand sub-key from the 32-byte <paramref name="rootKey"/> into <paramref name="destination"/>.</summary>
+    protected static void DeriveOnDemand(ReadOnlySpan<byte> rootKey, AeadSubKey subKey, Span<byte> destination) =>
+        AeadKeyDerivation.DeriveExtendedSubKey(rootKey, subKey, destination);
 }

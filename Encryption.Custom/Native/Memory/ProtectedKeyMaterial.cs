@@ -103,7 +103,7 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
         {
             UseKey(SubKeysOffset + ((int)subKey * KeyLength), action, ref state);
         }
-        else if (AeadKeyDerivation.IsExtended(subKey))
+        else if (IsDerivedOnDemand(subKey))
         {
             UseExtendedKey(subKey, action, ref state);
         }
@@ -154,7 +154,7 @@ internal sealed unsafe partial class ProtectedKeyMaterial : AeadKeySource
         try
         {
             _slot.Reveal(RootKeyOffset, root);
-            AeadKeyDerivation.DeriveExtendedSubKey(root, subKey, key);
+            DeriveOnDemand(root, subKey, key);
             CryptographicOperations.ZeroMemory(root);
             action(key, ref state);
         }
