@@ -100,6 +100,13 @@ internal static class PolicyReadCheck
             string.Create(CultureInfo.InvariantCulture, $"{Which(id)} is encrypted in format {(int)format}, but the container's encryption policy has nested selectors, which format {EncryptionEnvelope.ExtendedFormatVersion} records: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating)."),
             rules.DataEncryptionKeyId);
 
+    [DoesNotReturn]
+    public static void ThrowBindingDowngrade(PolicyRuleSet rules, string? id) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.UnsupportedFormat,
+            $"{Which(id)} is encrypted without binding ('bind' missing from '_ev.crit'), but the container's encryption policy binds values to their document: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating).",
+            rules.DataEncryptionKeyId);
+
     private static string Which(string? id) =>
         id is null ? "The document" : string.Create(CultureInfo.InvariantCulture, $"The document '{UntrustedText.Shorten(id)}'");
 
