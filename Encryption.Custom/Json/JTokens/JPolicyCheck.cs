@@ -25,7 +25,7 @@ internal static class JPolicyCheck
                 PolicyReadCheck.ThrowDowngrade(rules, envelope.Format, Id(document, nameDocument));
             }
 
-            if (!envelope.Bound && rules.Plan.IsBound && rules.ForbidsPlaintext)
+            if (!envelope.Bound && rules.Binds && rules.ForbidsPlaintext)
             {
                 PolicyReadCheck.ThrowBindingDowngrade(rules, Id(document, nameDocument));
             }

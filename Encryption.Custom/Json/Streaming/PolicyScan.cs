@@ -39,7 +39,7 @@ internal static class PolicyScan
             PolicyReadCheck.ThrowDowngrade(rules, document.Format, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
         }
 
-        if (encrypted && rules.Plan.IsBound && !document.Bound && rules.ForbidsPlaintext)
+        if (encrypted && rules.Binds && !document.Bound && rules.ForbidsPlaintext)
         {
             PolicyReadCheck.ThrowBindingDowngrade(rules, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
         }
