@@ -69,6 +69,43 @@ public sealed class AllocationTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Sizes))]
+    public void StreamProcessor_BoundDocument_BufferWriterOverloads_AllocateNothingWhenWarm(int size)
+    {
+        // Binding adds a top-level pre-scan and a digest per document, and bound cells per value: still 0 B.
+        var policy = new ContainerEncryptionPolicy(DocumentShapes.KeyId, ["/ssn", "/address/city", "/cards/[]/number"]) { Bind = true };
+        Encryption.Custom.Json.Rules.PolicyRuleSet rules = policy.Rules.BindTo(new Encryption.Custom.Json.WireFormat.BindingTarget("db/orders", ["/pk"]));
+        EncryptionProcessor processor = EncryptionProcessor.Create(JsonProcessor.Stream, rules: rules);
+        EncryptionOptions options = rules.CreateWriteOptions();
+        string padding = new('x', Math.Max(0, size - 200));
+        byte[] document = Encoding.UTF8.GetBytes($$$"""{"id":"alice\u00e9","pk":"tenant-1","ssn":"111-22-3333","address":{"city":"Paris","zip":"75001"},"cards":[{"number":"4111"},{"number":"4222"}],"notes":"{{{padding}}}"}""");
+        var encrypted = new ArrayBufferWriter<byte>(size * 2);
+        var decrypted = new ArrayBufferWriter<byte>(size * 2);
+        processor.Encrypt(document, encrypted, _key, options);
+        byte[] encryptedDocument = encrypted.WrittenSpan.ToArray();
+        Assert.Contains("\"bind\"", Encoding.UTF8.GetString(encryptedDocument), StringComparison.Ordinal);
+
+        void EncryptOnce()
+        {
+            encrypted.ResetWrittenCount();
+            processor.Encrypt(document, encrypted, _key, options);
+        }
+
+        void DecryptOnce()
+        {
+            decrypted.ResetWrittenCount();
+            processor.Decrypt(encryptedDocument, decrypted, _encryptor);
+        }
+
+        long encryptBytes = MeasureAllocations(EncryptOnce);
+        long decryptBytes = MeasureAllocations(DecryptOnce);
+
+        JsonAssert.Equivalent(document, decrypted.WrittenSpan);
+        Assert.Equal(0, encryptBytes);
+        Assert.Equal(0, decryptBytes);
+    }
+
+    [Theory]
+    [MemberData(nameof(Sizes))]
     public void StreamProcessor_StreamOverloads_StayWithinTheBudgetWhenWarm(int size)
     {
         var processor = new StreamProcessor();

@@ -38,17 +38,20 @@ public sealed class EncryptionOptions
     /// </summary>
     internal IReadOnlyCollection<string>? DeterministicPaths { get; set; }
 
+    // The container a container policy with Bind binds documents to (set by the Cosmos layer, never by callers).
+    internal BindingTarget? Binding { get; set; }
+
     /// <summary>Validates the options and returns their compiled form, reusing it while nothing changed.</summary>
     /// <exception cref="EncryptionException">The options are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     internal EncryptionPlan GetPlan()
     {
         EncryptionPlan? plan = _plan;
-        if (plan is not null && plan.IsCompiledFrom(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths))
+        if (plan is not null && plan.IsCompiledFrom(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths, Binding))
         {
             return plan;
         }
 
-        plan = EncryptionPlan.Create(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths);
+        plan = EncryptionPlan.Create(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths, Binding);
         _plan = plan;
         return plan;
     }

@@ -163,7 +163,7 @@ public sealed class NewtonsoftProcessor : EncryptionProcessor
 
     private DecryptionContext? DecryptAndWrite(JObject parsed, JEnvelope envelope, DataEncryptionKey key, IBufferWriter<byte> output, bool includeDecryptionContext)
     {
-        List<string> paths = JDocumentCrypto.Decrypt(parsed, envelope, key, MaxDepth);
+        List<string> paths = JDocumentCrypto.Decrypt(parsed, envelope, key, MaxDepth, Rules);
         JObjectReader.Write(parsed, output);
         return includeDecryptionContext ? new DecryptionContext([new DecryptionInfo(paths, envelope.KeyId)]) : null;
     }

@@ -97,7 +97,14 @@ internal static class PolicyReadCheck
     public static void ThrowDowngrade(PolicyRuleSet rules, EnvelopeFormat format, string? id) =>
         throw new EncryptionException(
             EncryptionErrorKind.UnsupportedFormat,
-            string.Create(CultureInfo.InvariantCulture, $"{Which(id)} is encrypted in format {(int)format}, but the container's encryption policy has nested selectors, which format {EncryptionEnvelope.ExtendedFormatVersion} records: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating)."),
+            string.Create(CultureInfo.InvariantCulture, $"{Which(id)} is encrypted in format {(int)format}, but the container's encryption policy {(rules.Plan.NestedSelectors.ChildCount > 0 ? "has nested selectors" : "binds values to their document")}, which format {EncryptionEnvelope.ExtendedFormatVersion} records: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating)."),
+            rules.DataEncryptionKeyId);
+
+    [DoesNotReturn]
+    public static void ThrowBindingDowngrade(PolicyRuleSet rules, string? id) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.UnsupportedFormat,
+            $"{Which(id)} is encrypted without binding ('bind' missing from '_ev.crit'), but the container's encryption policy binds values to their document: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating).",
             rules.DataEncryptionKeyId);
 
     private static string Which(string? id) =>

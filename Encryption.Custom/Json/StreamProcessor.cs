@@ -224,7 +224,7 @@ public sealed class StreamProcessor : EncryptionProcessor
     {
         ref DocumentRecord record = ref scan.Documents[0];
         output.Write(document[..record.Start]);
-        DocumentDecryptor.Write(document, scan, record, key, output, MaxDepth);
+        DocumentDecryptor.Write(document, scan, record, key, output, MaxDepth, Rules);
         output.Write(document[record.End..]);
         return includeDecryptionContext ? DecryptionContexts.Build(scan, record) : null;
     }

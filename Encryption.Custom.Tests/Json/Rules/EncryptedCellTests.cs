@@ -60,10 +60,10 @@ public sealed class EncryptedCellTests : IDisposable
     [Fact]
     public void CellShape_GeneratedBlobs_MatchTheLayout()
     {
-        // Shaped exactly when marker 2..7, version 1, length 66 + 16k, and scalars exactly 66.
+        // Shaped exactly when marker 2..7, version 1 (or 2, bound), length 66 + 16k, and scalars exactly 66.
         Gen<byte[]> blobs =
             from marker in Gen.Choose(0, 9)
-            from version in Gen.Elements(0, 1, 2)
+            from version in Gen.Elements(0, 1, 2, 3)
             from length in Gen.Choose(2, 140)
             from body in Gen.ArrayOf(Gen.Choose(0, 255).Select(b => (byte)b), length - 2)
             select (byte[])[(byte)marker, (byte)version, .. body];
@@ -71,7 +71,7 @@ public sealed class EncryptedCellTests : IDisposable
         Prop.ForAll(blobs.ToArbitrary(), blob =>
         {
             bool scalar = blob[0] is 3 or 4 or 5;
-            bool expected = blob[0] is >= 2 and <= 7 && blob[1] == 1 && blob.Length >= 66 && (blob.Length - 66) % 16 == 0 && (!scalar || blob.Length == 66);
+            bool expected = blob[0] is >= 2 and <= 7 && blob[1] is 1 or 2 && blob.Length >= 66 && (blob.Length - 66) % 16 == 0 && (!scalar || blob.Length == 66);
             return EncryptedCell.IsCellShaped(Encoding.ASCII.GetBytes(Convert.ToBase64String(blob))) == expected;
         }).QuickCheckThrowOnFailure();
     }

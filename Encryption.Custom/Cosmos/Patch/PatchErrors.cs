@@ -40,5 +40,5 @@ internal static class PatchErrors
         new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}', which is, contains or lies inside the nested encrypted selector '{selector}': patch operations on nested selectors are not supported yet. Replace the document instead.", dataEncryptionKeyId, path);
 
     public static EncryptionException ExtendedFormat(string path, string? dataEncryptionKeyId) =>
-        new(EncryptionErrorKind.InvalidOptions, $"The patch changes the encrypted '{path}' of a document whose encryption (nested selectors, format 101) a patch cannot maintain yet: replace the document instead.", dataEncryptionKeyId, path);
+        new(EncryptionErrorKind.InvalidOptions, $"The patch changes the encrypted '{path}' of a document whose encryption (nested selectors or values bound to their document, format 101) a patch cannot maintain yet: replace the document instead.", dataEncryptionKeyId, path);
 }

@@ -140,6 +140,7 @@ internal static class PatchTransformer
         int encryptedValues = 0;
         bool extended = stored?.FormatVersion == EncryptionEnvelope.ExtendedFormatVersion
             || rules?.Plan.IsExtendedFormat == true
+            || rules?.Binds == true
             || requested?.GetPlan().IsExtendedFormat == true;
         for (int i = 0; i < operations.Count; i++)
         {

@@ -80,6 +80,20 @@ public sealed class ContainerEncryptionPolicy
         }
     }
 
+    /// <summary>
+    /// Whether each randomized value is bound to its document: its cell's tag covers the container, the document's id
+    /// and partition key, and the value's path, so a cell copied into another document, moved to another path or into
+    /// another container is refused (<see cref="EncryptionErrorKind.CellBindingMismatch"/>). Default
+    /// <see langword="false"/>: binding needs the extended format (101), which Microsoft's package cannot read.
+    /// Deterministic paths stay unbound (equality queries need equal ciphertext across documents).
+    /// </summary>
+    /// <remarks>
+    /// Internal until the encryption container hands the processors its scope and partition-key paths (the rule set
+    /// must be bound with <see cref="PolicyRuleSet.BindTo"/>); a public switch that the container ignored would not
+    /// fail closed. docs/policy.md "Binding".
+    /// </remarks>
+    internal bool Bind { get; init; }
+
     /// <summary>What the container does with plaintext in the policy's paths. Default <see cref="PlaintextPolicy.WriteEncryptedForbidPlaintext"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is not defined.</exception>
     public PlaintextPolicy PlaintextPolicy
@@ -151,7 +165,8 @@ public sealed class ContainerEncryptionPolicy
         _pathRules,
         _acceptedKeyIds,
         forbidsPlaintext: _plaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext,
-        encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth);
+        encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth,
+        binds: Bind);
 
     private static List<EncryptionPolicyIncludedPath> ToIncludedPaths(IEnumerable<string> paths)
     {

@@ -34,6 +34,9 @@ internal static class JDocumentCrypto
             }
         }
 
+        CellBinding binding = plan.Binding is { } target
+            ? JBinding.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId)
+            : default;
         bool[] encrypted = new bool[plan.PathCount];
         for (int i = 0; i < plan.TopLevelCount; i++)
         {
@@ -43,7 +46,7 @@ internal static class JDocumentCrypto
                 continue;
             }
 
-            document[name] = JTokenValueCodec.Encrypt(value, key, plan, i);
+            document[name] = JTokenValueCodec.Encrypt(value, key, plan, i, binding);
             encrypted[i] = true;
         }
 
@@ -51,7 +54,7 @@ internal static class JDocumentCrypto
         {
             if (document.TryGetValue(nested.GetChildName(i), out JToken? value))
             {
-                JNestedCrypto.Encrypt(value, nested.GetChild(i), key, plan, encrypted);
+                JNestedCrypto.Encrypt(value, nested.GetChild(i), key, plan, encrypted, binding);
             }
         }
 
@@ -69,7 +72,7 @@ internal static class JDocumentCrypto
             document.Add(EncryptionEnvelope.AnchorName, ExtendedEnvelope.AnchorBase64);
         }
 
-        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, listed, plan.IsExtendedFormat));
+        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, listed, plan.IsExtendedFormat, selectors: nested.ChildCount > 0, bind: plan.IsBound));
     }
 
     /// <summary>
@@ -77,9 +80,18 @@ internal static class JDocumentCrypto
     /// document inside a feed page is left exactly as it was.
     /// </summary>
     /// <returns>The paths decrypted.</returns>
-    /// <exception cref="EncryptionException">A value is invalid or not authentic.</exception>
-    public static List<string> Decrypt(JObject document, JEnvelope envelope, DataEncryptionKey key, int maxDepth)
+    /// <exception cref="EncryptionException">A value is invalid or not authentic, or a bound document is read without the container's binding (<paramref name="rules"/>).</exception>
+    public static List<string> Decrypt(JObject document, JEnvelope envelope, DataEncryptionKey key, int maxDepth, PolicyRuleSet? rules = null)
     {
+        // A bound document: D from its own id and partition key; deterministic paths (the policy's) are not bound.
+        CellBinding binding = default;
+        EncryptionPlan? policy = rules?.Plan;
+        if (envelope.Bound)
+        {
+            BindingTarget target = policy?.Binding ?? throw DocumentBinding.NoBindingTarget(envelope.KeyId);
+            binding = JBinding.Compute(document, target, envelope.Algorithm, envelope.KeyId);
+        }
+
         var replacements = new List<KeyValuePair<string, JToken>>(envelope.Paths.Count);
         List<string> decrypted;
         var nested = new List<KeyValuePair<JToken, JToken>>();
@@ -99,13 +111,13 @@ internal static class JDocumentCrypto
                     JsonErrors.ThrowNotAnEncryptedString(path, envelope.KeyId);
                 }
 
-                replacements.Add(new(name, JTokenValueCodec.Decrypt((string)value!, key, envelope.KeyId, path, maxDepth)));
+                replacements.Add(new(name, JTokenValueCodec.Decrypt((string)value!, key, envelope.KeyId, path, maxDepth, BindingOf(policy, path, binding))));
                 decrypted.Add(path);
             }
 
             if (envelope.Selectors is { } selectors)
             {
-                decrypted.AddRange(JNestedCrypto.Decrypt(document, selectors, key, envelope.KeyId, maxDepth, nested));
+                decrypted.AddRange(JNestedCrypto.Decrypt(document, selectors, key, envelope.KeyId, maxDepth, nested, path => BindingOf(policy, path, binding)));
             }
         }
         else
@@ -136,6 +148,13 @@ internal static class JDocumentCrypto
         }
 
         return decrypted;
+    }
+
+    // Deterministic cells are never bound: the policy says which paths those are.
+    private static CellBinding BindingOf(EncryptionPlan? policy, string path, CellBinding binding)
+    {
+        int index = policy?.IndexOf(path) ?? -1;
+        return index >= 0 && policy!.IsDeterministic(index) ? default : binding;
     }
 
     private static JObject DecryptLegacyBlob(JEnvelope envelope, DataEncryptionKey key, int maxDepth)

@@ -5,8 +5,9 @@ namespace Encryption.Custom.Json.JTokens;
 /// <summary>The <c>_ei</c> metadata of a parsed document (wire-format.md §3.1), read with the shared rules.</summary>
 internal sealed class JEnvelope
 {
-    private JEnvelope(EnvelopeFormat format, string keyId, string algorithm, List<string> paths, string? encryptedData, DocumentSelectors? selectors)
+    private JEnvelope(EnvelopeFormat format, string keyId, string algorithm, List<string> paths, string? encryptedData, DocumentSelectors? selectors, bool bound)
     {
+        Bound = bound;
         Selectors = selectors;
         Format = format;
         KeyId = keyId;
@@ -26,6 +27,9 @@ internal sealed class JEnvelope
 
     /// <summary>Format 101: the nested selectors <c>_ep</c> lists, or null.</summary>
     public DocumentSelectors? Selectors { get; }
+
+    /// <summary>Format 101 with <c>bind</c> in <c>_ev.crit</c>: every randomized cell is bound to this document.</summary>
+    public bool Bound { get; }
 
     /// <summary>The format 2 blob (base64), or null.</summary>
     public string? EncryptedData { get; }
@@ -68,12 +72,12 @@ internal sealed class JEnvelope
         string algorithm = ReadString(envelope, EncryptionEnvelope.AlgorithmName);
         EnvelopeFormat format = EncryptionEnvelope.ResolveFormat(formatVersion, algorithm);
         bool extended = format == EnvelopeFormat.Extended;
-        bool selectorsFeature = false;
+        var features = ExtendedFeatureSet.None;
         if (extended)
         {
             // The stream reader's rules, on the same bytes.
             JToken featuresToken = envelope[EncryptionEnvelope.FeaturesName] ?? throw JsonErrors.CreateMalformedEnvelope("'_ev' is missing for format version 101.");
-            selectorsFeature = Streaming.ExtendedFeatures.Read(System.Text.Encoding.UTF8.GetBytes(featuresToken.ToString(Newtonsoft.Json.Formatting.None)));
+            features = Streaming.ExtendedFeatures.Read(System.Text.Encoding.UTF8.GetBytes(featuresToken.ToString(Newtonsoft.Json.Formatting.None)));
         }
 
         string? encryptedData = null;
@@ -103,7 +107,7 @@ internal sealed class JEnvelope
         DocumentSelectors? selectors = null;
         if (extended)
         {
-            if (nested.Count > 0 && !selectorsFeature)
+            if (nested.Count > 0 && (features & ExtendedFeatureSet.Selectors) == 0)
             {
                 throw JsonErrors.CreateMalformedEnvelope("'_ep' lists nested selectors but '_ev.crit' does not require the feature 'sel'.");
             }
@@ -122,11 +126,11 @@ internal sealed class JEnvelope
             throw JsonErrors.CreateMalformedEnvelope("'_ed' is missing for format version 2.");
         }
 
-        return new JEnvelope(format, keyId, algorithm, paths, encryptedData, selectors);
+        return new JEnvelope(format, keyId, algorithm, paths, encryptedData, selectors, (features & ExtendedFeatureSet.Bind) != 0);
     }
 
     /// <summary>Builds the metadata object this library writes: format 3, or 101 when <paramref name="extended"/> (then <paramref name="paths"/> follow the anchor).</summary>
-    public static JObject Create(string keyId, string algorithm, List<string> paths, bool extended = false)
+    public static JObject Create(string keyId, string algorithm, List<string> paths, bool extended = false, bool selectors = true, bool bind = false)
     {
         var envelope = new JObject
         {
@@ -137,7 +141,7 @@ internal sealed class JEnvelope
 
         if (extended)
         {
-            envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = new JArray(ExtendedEnvelope.SelectorsFeature) };
+            envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = selectors && bind ? new JArray(ExtendedEnvelope.SelectorsFeature, ExtendedEnvelope.BindFeature) : new JArray(bind ? ExtendedEnvelope.BindFeature : ExtendedEnvelope.SelectorsFeature) };
         }
 
         envelope[EncryptionEnvelope.EncryptedDataName] = null;

@@ -56,7 +56,7 @@ internal sealed class JFeedPageSession
         List<string> paths;
         try
         {
-            paths = JDocumentCrypto.Decrypt(document, envelope, key, _maxDepth);
+            paths = JDocumentCrypto.Decrypt(document, envelope, key, _maxDepth, _rules);
         }
         catch (EncryptionException exception)
         {

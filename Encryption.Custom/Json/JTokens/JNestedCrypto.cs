@@ -15,13 +15,14 @@ internal static class JNestedCrypto
     /// <param name="key">The key.</param>
     /// <param name="plan">The plan.</param>
     /// <param name="encrypted">Per path: set when a value of it was encrypted.</param>
-    public static void Encrypt(JToken value, SelectorNode node, DataEncryptionKey key, EncryptionPlan plan, bool[] encrypted)
+    /// <param name="binding">The document's binding (default when the plan does not bind).</param>
+    public static void Encrypt(JToken value, SelectorNode node, DataEncryptionKey key, EncryptionPlan plan, bool[] encrypted, CellBinding binding)
     {
         if (node.IsLeaf)
         {
             if (value.Type != JTokenType.Null)
             {
-                value.Replace(new JValue(JTokenValueCodec.Encrypt(value, key, plan, node.RuleIndex)));
+                value.Replace(new JValue(JTokenValueCodec.Encrypt(value, key, plan, node.RuleIndex, binding)));
                 encrypted[node.RuleIndex] = true;
             }
 
@@ -35,7 +36,7 @@ internal static class JNestedCrypto
                 int child = node.FindChild(property.Name);
                 if (child >= 0)
                 {
-                    Encrypt(property.Value, node.GetChild(child), key, plan, encrypted);
+                    Encrypt(property.Value, node.GetChild(child), key, plan, encrypted, binding);
                     continue;
                 }
 
@@ -50,7 +51,7 @@ internal static class JNestedCrypto
         {
             foreach (JToken element in array.ToList())
             {
-                Encrypt(element, elements, key, plan, encrypted);
+                Encrypt(element, elements, key, plan, encrypted, binding);
             }
         }
     }
@@ -61,7 +62,7 @@ internal static class JNestedCrypto
     /// </summary>
     /// <returns>The selectors of which at least one value was decrypted, in <c>_ep</c> order.</returns>
     /// <exception cref="EncryptionException">A selected value is not a string, or not valid or not authentic.</exception>
-    public static IEnumerable<string> Decrypt(JObject document, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, List<KeyValuePair<JToken, JToken>> replacements)
+    public static IEnumerable<string> Decrypt(JObject document, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, List<KeyValuePair<JToken, JToken>> replacements, Func<string, CellBinding> bindingOf)
     {
         bool[] decrypted = new bool[selectors.Texts.Length];
         SelectorNode root = selectors.Root;
@@ -69,14 +70,14 @@ internal static class JNestedCrypto
         {
             if (document.TryGetValue(root.GetChildName(i), out JToken? value))
             {
-                Decrypt(value, root.GetChild(i), selectors, key, keyId, maxDepth, level: 1, replacements, decrypted);
+                Decrypt(value, root.GetChild(i), selectors, key, keyId, maxDepth, level: 1, replacements, decrypted, bindingOf);
             }
         }
 
         return selectors.Texts.Where((_, i) => decrypted[i]);
     }
 
-    private static void Decrypt(JToken value, SelectorNode node, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, int level, List<KeyValuePair<JToken, JToken>> replacements, bool[] decrypted)
+    private static void Decrypt(JToken value, SelectorNode node, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, int level, List<KeyValuePair<JToken, JToken>> replacements, bool[] decrypted, Func<string, CellBinding> bindingOf)
     {
         if (node.IsLeaf)
         {
@@ -92,7 +93,7 @@ internal static class JNestedCrypto
             }
 
             // The plaintext's own depth limit is what is left below this value (a top-level value sits at level 1).
-            replacements.Add(new(value, JTokenValueCodec.Decrypt((string)value!, key, keyId, path, maxDepth - (level - 1))));
+            replacements.Add(new(value, JTokenValueCodec.Decrypt((string)value!, key, keyId, path, maxDepth - (level - 1), bindingOf(path))));
             decrypted[node.RuleIndex] = true;
             return;
         }
@@ -104,7 +105,7 @@ internal static class JNestedCrypto
                 int child = node.FindChild(property.Name);
                 if (child >= 0)
                 {
-                    Decrypt(property.Value, node.GetChild(child), selectors, key, keyId, maxDepth, level + 1, replacements, decrypted);
+                    Decrypt(property.Value, node.GetChild(child), selectors, key, keyId, maxDepth, level + 1, replacements, decrypted, bindingOf);
                 }
             }
         }
@@ -112,7 +113,7 @@ internal static class JNestedCrypto
         {
             foreach (JToken element in array)
             {
-                Decrypt(element, elements, selectors, key, keyId, maxDepth, level + 1, replacements, decrypted);
+                Decrypt(element, elements, selectors, key, keyId, maxDepth, level + 1, replacements, decrypted, bindingOf);
             }
         }
     }

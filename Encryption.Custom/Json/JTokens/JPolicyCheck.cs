@@ -24,6 +24,11 @@ internal static class JPolicyCheck
             {
                 PolicyReadCheck.ThrowDowngrade(rules, envelope.Format, Id(document, nameDocument));
             }
+
+            if (!envelope.Bound && rules.Binds && rules.ForbidsPlaintext)
+            {
+                PolicyReadCheck.ThrowBindingDowngrade(rules, Id(document, nameDocument));
+            }
         }
 
         PathRule? plaintext = null;

@@ -11,7 +11,7 @@ internal static class JTokenValueCodec
 {
     /// <summary>Encrypts <paramref name="token"/> (the value of the plan's path at <paramref name="pathIndex"/>); returns the base64 text of marker ‖ cell.</summary>
     /// <exception cref="EncryptionException">The value cannot be represented (<see cref="EncryptionErrorKind.LimitExceeded"/>) or encrypted.</exception>
-    public static string Encrypt(JToken token, DataEncryptionKey key, EncryptionPlan plan, int pathIndex)
+    public static string Encrypt(JToken token, DataEncryptionKey key, EncryptionPlan plan, int pathIndex, CellBinding binding = default)
     {
         string path = plan.GetPath(pathIndex);
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
@@ -24,7 +24,7 @@ internal static class JTokenValueCodec
                 try
                 {
                     int length = GetStrictUtf8(text, rented, path);
-                    return Encode(key, TypeMarker.String, rented.AsSpan(0, length), plan, pathIndex);
+                    return Encode(key, TypeMarker.String, rented.AsSpan(0, length), plan, pathIndex, binding);
                 }
                 finally
                 {
@@ -42,7 +42,7 @@ internal static class JTokenValueCodec
                 }
 
                 ScalarEncoding.WriteInt64(integer, scalar);
-                return EncodeScalar(key, TypeMarker.Long, scalar, plan, pathIndex);
+                return EncodeScalar(key, TypeMarker.Long, scalar, plan, pathIndex, binding);
 
             case JTokenType.Float:
                 if (((JValue)token).Value is not double number || !double.IsFinite(number))
@@ -52,11 +52,11 @@ internal static class JTokenValueCodec
                 }
 
                 ScalarEncoding.WriteDouble(number, scalar);
-                return EncodeScalar(key, TypeMarker.Double, scalar, plan, pathIndex);
+                return EncodeScalar(key, TypeMarker.Double, scalar, plan, pathIndex, binding);
 
             case JTokenType.Boolean:
                 ScalarEncoding.WriteBoolean((bool)token, scalar);
-                return EncodeScalar(key, TypeMarker.Boolean, scalar, plan, pathIndex);
+                return EncodeScalar(key, TypeMarker.Boolean, scalar, plan, pathIndex, binding);
 
             case JTokenType.Object:
             case JTokenType.Array:
@@ -69,7 +69,7 @@ internal static class JTokenValueCodec
                 using (var json = new PooledBufferWriter())
                 {
                     JObjectReader.WriteUtf8(token, json);
-                    return Encode(key, token.Type == JTokenType.Object ? TypeMarker.Object : TypeMarker.Array, json.WrittenSpan, plan, pathIndex);
+                    return Encode(key, token.Type == JTokenType.Object ? TypeMarker.Object : TypeMarker.Array, json.WrittenSpan, plan, pathIndex, binding);
                 }
 
             default:
@@ -80,7 +80,7 @@ internal static class JTokenValueCodec
 
     /// <summary>Decrypts the base64 text of marker ‖ cell back into a token.</summary>
     /// <exception cref="EncryptionException">Invalid value or not authentic (names the path and key id).</exception>
-    public static JToken Decrypt(string base64, DataEncryptionKey key, string keyId, string path, int maxDepth)
+    public static JToken Decrypt(string base64, DataEncryptionKey key, string keyId, string path, int maxDepth, CellBinding binding = default)
     {
         // Rented, not allocated: base64 text, blob and plaintext are a document's worth of bytes per document.
         int base64Length = Encoding.UTF8.GetByteCount(base64);
@@ -91,7 +91,10 @@ internal static class JTokenValueCodec
         try
         {
             Encoding.UTF8.GetBytes(base64, base64Utf8);
-            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64Utf8.AsSpan(0, base64Length), blob, plainText, out TypeMarker marker, out int written);
+            // A bound document's cells must be bound cells for this path in this document.
+            EncryptedValueStatus status = binding.IsEmpty
+                ? EncryptedValueCodec.TryDecrypt(key, base64Utf8.AsSpan(0, base64Length), blob, plainText, out TypeMarker marker, out int written)
+                : BoundValueCodec.TryDecrypt(key, binding, Encoding.UTF8.GetBytes(path), base64Utf8.AsSpan(0, base64Length), blob, plainText, out marker, out written);
             if (status != EncryptedValueStatus.Valid)
             {
                 throw JsonErrors.CreateInvalidValue(status, path, keyId);
@@ -109,11 +112,11 @@ internal static class JTokenValueCodec
         }
     }
 
-    private static string EncodeScalar(DataEncryptionKey key, TypeMarker marker, Span<byte> plainText, EncryptionPlan plan, int pathIndex)
+    private static string EncodeScalar(DataEncryptionKey key, TypeMarker marker, Span<byte> plainText, EncryptionPlan plan, int pathIndex, CellBinding binding)
     {
         try
         {
-            return Encode(key, marker, plainText, plan, pathIndex);
+            return Encode(key, marker, plainText, plan, pathIndex, binding);
         }
         finally
         {
@@ -122,12 +125,15 @@ internal static class JTokenValueCodec
     }
 
     // The base64 text of marker ‖ cell, through a rented buffer: the string is the only allocation.
-    private static string Encode(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, EncryptionPlan plan, int pathIndex)
+    private static string Encode(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, EncryptionPlan plan, int pathIndex, CellBinding binding)
     {
         byte[] encoded = ArrayPool<byte>.Shared.Rent(EncryptedValueCodec.GetEncodedLength(key, plainText.Length));
         try
         {
-            int length = EncryptedValueCodec.Encode(key, marker, plainText, encoded, plan.GetDeterministicPrefix(pathIndex));
+            // Deterministic values are never bound (wire-format.md "Bound cells").
+            int length = !binding.IsEmpty && !plan.IsDeterministic(pathIndex)
+                ? BoundValueCodec.Encode(key, binding, plan.GetSelector(pathIndex), marker, plainText, encoded)
+                : EncryptedValueCodec.Encode(key, marker, plainText, encoded, plan.GetDeterministicPrefix(pathIndex));
             return Encoding.ASCII.GetString(encoded, 0, length);
         }
         finally

@@ -23,13 +23,16 @@ internal sealed class PolicyRuleSet
     /// <param name="acceptedKeyIds">The other keys documents may be encrypted with.</param>
     /// <param name="forbidsPlaintext">Whether reads refuse plaintext at a policy path (else they count it).</param>
     /// <param name="encryptsWrites">Whether writes that ask for nothing are encrypted by the rules.</param>
+    /// <param name="binds">Whether the policy binds values to their document.</param>
+    /// <param name="binding">The container to bind to (used only when <paramref name="binds"/>).</param>
     /// <exception cref="EncryptionException">The key, algorithm or paths are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
-    public PolicyRuleSet(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<PathRule> rules, IEnumerable<string> acceptedKeyIds, bool forbidsPlaintext, bool encryptsWrites)
+    public PolicyRuleSet(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<PathRule> rules, IEnumerable<string> acceptedKeyIds, bool forbidsPlaintext, bool encryptsWrites, bool binds = false, BindingTarget? binding = null)
     {
         _rules = [.. rules];
         _paths = [.. _rules.Select(r => r.Text)];
         _deterministicPaths = [.. _rules.Where(r => r.IsDeterministic).Select(r => r.Text)];
-        Plan = EncryptionPlan.Create(dataEncryptionKeyId, encryptionAlgorithm, _paths, _deterministicPaths);
+        Binds = binds;
+        Plan = EncryptionPlan.Create(dataEncryptionKeyId, encryptionAlgorithm, _paths, _deterministicPaths, binds ? binding : null);
         DataEncryptionKeyId = dataEncryptionKeyId;
         EncryptionAlgorithm = encryptionAlgorithm;
         _readableKeyIds = [.. acceptedKeyIds.Prepend(dataEncryptionKeyId).Distinct(StringComparer.Ordinal)];
@@ -48,6 +51,16 @@ internal sealed class PolicyRuleSet
 
     /// <summary>Whether writes that ask for nothing are encrypted by these rules.</summary>
     public bool EncryptsWrites { get; }
+
+    /// <summary>
+    /// Whether the policy binds values to their document (<c>Bind</c>). Only a rule set bound to a container
+    /// (<see cref="BindTo"/>) can write or verify bound cells; one that binds without a target refuses writes.
+    /// </summary>
+    public bool Binds { get; }
+
+    /// <summary>The same rules bound to the container <paramref name="target"/> (scope and partition-key paths).</summary>
+    public PolicyRuleSet BindTo(BindingTarget target) =>
+        new(DataEncryptionKeyId, EncryptionAlgorithm, _rules, _readableKeyIds.Skip(1), ForbidsPlaintext, EncryptsWrites, Binds, target);
 
     /// <summary>The rules, in the policy's order.</summary>
     public IReadOnlyList<PathRule> Rules => _rules;
@@ -116,11 +129,18 @@ internal sealed class PolicyRuleSet
     /// The options a write under these rules encrypts with: the key, algorithm, paths and deterministic ones. A new
     /// instance per call (the options type is mutable); the one place that turns a policy into write options.
     /// </summary>
-    public EncryptionOptions CreateWriteOptions() => new()
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.InvalidOptions"/>: the policy binds but these rules know no container.</exception>
+    public EncryptionOptions CreateWriteOptions() => Binds && Plan.Binding is null
+        ? throw new EncryptionException(
+            EncryptionErrorKind.InvalidOptions,
+            "The container's encryption policy binds values to their document (Bind), but these rules were not bound to a container's scope and partition-key paths: nothing is written unbound in its place.",
+            DataEncryptionKeyId)
+        : new()
     {
         DataEncryptionKeyId = DataEncryptionKeyId,
         EncryptionAlgorithm = EncryptionAlgorithm,
         PathsToEncrypt = _paths,
         DeterministicPaths = _deterministicPaths.Length == 0 ? null : _deterministicPaths,
+        Binding = Plan.Binding,
     };
 }

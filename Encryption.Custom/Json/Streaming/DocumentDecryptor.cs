@@ -17,14 +17,16 @@ internal static class DocumentDecryptor
     private const string LegacyBlobPath = "/" + EncryptionEnvelope.PropertyName + "/" + EncryptionEnvelope.EncryptedDataName;
 
     /// <summary>Writes the decrypted form of the bytes from <c>document.Start</c> to <c>document.End</c>.</summary>
-    /// <exception cref="EncryptionException">A value is not valid or not authentic.</exception>
+    /// <remarks>The container's policy (rules), if any: a bound document is read only with its binding target, and its deterministic paths are the ones whose cells are not bound.</remarks>
+    /// <exception cref="EncryptionException">A value is not valid or not authentic, or a bound document is read without a binding target.</exception>
     public static void Write(
         ReadOnlySpan<byte> input,
         DecryptionScan scan,
         in DocumentRecord document,
         DataEncryptionKey key,
         IBufferWriter<byte> output,
-        int maxDepth)
+        int maxDepth,
+        PolicyRuleSet? rules = null)
     {
         PropertyRecord[] properties = scan.Properties;
         int first = document.FirstProperty;
@@ -33,6 +35,26 @@ internal static class DocumentDecryptor
         int anchor = document.Format == EnvelopeFormat.Extended ? document.AnchorProperty : -1;
         string keyId = document.KeyId!;
 
+        // A bound document: D from its own id and partition key, before any value (BindingScan).
+        CellBinding binding = default;
+        ulong unboundSelectors = 0;
+        EncryptionPlan? policy = rules?.Plan;
+        if (document.Bound)
+        {
+            BindingTarget target = policy?.Binding ?? throw DocumentBinding.NoBindingTarget(keyId);
+            binding = BindingScan.Compute(input[document.Start..document.End], target, document.Algorithm!, keyId, maxDepth);
+            string[] texts = document.Selectors?.Texts ?? [];
+            for (int i = 0; i < texts.Length; i++)
+            {
+                int index = policy.IndexOf(texts[i]);
+                if (index >= 0 && policy.IsDeterministic(index))
+                {
+                    unboundSelectors |= 1UL << i;
+                }
+            }
+        }
+
+        var selectorBindings = new SelectorBindings(binding, unboundSelectors);
         int cursor = document.Start;
         bool keptBefore = false;
         ulong decryptedSelectors = 0;
@@ -59,19 +81,26 @@ internal static class DocumentDecryptor
             if (property.PathIndex >= 0)
             {
                 output.Write(input[cursor..property.ValueStart]);
-                ValueDecryptor.Write(input, scan, property, key, keyId, output, maxDepth);
+                ValueDecryptor.Write(input, scan, property, key, keyId, output, maxDepth, IsDeterministic(policy, scan.GetName(input, property)) ? default : binding);
                 cursor = property.ValueEnd;
             }
             else if (property.NestedChild >= 0)
             {
                 output.Write(input[cursor..property.ValueStart]);
-                decryptedSelectors |= NestedDecryptor.Write(input[property.ValueStart..property.ValueEnd], document.Selectors!, document.Selectors!.Root.GetChild(property.NestedChild), key, keyId, output, maxDepth);
+                decryptedSelectors |= NestedDecryptor.Write(input[property.ValueStart..property.ValueEnd], document.Selectors!, document.Selectors!.Root.GetChild(property.NestedChild), key, keyId, output, maxDepth, selectorBindings);
                 cursor = property.ValueEnd;
             }
         }
 
         output.Write(input[cursor..document.End]);
         scan.DecryptedSelectors = decryptedSelectors;
+    }
+
+    // Deterministic cells are never bound: the policy says which top-level paths those are.
+    private static bool IsDeterministic(EncryptionPlan? policy, ReadOnlySpan<byte> name)
+    {
+        int index = policy?.FindPath(name) ?? -1;
+        return index >= 0 && policy!.IsDeterministic(index);
     }
 
     // Format 2: the encrypted properties come back from one blob and take the place of _ei.

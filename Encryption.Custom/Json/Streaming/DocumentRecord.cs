@@ -41,6 +41,9 @@ internal struct DocumentRecord
     /// <summary>Format 101: the nested selectors <c>_ep</c> lists (null when it lists none, and in other formats).</summary>
     public DocumentSelectors? Selectors;
 
+    /// <summary>Whether <c>_ev.crit</c> requires <c>bind</c>: every randomized cell is bound to this document.</summary>
+    public bool Bound;
+
     /// <summary>The <c>_ed</c> string token (quotes included), or -1.</summary>
     public int EncryptedDataStart;
 

@@ -168,7 +168,8 @@ internal static partial class EnvelopeReader
         document.Algorithm = ReadAlgorithm(envelope[starts[AlgorithmMember]..ends[AlgorithmMember]], formatVersion);
         document.Format = EncryptionEnvelope.ResolveFormat(formatVersion, document.Algorithm);
         bool extended = document.Format == EnvelopeFormat.Extended;
-        bool selectorsFeature = false;
+        document.Bound = false;
+        var features = ExtendedFeatureSet.None;
         if (extended)
         {
             // Before anything else of the document is trusted: a feature this reader lacks refuses the document.
@@ -177,7 +178,7 @@ internal static partial class EnvelopeReader
                 JsonErrors.ThrowMalformedEnvelope("'_ev' is missing for format version 101.");
             }
 
-            selectorsFeature = ExtendedFeatures.Read(envelope[starts[FeaturesMember]..ends[FeaturesMember]]);
+            features = ExtendedFeatures.Read(envelope[starts[FeaturesMember]..ends[FeaturesMember]]);
         }
         if (starts[EncryptedDataMember] >= 0)
         {
@@ -209,12 +210,13 @@ internal static partial class EnvelopeReader
             }
 
             ReadOnlySpan<byte> selectors = scan.Selectors;
-            if (!selectors.IsEmpty && !selectorsFeature)
+            if (!selectors.IsEmpty && (features & ExtendedFeatureSet.Selectors) == 0)
             {
                 JsonErrors.ThrowMalformedEnvelope("'_ep' lists nested selectors but '_ev.crit' does not require the feature 'sel'.");
             }
 
             document.Selectors = selectors.IsEmpty ? null : DocumentSelectors.Get(selectors);
+            document.Bound = (features & ExtendedFeatureSet.Bind) != 0;
             for (int i = 0; document.Selectors is not null && i < scan.PathCount; i++)
             {
                 if (document.Selectors.Root.FindChild(scan.GetPathName(scan.Paths[i])) >= 0)

@@ -10,9 +10,9 @@ namespace Encryption.Custom.Json.Streaming;
 internal static class ExtendedFeatures
 {
     /// <summary>Checks <paramref name="json"/> (the value of <c>_ev</c>).</summary>
-    /// <returns>Whether <c>crit</c> requires nested selectors.</returns>
+    /// <returns>The known features <c>crit</c> requires.</returns>
     /// <exception cref="EncryptionException">Malformed (<see cref="EncryptionErrorKind.MalformedDocument"/>) or unsupported (<see cref="EncryptionErrorKind.UnsupportedFormat"/>).</exception>
-    public static bool Read(ReadOnlySpan<byte> json)
+    public static ExtendedFeatureSet Read(ReadOnlySpan<byte> json)
     {
         // The envelope's syntax and depth were validated by the scan.
         var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = 1000 });
@@ -24,7 +24,7 @@ internal static class ExtendedFeatures
 
         bool hasVersion = false;
         bool hasCritical = false;
-        bool selectors = false;
+        ExtendedFeatureSet selectors = ExtendedFeatureSet.None;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             bool isVersion = reader.ValueTextEquals("v"u8);
@@ -40,7 +40,7 @@ internal static class ExtendedFeatures
                 if (reader.TokenType != JsonTokenType.Number || !reader.TryGetInt64(out long version))
                 {
                     JsonErrors.ThrowMalformedEnvelope("'_ev.v' must be an integer.");
-                    return false;
+                    return ExtendedFeatureSet.None;
                 }
 
                 // Checked at once: a later version may mean anything by the rest.
@@ -71,14 +71,14 @@ internal static class ExtendedFeatures
         return selectors;
     }
 
-    private static bool ReadCritical(ref Utf8JsonReader reader)
+    private static ExtendedFeatureSet ReadCritical(ref Utf8JsonReader reader)
     {
         if (reader.TokenType != JsonTokenType.StartArray)
         {
             JsonErrors.ThrowMalformedEnvelope("'_ev.crit' must be an array of feature names.");
         }
 
-        bool selectors = false;
+        var selectors = ExtendedFeatureSet.None;
         Span<byte> name = stackalloc byte[64];
         while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
         {

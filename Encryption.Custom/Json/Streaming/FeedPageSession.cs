@@ -72,7 +72,7 @@ internal struct FeedPageSession
         try
         {
             buffer.Write(input[_cursor..document.Start]);
-            DocumentDecryptor.Write(input, scan, document, key, buffer, maxDepth);
+            DocumentDecryptor.Write(input, scan, document, key, buffer, maxDepth, _rules);
         }
         catch (EncryptionException exception)
         {

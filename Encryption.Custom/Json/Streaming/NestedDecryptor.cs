@@ -13,19 +13,20 @@ internal static class NestedDecryptor
     /// <summary>Writes the decrypted form of <paramref name="value"/> (one top-level property's value).</summary>
     /// <returns>Bit <c>i</c> set for each selector <c>i</c> of which a value was decrypted.</returns>
     /// <exception cref="EncryptionException">A selected value is not a string, or not valid or not authentic; names the selector and key id.</exception>
-    public static ulong Write(ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth)
+    /// <remarks>bindings, per selector: the document's binding for a selector whose cells are bound, the default value for one whose are not.</remarks>
+    public static ulong Write(ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in SelectorBindings bindings)
     {
         // The scan validated the value's syntax and depth already; the value sits at level 1 of the document.
         var reader = new Utf8JsonReader(value, new JsonReaderOptions { MaxDepth = maxDepth + 1 });
         reader.Read();
         int cursor = 0;
         ulong decrypted = 0;
-        Walk(ref reader, value, selectors, node, key, keyId, output, ref cursor, ref decrypted, maxDepth);
+        Walk(ref reader, value, selectors, node, key, keyId, output, ref cursor, ref decrypted, maxDepth, bindings);
         output.Write(value[cursor..]);
         return decrypted;
     }
 
-    private static void Walk(ref Utf8JsonReader reader, ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, ref int cursor, ref ulong decrypted, int maxDepth)
+    private static void Walk(ref Utf8JsonReader reader, ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, ref int cursor, ref ulong decrypted, int maxDepth, in SelectorBindings bindings)
     {
         if (node.IsLeaf)
         {
@@ -48,11 +49,11 @@ internal static class NestedDecryptor
             int remainingDepth = maxDepth - reader.CurrentDepth;
             if (reader.ValueIsEscaped)
             {
-                WriteEscaped(token, name, key, keyId, output, remainingDepth);
+                WriteEscaped(token, name, key, keyId, output, remainingDepth, bindings.Get(node.RuleIndex));
             }
             else
             {
-                ValueDecryptor.Write(token[1..^1], name, key, keyId, output, remainingDepth);
+                ValueDecryptor.Write(token[1..^1], name, key, keyId, output, remainingDepth, bindings.Get(node.RuleIndex));
             }
 
             cursor = (int)reader.BytesConsumed;
@@ -83,7 +84,7 @@ internal static class NestedDecryptor
 
                 seen |= 1UL << child;
 
-                Walk(ref reader, value, selectors, node.GetChild(child), key, keyId, output, ref cursor, ref decrypted, maxDepth);
+                Walk(ref reader, value, selectors, node.GetChild(child), key, keyId, output, ref cursor, ref decrypted, maxDepth, bindings);
             }
 
             return;
@@ -93,7 +94,7 @@ internal static class NestedDecryptor
         {
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                Walk(ref reader, value, selectors, elements, key, keyId, output, ref cursor, ref decrypted, maxDepth);
+                Walk(ref reader, value, selectors, elements, key, keyId, output, ref cursor, ref decrypted, maxDepth, bindings);
             }
 
             return;
@@ -102,14 +103,14 @@ internal static class NestedDecryptor
         reader.Skip();
     }
 
-    private static void WriteEscaped(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth)
+    private static void WriteEscaped(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding)
     {
         // Some writers escape '+' and '/' in the base64.
         byte[] rented = ArrayPool<byte>.Shared.Rent(token.Length);
         try
         {
             int length = JsonStringUnescaper.Unescape(token, rented);
-            ValueDecryptor.Write(rented.AsSpan(0, length), name, key, keyId, output, maxDepth);
+            ValueDecryptor.Write(rented.AsSpan(0, length), name, key, keyId, output, maxDepth, binding);
         }
         finally
         {

@@ -26,6 +26,7 @@ internal static class NestedEncryptor
     /// <param name="node">The selector node for this value.</param>
     /// <param name="flags">Per path: set to <see cref="EncryptionPlan.EncryptedFlag"/> when a value of it was encrypted.</param>
     /// <param name="cursor">The first input byte not yet written; advanced past every cell written.</param>
+    /// <param name="binding">The document's binding (default when the plan does not bind).</param>
     /// <param name="maxDepth">The depth limit.</param>
     /// <returns>The number of bytes written.</returns>
     public static long Walk(
@@ -37,6 +38,7 @@ internal static class NestedEncryptor
         SelectorNode node,
         scoped Span<byte> flags,
         ref int cursor,
+        in CellBinding binding,
         int maxDepth)
     {
         if (node.IsLeaf)
@@ -50,7 +52,7 @@ internal static class NestedEncryptor
             output.Write(document[cursor..start]);
             long written = start - cursor;
             int rule = node.RuleIndex;
-            written += StreamEncryptor.EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(rule), plan.GetPath(rule), plan.DataEncryptionKeyId, maxDepth);
+            written += StreamEncryptor.EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(rule), plan.GetPath(rule), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(rule));
             cursor = (int)reader.BytesConsumed;
             flags[rule] = EncryptionPlan.EncryptedFlag;
             return written;
@@ -58,7 +60,7 @@ internal static class NestedEncryptor
 
         if (reader.TokenType == JsonTokenType.StartObject && node.ChildCount > 0)
         {
-            return WalkObject(ref reader, document, output, key, plan, node, flags, ref cursor, maxDepth);
+            return WalkObject(ref reader, document, output, key, plan, node, flags, ref cursor, binding, maxDepth);
         }
 
         if (reader.TokenType == JsonTokenType.StartArray && node.Elements is { } elements)
@@ -67,7 +69,7 @@ internal static class NestedEncryptor
             long written = 0;
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                written += Walk(ref reader, document, output, key, plan, elements, flags, ref cursor, maxDepth);
+                written += Walk(ref reader, document, output, key, plan, elements, flags, ref cursor, binding, maxDepth);
             }
 
             return written;
@@ -86,6 +88,7 @@ internal static class NestedEncryptor
         SelectorNode node,
         scoped Span<byte> flags,
         ref int cursor,
+        in CellBinding binding,
         int maxDepth)
     {
         JsonDepth.Check(reader.CurrentDepth, maxDepth, 0);
@@ -115,7 +118,7 @@ internal static class NestedEncryptor
             }
 
             seen |= 1UL << child;
-            written += Walk(ref reader, document, output, key, plan, next, flags, ref cursor, maxDepth);
+            written += Walk(ref reader, document, output, key, plan, next, flags, ref cursor, binding, maxDepth);
         }
 
         return written;

@@ -39,6 +39,11 @@ internal static class PolicyScan
             PolicyReadCheck.ThrowDowngrade(rules, document.Format, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
         }
 
+        if (encrypted && rules.Binds && !document.Bound && rules.ForbidsPlaintext)
+        {
+            PolicyReadCheck.ThrowBindingDowngrade(rules, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
+        }
+
         int index = FindUnlisted(input, scan, document, rules, out int property, out bool cellShaped);
         if (cellShaped)
         {

@@ -47,8 +47,12 @@ internal static class StreamEncryptor
         encrypted.Clear();
         try
         {
+            // A bound plan needs the document's id and partition key before the first value (BindingScan).
+            CellBinding binding = plan.Binding is { } target
+                ? BindingScan.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId, maxDepth)
+                : default;
             var reader = new Utf8JsonReader(document, JsonDepth.ReaderOptions(maxDepth, 0));
-            EncryptDocument(ref reader, document, output, key, plan, encrypted, maxDepth, maxLength);
+            EncryptDocument(ref reader, document, output, key, plan, encrypted, binding, maxDepth, maxLength);
         }
         catch (JsonException exception)
         {
@@ -70,6 +74,7 @@ internal static class StreamEncryptor
         DataEncryptionKey key,
         EncryptionPlan plan,
         scoped Span<byte> encrypted,
+        in CellBinding binding,
         int maxDepth,
         int maxLength)
     {
@@ -105,7 +110,7 @@ internal static class StreamEncryptor
                 }
 
                 nestedSeen |= 1UL << nestedRoot;
-                written += NestedEncryptor.Walk(ref reader, document, output, key, plan, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref cursor, maxDepth);
+                written += NestedEncryptor.Walk(ref reader, document, output, key, plan, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref cursor, binding, maxDepth);
                 lastValueEnd = (int)reader.BytesConsumed;
                 CheckOutputLength(written + (document.Length - cursor), maxLength);
                 continue;
@@ -131,7 +136,7 @@ internal static class StreamEncryptor
 
             output.Write(document[cursor..(int)reader.TokenStartIndex]);
             written += (int)reader.TokenStartIndex - cursor;
-            written += EncryptValue(ref reader, document, output, key, plan, pathIndex, maxDepth);
+            written += EncryptValue(ref reader, document, output, key, plan, pathIndex, binding, maxDepth);
             cursor = lastValueEnd = (int)reader.BytesConsumed;
             CheckOutputLength(written + (document.Length - cursor), maxLength);
         }
@@ -211,8 +216,9 @@ internal static class StreamEncryptor
         DataEncryptionKey key,
         EncryptionPlan plan,
         int pathIndex,
+        in CellBinding binding,
         int maxDepth) =>
-        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth);
+        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(pathIndex));
 
     /// <summary>
     /// Encrypts the value at the reader (positioned on its first token) and writes it quoted: the one mapping from a
@@ -226,6 +232,9 @@ internal static class StreamEncryptor
     /// <param name="path">The path (for errors).</param>
     /// <param name="keyId">The key id (for errors).</param>
     /// <param name="maxDepth">The deepest nesting accepted.</param>
+    /// <param name="binding">The document's binding, or the default value for an unbound cell. Deterministic values
+    /// are never bound (wire-format.md "Bound cells"), whatever this says.</param>
+    /// <param name="selector">The UTF-8 path a bound cell is bound to (ignored when unbound).</param>
     /// <returns>The number of bytes written (the quoted base64).</returns>
     internal static int EncryptValue(
         ref Utf8JsonReader reader,
@@ -235,23 +244,26 @@ internal static class StreamEncryptor
         ReadOnlySpan<byte> deterministic,
         string path,
         string keyId,
-        int maxDepth)
+        int maxDepth,
+        in CellBinding binding = default,
+        ReadOnlySpan<byte> selector = default)
     {
+        var cell = new CellTarget(deterministic, binding, selector);
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
                 return reader.ValueIsEscaped
-                    ? EncryptEscapedString(ref reader, output, key, deterministic)
-                    : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, deterministic);
+                    ? EncryptEscapedString(ref reader, output, key, cell)
+                    : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, cell);
 
             case JsonTokenType.Number:
-                return EncryptNumber(ref reader, output, key, path, deterministic);
+                return EncryptNumber(ref reader, output, key, path, cell);
 
             case JsonTokenType.True:
             case JsonTokenType.False:
                 Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
                 ScalarEncoding.WriteBoolean(reader.TokenType == JsonTokenType.True, boolean);
-                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, deterministic);
+                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, cell);
 
             case JsonTokenType.StartObject:
             case JsonTokenType.StartArray:
@@ -263,7 +275,7 @@ internal static class StreamEncryptor
                 TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
                 int start = (int)reader.TokenStartIndex;
                 JsonDepth.SkipContainer(ref reader, maxDepth, 0);
-                return EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker);
+                return EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker, cell);
 
             default:
                 JsonErrors.ThrowUnsupportedValue(path);
@@ -271,13 +283,13 @@ internal static class StreamEncryptor
         }
     }
 
-    private static int EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, string path, ReadOnlySpan<byte> deterministic)
+    private static int EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, string path, scoped in CellTarget cell)
     {
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         if (reader.TryGetInt64(out long integer))
         {
             ScalarEncoding.WriteInt64(integer, scalar);
-            return WriteEncrypted(output, key, TypeMarker.Long, scalar, deterministic);
+            return WriteEncrypted(output, key, TypeMarker.Long, scalar, cell);
         }
 
         // A plain integer literal that does not fit int64 is rejected, never silently stored as a double.
@@ -295,11 +307,11 @@ internal static class StreamEncryptor
         }
 
         ScalarEncoding.WriteDouble(value, scalar);
-        return WriteEncrypted(output, key, TypeMarker.Double, scalar, deterministic);
+        return WriteEncrypted(output, key, TypeMarker.Double, scalar, cell);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, ReadOnlySpan<byte> deterministic)
+    private static int EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, scoped in CellTarget cell)
     {
         var scratch = default(ScratchBuffer);
         int maxLength = reader.ValueSpan.Length;
@@ -308,7 +320,7 @@ internal static class StreamEncryptor
         try
         {
             length = JsonStringUnescaper.CopyString(ref reader, plainText);
-            return WriteEncrypted(output, key, TypeMarker.String, plainText[..length], deterministic);
+            return WriteEncrypted(output, key, TypeMarker.String, plainText[..length], cell);
         }
         finally
         {
@@ -317,17 +329,17 @@ internal static class StreamEncryptor
         }
     }
 
-    private static int EncryptContainer(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker)
+    private static int EncryptContainer(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, scoped in CellTarget cell)
     {
         // Already compact (the usual serializer output): encrypt the document's bytes directly. Objects and arrays
         // are never deterministic (refused above), so no IV context.
         return JsonWhitespace.ContainsWhitespace(json)
-            ? EncryptCompacted(json, output, key, marker)
-            : WriteEncrypted(output, key, marker, json, default);
+            ? EncryptCompacted(json, output, key, marker, cell)
+            : WriteEncrypted(output, key, marker, json, cell);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int EncryptCompacted(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker)
+    private static int EncryptCompacted(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, scoped in CellTarget cell)
     {
         var scratch = default(ScratchBuffer);
         Span<byte> compact = json.Length <= ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(json.Length);
@@ -335,7 +347,7 @@ internal static class StreamEncryptor
         try
         {
             length = JsonWhitespace.Compact(json, compact);
-            return WriteEncrypted(output, key, marker, compact[..length], default);
+            return WriteEncrypted(output, key, marker, compact[..length], cell);
         }
         finally
         {
@@ -344,14 +356,24 @@ internal static class StreamEncryptor
         }
     }
 
-    private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, ReadOnlySpan<byte> deterministic)
+    private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, scoped in CellTarget cell)
     {
         int encodedLength = EncryptedValueCodec.GetEncodedLength(key, plainText.Length);
         Span<byte> span = output.GetSpan(encodedLength + 2);
         span[0] = (byte)'"';
-        int written = EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength), deterministic);
+        int written = cell.Deterministic.IsEmpty && !cell.Binding.IsEmpty
+            ? BoundValueCodec.Encode(key, cell.Binding, cell.Selector, marker, plainText, span.Slice(1, encodedLength))
+            : EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength), cell.Deterministic);
         span[written + 1] = (byte)'"';
         output.Advance(written + 2);
         return written + 2;
+    }
+
+    // How one value is encrypted: deterministically (IV context prefix), bound (binding and selector), or neither.
+    private readonly ref struct CellTarget(ReadOnlySpan<byte> deterministic, CellBinding binding, ReadOnlySpan<byte> selector)
+    {
+        public readonly ReadOnlySpan<byte> Deterministic = deterministic;
+        public readonly CellBinding Binding = binding;
+        public readonly ReadOnlySpan<byte> Selector = selector;
     }
 }

@@ -22,16 +22,17 @@ internal static class ValueDecryptor
         DataEncryptionKey key,
         string keyId,
         IBufferWriter<byte> output,
-        int maxDepth)
+        int maxDepth,
+        in CellBinding binding = default)
     {
         ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
         if (property.ValueEscaped)
         {
-            WriteEscapedBase64(token, scan.GetName(input, property), key, keyId, output, maxDepth);
+            WriteEscapedBase64(token, scan.GetName(input, property), key, keyId, output, maxDepth, binding);
             return;
         }
 
-        Write(token[1..^1], scan.GetName(input, property), key, keyId, output, maxDepth);
+        Write(token[1..^1], scan.GetName(input, property), key, keyId, output, maxDepth, binding);
     }
 
     /// <summary>Decrypts base64(marker ‖ cell) and writes the JSON value.</summary>
@@ -41,13 +42,15 @@ internal static class ValueDecryptor
     /// <param name="keyId">The key id, for errors.</param>
     /// <param name="output">Where the JSON value goes.</param>
     /// <param name="maxDepth">The document depth limit (the value sits at level 2).</param>
+    /// <param name="binding">The document's binding when the value must be a bound cell for the selector "/" + <paramref name="name"/>; the default value for an unbound cell.</param>
     public static void Write(
         ReadOnlySpan<byte> base64,
         ReadOnlySpan<byte> name,
         DataEncryptionKey key,
         string keyId,
         IBufferWriter<byte> output,
-        int maxDepth)
+        int maxDepth,
+        in CellBinding binding = default)
     {
         int blobLength = EncryptedValueCodec.GetMaxBlobLength(base64.Length);
 
@@ -64,7 +67,7 @@ internal static class ValueDecryptor
                 JsonErrors.ThrowInvalidValue(status, name, keyId);
             }
 
-            DecryptAndWrite(marker, blob[1..blobLength], name, key, keyId, output, maxDepth);
+            DecryptAndWrite(marker, blob[1..blobLength], name, key, keyId, output, maxDepth, binding);
         }
         finally
         {
@@ -76,14 +79,14 @@ internal static class ValueDecryptor
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void WriteEscapedBase64(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth)
+    private static void WriteEscapedBase64(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding)
     {
         // Some writers escape '+' and '/' (System.Text.Json's default encoder writes "\u002B").
         byte[] rented = ArrayPool<byte>.Shared.Rent(token.Length);
         try
         {
             int length = JsonStringUnescaper.Unescape(token, rented);
-            Write(rented.AsSpan(0, length), name, key, keyId, output, maxDepth);
+            Write(rented.AsSpan(0, length), name, key, keyId, output, maxDepth, binding);
         }
         finally
         {
@@ -93,7 +96,7 @@ internal static class ValueDecryptor
 
     // The plaintext is decrypted straight into the output's free space, where a valid string, object or array ends up
     // anyway (saving a scratch buffer, a copy and a wipe per value); whatever is not committed as output is wiped.
-    private static void DecryptAndWrite(TypeMarker marker, ReadOnlySpan<byte> cell, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth)
+    private static void DecryptAndWrite(TypeMarker marker, ReadOnlySpan<byte> cell, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding)
     {
         int maxLength = key.GetDecryptByteCount(cell.Length);
         Span<byte> span = output.GetSpan(maxLength + 2);
@@ -104,7 +107,9 @@ internal static class ValueDecryptor
         int length = 0;
         try
         {
-            EncryptedValueStatus status = EncryptedValueCodec.TryDecryptCell(key, marker, cell, plainText, out length);
+            EncryptedValueStatus status = binding.IsEmpty
+                ? EncryptedValueCodec.TryDecryptCell(key, marker, cell, plainText, out length)
+                : TryDecryptBound(key, binding, name, marker, cell, plainText, out length);
             if (status != EncryptedValueStatus.Valid)
             {
                 JsonErrors.ThrowInvalidValue(status, name, keyId);
@@ -169,6 +174,23 @@ internal static class ValueDecryptor
         {
             // Nonzero only when the plaintext was not committed: a failure, before any other output was written.
             CryptographicOperations.ZeroMemory(plainText[..length]);
+        }
+    }
+
+    // The selector of a bound cell is the path: "/" and the name the errors use.
+    private static EncryptedValueStatus TryDecryptBound(DataEncryptionKey key, in CellBinding binding, ReadOnlySpan<byte> name, TypeMarker marker, ReadOnlySpan<byte> cell, Span<byte> plainText, out int length)
+    {
+        var scratch = default(ScratchBuffer);
+        try
+        {
+            Span<byte> selector = name.Length < ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(name.Length + 1);
+            selector[0] = (byte)'/';
+            name.CopyTo(selector[1..]);
+            return BoundValueCodec.TryDecryptCell(key, binding, selector[..(name.Length + 1)], marker, cell, plainText, out length);
+        }
+        finally
+        {
+            scratch.Dispose();
         }
     }
 

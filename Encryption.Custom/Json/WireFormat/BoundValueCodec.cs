@@ -90,13 +90,31 @@ internal static class BoundValueCodec
             return status;
         }
 
+        return TryDecryptCell(key, binding, selector, marker, blob[1..blobLength], plainText, out plainTextLength);
+    }
+
+    /// <summary>
+    /// Authenticates the decoded <paramref name="cell"/> (after its marker) under the binding of
+    /// <paramref name="selector"/> in <paramref name="binding"/>'s document, then decrypts it.
+    /// </summary>
+    /// <returns>As <see cref="TryDecrypt"/>, without the decoding statuses.</returns>
+    public static EncryptedValueStatus TryDecryptCell(
+        DataEncryptionKey key,
+        in CellBinding binding,
+        ReadOnlySpan<byte> selector,
+        TypeMarker marker,
+        ReadOnlySpan<byte> cell,
+        Span<byte> plainText,
+        out int plainTextLength)
+    {
+        EncryptedValueStatus status;
         int associatedLength = CellBinding.GetAssociatedDataLength(selector.Length);
         byte[]? rented = null;
         Span<byte> associatedData = associatedLength <= StackLimit ? stackalloc byte[StackLimit] : (rented = ArrayPool<byte>.Shared.Rent(associatedLength));
         try
         {
             associatedData = associatedData[..binding.WriteAssociatedData(marker, selector, associatedData)];
-            AeadCellCheck check = key.TryDecryptBoundLeased(associatedData, blob[1..blobLength], plainText, out plainTextLength);
+            AeadCellCheck check = key.TryDecryptBoundLeased(associatedData, cell, plainText, out plainTextLength);
             status = check switch
             {
                 AeadCellCheck.Valid => EncryptedValueStatus.Valid,

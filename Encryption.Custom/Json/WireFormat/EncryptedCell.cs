@@ -21,12 +21,17 @@ internal static class EncryptedCell
     /// <summary>The version byte every format 3 cell starts with.</summary>
     private const byte CellVersion = 0x01;
 
+    /// <summary>The version byte of a bound cell (same layout, a tag that also covers its document and selector).</summary>
+    private const byte BoundCellVersion = 0x02;
+
     private static readonly SearchValues<byte> s_base64Alphabet = SearchValues.Create("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"u8);
 
     /// <summary>
-    /// Whether <paramref name="base64"/> (the unescaped content of a JSON string) is structurally a format 3 value:
-    /// canonical padded base64 of a known type marker, the cell version byte, and a length the layout allows (scalar
-    /// markers exactly one block). No key is used and nothing is allocated; a match is only a candidate until
+    /// Whether <paramref name="base64"/> (the unescaped content of a JSON string) is structurally a format 3 value or
+    /// a bound one: canonical padded base64 of a known type marker, the cell version byte (0x01, or 0x02 for a bound
+    /// cell), and a length the layout allows (scalar markers exactly one block). A bound cell found where no metadata
+    /// lists it cannot be authenticated out of its document, so it is refused as not authenticated, never taken for
+    /// plaintext. No key is used and nothing is allocated; a match is only a candidate until
     /// <see cref="FindAuthenticatingKey"/> says which key, if any, wrote it.
     /// </summary>
     public static bool IsCellShaped(ReadOnlySpan<byte> base64)
@@ -57,7 +62,7 @@ internal static class EncryptedCell
         }
 
         var marker = (TypeMarker)head[0];
-        if (marker is < TypeMarker.String or > TypeMarker.Object || head[1] != CellVersion)
+        if (marker is < TypeMarker.String or > TypeMarker.Object || head[1] is not (CellVersion or BoundCellVersion))
         {
             return false;
         }

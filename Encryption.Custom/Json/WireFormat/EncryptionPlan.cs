@@ -33,8 +33,13 @@ internal sealed class EncryptionPlan
     // Every path's text (top-level and nested) to its index.
     private readonly Dictionary<string, int> _pathIndexes;
 
-    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths)
+    // The UTF-8 text of every path: the selector a bound cell's tag covers.
+    private readonly byte[][] _selectors;
+
+    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding)
     {
+        Binding = binding;
+        _selectors = new byte[paths.Length][];
         _sourceOrder = sourceOrder;
         _pathIndexes = new Dictionary<string, int>(paths.Length, StringComparer.Ordinal);
         for (int i = 0; i < paths.Length; i++)
@@ -44,7 +49,7 @@ internal sealed class EncryptionPlan
 
         TopLevelCount = topLevelCount;
         NestedSelectors = nested;
-        IsExtendedFormat = paths.Length > topLevelCount;
+        IsExtendedFormat = paths.Length > topLevelCount || binding is not null;
         _deterministicSource = deterministicPaths;
         _deterministicPrefixes = new byte[]?[paths.Length];
         DataEncryptionKeyId = dataEncryptionKeyId;
@@ -63,6 +68,7 @@ internal sealed class EncryptionPlan
                 _namesByString[propertyNames[i]] = i;
             }
 
+            _selectors[i] = Encoding.UTF8.GetBytes(paths[i]);
             _pathTokens[i] = Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(paths[i])));
             if (deterministicPaths is not null && deterministicPaths.Contains(paths[i]))
             {
@@ -72,7 +78,7 @@ internal sealed class EncryptionPlan
 
         _namesIgnoringCase = new CaseInsensitiveNameIndex(propertyNames);
 
-        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat);
+        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, selectors: paths.Length > topLevelCount, bind: binding is not null);
     }
 
     /// <summary>The DEK id to encrypt with.</summary>
@@ -99,6 +105,18 @@ internal sealed class EncryptionPlan
     /// </summary>
     public bool IsExtendedFormat { get; }
 
+    /// <summary>
+    /// The container documents are bound to when this plan binds (randomized values become bound cells, wire-format.md
+    /// "Bound cells"), else <see langword="null"/>. A bound plan always writes format 101.
+    /// </summary>
+    public BindingTarget? Binding { get; }
+
+    /// <summary>Whether the values of randomized paths are written as bound cells.</summary>
+    public bool IsBound => Binding is not null;
+
+    /// <summary>The UTF-8 text of the path at <paramref name="index"/>: the selector its bound cells are bound to.</summary>
+    public ReadOnlySpan<byte> GetSelector(int index) => _selectors[index];
+
     /// <summary>The longest UTF-8 property name among the paths.</summary>
     public int MaxNameLength { get; private init; }
 
@@ -108,7 +126,8 @@ internal sealed class EncryptionPlan
     /// <param name="pathsToEncrypt">The paths.</param>
     /// <param name="deterministicPaths">The paths among <paramref name="pathsToEncrypt"/> encrypted deterministically (a container policy's choice), or <see langword="null"/>.</param>
     /// <exception cref="EncryptionException">An option is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
-    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null)
+    /// <param name="binding">The container to bind documents to, or <see langword="null"/> for unbound cells.</param>
+    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null)
     {
         // Whitespace-only ids are rejected as Microsoft's package rejects them, so both libraries accept the same ids.
         if (string.IsNullOrWhiteSpace(dataEncryptionKeyId))
@@ -197,11 +216,11 @@ internal sealed class EncryptionPlan
             }
         }
 
-        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths) { MaxNameLength = maxNameLength };
+        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding) { MaxNameLength = maxNameLength };
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
-    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null)
+    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null)
     {
         // Reference comparisons: a replaced string or collection element recompiles, so a path added to the same
         // collection after first use is never silently left in plaintext.
@@ -209,7 +228,8 @@ internal sealed class EncryptionPlan
             || !ReferenceEquals(encryptionAlgorithm, EncryptionAlgorithm)
             || pathsToEncrypt is null
             || !ReferenceEquals(pathsToEncrypt, _source)
-            || !ReferenceEquals(deterministicPaths, _deterministicSource))
+            || !ReferenceEquals(deterministicPaths, _deterministicSource)
+            || !ReferenceEquals(binding, Binding))
         {
             return false;
         }

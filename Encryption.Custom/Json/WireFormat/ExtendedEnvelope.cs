@@ -44,7 +44,7 @@ internal static class ExtendedEnvelope
     /// format 3: <c>"_ei":{"_ef":3,"_en":…,"_ea":…,"_ed":null,"_ep":[</c>; format 101 adds the anchor property before
     /// it, <c>_ev</c> inside it, and lists the anchor first.
     /// </summary>
-    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended)
+    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false)
     {
         var prefix = new ArrayBufferWriter<byte>();
         if (extended)
@@ -60,7 +60,9 @@ internal static class ExtendedEnvelope
         prefix.Write(EncryptionPlan.Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(encryptionAlgorithm))));
         if (extended)
         {
-            prefix.Write(",\"_ev\":{\"v\":1,\"crit\":[\"sel\"]}"u8);
+            prefix.Write(",\"_ev\":{\"v\":1,\"crit\":["u8);
+            prefix.Write(selectors && bind ? "\"sel\",\"bind\""u8 : bind ? "\"bind\""u8 : "\"sel\""u8);
+            prefix.Write("]}"u8);
         }
 
         prefix.Write(",\"_ed\":null,\"_ep\":["u8);
@@ -90,21 +92,26 @@ internal static class ExtendedEnvelope
     }
 
     /// <summary>
-    /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/> is
-    /// understood; <see cref="BindFeature"/> and <see cref="CommitFeature"/> are known but not supported yet; anything
+    /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/> and
+    /// <see cref="BindFeature"/> are understood; <see cref="CommitFeature"/> is known but not supported yet; anything
     /// else is unknown. Either way the document is refused rather than read without the feature's checks.
     /// </summary>
-    /// <returns>Whether the feature is <see cref="SelectorsFeature"/>.</returns>
+    /// <returns>The feature.</returns>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
-    public static bool CheckCriticalFeature(ReadOnlySpan<byte> utf8Feature)
+    public static ExtendedFeatureSet CheckCriticalFeature(ReadOnlySpan<byte> utf8Feature)
     {
         if (utf8Feature.SequenceEqual("sel"u8))
         {
-            return true;
+            return ExtendedFeatureSet.Selectors;
+        }
+
+        if (utf8Feature.SequenceEqual("bind"u8))
+        {
+            return ExtendedFeatureSet.Bind;
         }
 
         string feature = UntrustedText.Shorten(Encoding.UTF8.GetString(utf8Feature));
-        string why = utf8Feature.SequenceEqual("bind"u8) || utf8Feature.SequenceEqual("commit"u8)
+        string why = utf8Feature.SequenceEqual("commit"u8)
             ? "which this version of the library does not support yet"
             : "which this version of the library does not know";
         throw new EncryptionException(

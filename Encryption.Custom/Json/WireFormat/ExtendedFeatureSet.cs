@@ -1,0 +1,15 @@
+namespace Encryption.Custom.Json.WireFormat;
+
+/// <summary>The critical features (<c>_ev.crit</c>) a format 101 document requires, as far as this reader knows them.</summary>
+[Flags]
+internal enum ExtendedFeatureSet
+{
+    /// <summary>None.</summary>
+    None = 0,
+
+    /// <summary><c>sel</c>: nested selectors in <c>_ep</c>.</summary>
+    Selectors = 1,
+
+    /// <summary><c>bind</c>: randomized values are bound cells (wire-format.md "Bound cells").</summary>
+    Bind = 2,
+}
