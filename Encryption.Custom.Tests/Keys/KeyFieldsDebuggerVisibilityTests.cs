@@ -43,6 +43,7 @@ public sealed class KeyFieldsDebuggerVisibilityTests
     private static readonly string[] s_notSecret =
     [
         "Encryption.Custom.AzureKeyVault.KeyVaultPublicKey.Rsa", // a public key
+        "Encryption.Custom.Json.WireFormat.BindingTarget._partitionKeyNames", // the UTF-8 names of the partition key's properties
     ];
 
     [Fact]
