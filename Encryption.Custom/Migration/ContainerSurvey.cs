@@ -61,13 +61,13 @@ internal sealed class ContainerSurvey
         int transientAttempts = 0;
         try
         {
-            using FeedIterator iterator = container.GetItemQueryStreamIterator(Query);
+            using var iterator = ResumableQueryIterator.Over(container, Query);
             while (iterator.HasMoreResults)
             {
                 using ResponseMessage response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
                 survey.RequestUnits += response.Headers.RequestCharge;
 
-                // A failed page does not move the iterator: the same page is asked for again after a pause.
+                // A failed page is asked for again after a pause, from the last page received (ResumableQueryIterator).
                 if (TransientFailures.IsTransient(response.StatusCode))
                 {
                     await Task.Delay(TransientFailures.Delay(transientAttempts++), TimeProvider.System, cancellationToken).ConfigureAwait(false);
