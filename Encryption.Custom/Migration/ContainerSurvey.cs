@@ -66,7 +66,7 @@ internal sealed class ContainerSurvey
         int transientAttempts = 0;
         try
         {
-            using FeedIterator iterator = container.GetItemQueryStreamIterator(Query);
+            using var iterator = ResumableQueryIterator.Over(container, Query);
             while (iterator.HasMoreResults)
             {
                 if (budget is not null)
@@ -78,7 +78,7 @@ internal sealed class ContainerSurvey
                 survey.RequestUnits += response.Headers.RequestCharge;
                 budget?.Charge(response.Headers.RequestCharge);
 
-                // A failed page does not move the iterator: the same page is asked for again after a pause.
+                // A failed page is asked for again after a pause, from the last page received (ResumableQueryIterator).
                 if (TransientFailures.IsTransient(response.StatusCode))
                 {
                     if (response.StatusCode == System.Net.HttpStatusCode.TooManyRequests)

@@ -42,7 +42,7 @@ internal static class StatusScan
     {
         var tally = new Tally { ChecksEncryptionTypes = target.ChecksEncryptionTypes, Outstanding = outstanding };
         int transientAttempts = 0;
-        using FeedIterator iterator = container.GetItemQueryStreamIterator(Query);
+        using var iterator = ResumableQueryIterator.Over(container, Query);
         while (iterator.HasMoreResults)
         {
             if (budget is not null)
@@ -59,7 +59,7 @@ internal static class StatusScan
                 continue;
             }
 
-            // A failed page does not move the iterator: the same page is asked for again after a pause.
+            // A failed page is asked for again after a pause, from the last page received (ResumableQueryIterator).
             if (TransientFailures.IsTransient(response.StatusCode))
             {
                 await Task.Delay(TransientFailures.Delay(transientAttempts++), time ?? TimeProvider.System, cancellationToken).ConfigureAwait(false);

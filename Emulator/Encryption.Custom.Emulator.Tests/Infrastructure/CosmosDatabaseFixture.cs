@@ -34,29 +34,34 @@ public sealed class CosmosDatabaseFixture(CosmosEndpointFixture endpointFixture)
         _database = response.Database;
     }
 
-    /// <summary>Creates a container with a unique id in this class's database.</summary>
-    public async Task<Container> CreateContainerAsync(
-        string partitionKeyPath = DefaultPartitionKeyPath, CancellationToken cancellationToken = default)
-    {
-        string id = "c-" + Guid.NewGuid().ToString("N");
-        ContainerResponse response = await Database.CreateContainerAsync(
-            new ContainerProperties(id, partitionKeyPath), cancellationToken: cancellationToken);
-        return response.Container;
-    }
-
     /// <summary>
-    /// Creates a container whose partition key is hashed with version 2, as new containers should be: the
-    /// bundled server spreads such a container over several partition key ranges (Emulator/README.md), so a
-    /// test that uses it runs cross-partition queries, per-range change feeds and session tokens as on an
-    /// account whose container has several physical partitions.
+    /// Creates a container with a unique id in this class's database, its partition key hashed with version 2, as
+    /// new containers should be: the bundled server spreads such a container over several partition key ranges
+    /// (<c>EMULATOR_PARTITION_RANGES</c>, Emulator/README.md), so every test runs its queries across partitions,
+    /// its change feeds and processor leases per range and its session tokens per range, as on an account whose
+    /// container has several physical partitions (and a test can split a range, <see cref="PartitionSplits"/>).
     /// </summary>
-    public async Task<Container> CreateMultiRangeContainerAsync(
+    public async Task<Container> CreateContainerAsync(
         string partitionKeyPath = DefaultPartitionKeyPath, CancellationToken cancellationToken = default)
     {
         string id = "c-" + Guid.NewGuid().ToString("N");
         ContainerResponse response = await Database.CreateContainerAsync(
             new ContainerProperties(id, partitionKeyPath) { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 },
             cancellationToken: cancellationToken);
+        return response.Container;
+    }
+
+    /// <summary>
+    /// Creates a container whose partition key is hashed with version 1 (the SDK's default without
+    /// <see cref="PartitionKeyDefinitionVersion.V2"/>), which the bundled server keeps in one partition key range:
+    /// only for a test that is about a single range and says why.
+    /// </summary>
+    public async Task<Container> CreateSingleRangeContainerAsync(
+        string partitionKeyPath = DefaultPartitionKeyPath, CancellationToken cancellationToken = default)
+    {
+        string id = "c-" + Guid.NewGuid().ToString("N");
+        ContainerResponse response = await Database.CreateContainerAsync(
+            new ContainerProperties(id, partitionKeyPath), cancellationToken: cancellationToken);
         return response.Container;
     }
 

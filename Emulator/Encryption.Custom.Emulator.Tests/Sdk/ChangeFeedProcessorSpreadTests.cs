@@ -77,8 +77,8 @@ public sealed class ChangeFeedProcessorSpreadTests(CosmosDatabaseFixture fixture
     [Fact]
     public async Task TwoInstances_ShareOneLeasePerRange_AndHandleEveryDocumentOnce_ThroughASplit()
     {
-        Container container = await fixture.CreateMultiRangeContainerAsync(cancellationToken: Ct);
-        Container leases = await fixture.CreateMultiRangeContainerAsync("/id", Ct);
+        Container container = await fixture.CreateContainerAsync(cancellationToken: Ct);
+        Container leases = await fixture.CreateContainerAsync("/id", Ct);
         int ranges = (await container.GetFeedRangesAsync(Ct)).Count;
         var handled = new ConcurrentDictionary<string, int>();
         ChangeFeedProcessor first = Build(container, leases, "first", handled);

@@ -20,7 +20,7 @@ public sealed class ResourceUsageTests(CosmosDatabaseFixture fixture) : IClassFi
     [Fact]
     public async Task ContainerAndDocumentReads_CarryQuotaAndUsage()
     {
-        Container container = await fixture.CreateMultiRangeContainerAsync(cancellationToken: Ct);
+        Container container = await fixture.CreateContainerAsync(cancellationToken: Ct);
         IReadOnlyList<TestDocument> documents = await TestDocument.SeedAsync(container, 5, 3, Ct);
 
         ContainerResponse read = await container.ReadContainerAsync(cancellationToken: Ct);

@@ -5,7 +5,8 @@ namespace Encryption.Custom.Emulator.Tests.Sdk;
 /// answers with <c>x-ms-session-token</c> (<c>&lt;range&gt;:&lt;version&gt;#&lt;LSN&gt;</c>); the range's LSN
 /// grows by one with every write (creates, replaces, upserts, patches and deletes alike) and reads report it
 /// unchanged; a read that carries a token ahead of the range is refused with 404, substatus 1002 (read
-/// session not available). A new container here is one partition key range, so every token names the same range.
+/// session not available). A new container here has several partition key ranges; each token names the range
+/// that served the request.
 /// </summary>
 public sealed class SessionTokenTests(CosmosDatabaseFixture fixture) : IClassFixture<CosmosDatabaseFixture>
 {
@@ -62,12 +63,24 @@ public sealed class SessionTokenTests(CosmosDatabaseFixture fixture) : IClassFix
     }
 
     [Fact]
-    public async Task QueryAndReadFeedPages_CarryTheRangeLsn()
+    public async Task QueryAndReadFeedPages_EachCarryTheTokenOfTheRangeThatServedIt()
     {
+        // Cosmos DB answers each page from one partition key range, with that range's session token: a query
+        // across the container reads every range that holds documents, and each page names its range and that
+        // range's LSN (the LSN of the last write there), never another range's.
         Container container = await fixture.CreateContainerAsync(cancellationToken: Ct);
-        await TestDocument.SeedAsync(container, 5, 2, Ct);
-        ItemResponse<TestDocument> last = await container.CreateItemAsync(TestDocument.Create("p1"), new PartitionKey("p1"), cancellationToken: Ct);
-        long lsn = SessionTokens.Lsn(last.Headers.Session);
+        var lastWrite = new Dictionary<string, long>(StringComparer.Ordinal);
+        for (int i = 0; i < 12; i++)
+        {
+            TestDocument document = TestDocument.Create($"p{i % 6}");
+            ItemResponse<TestDocument> created = await container.CreateItemAsync(document, document.PartitionKey, cancellationToken: Ct);
+            (string range, long lsn) = SessionTokens.Parse(created.Headers.Session);
+            lastWrite[range] = Math.Max(lsn, lastWrite.GetValueOrDefault(range));
+        }
+
+        Assert.True(lastWrite.Count > 1, $"The writes reached one partition key range only ({string.Join(", ", lastWrite.Keys)}): this test needs several.");
+        using ResponseMessage p0Read = await container.ReadItemStreamAsync("missing", new PartitionKey("p0"), cancellationToken: Ct);
+        string p0Range = SessionTokens.Parse(p0Read.Headers.Session).RangeId;
 
         IReadOnlyList<FeedResponse<TestDocument>> crossPartition = await container
             .GetItemQueryIterator<TestDocument>("SELECT * FROM c", requestOptions: new QueryRequestOptions { MaxItemCount = 2 })
@@ -77,12 +90,23 @@ public sealed class SessionTokenTests(CosmosDatabaseFixture fixture) : IClassFix
             .ReadAllPagesAsync(Ct);
         IReadOnlyList<FeedResponse<TestDocument>> readFeed = await container.GetItemQueryIterator<TestDocument>().ReadAllPagesAsync(Ct);
 
-        Assert.Equal(3, crossPartition.Count);
-        IEnumerable<(string Kind, FeedResponse<TestDocument> Page)> pages = [
-            .. crossPartition.Select(p => ("query", p)), .. scoped.Select(p => ("partition query", p)),
-            .. readFeed.Select(p => ("read feed", p))];
-        Assert.All(pages, page => Assert.True(
-            SessionTokens.TryLsn(page.Page.Headers.Session) == lsn, $"{page.Kind}: '{page.Page.Headers.Session}', expected LSN {lsn}"));
+        foreach ((string kind, IReadOnlyList<FeedResponse<TestDocument>> pages) in new[] { ("query", crossPartition), ("read feed", readFeed) })
+        {
+            var served = new HashSet<string>(StringComparer.Ordinal);
+            foreach (FeedResponse<TestDocument> page in pages.Where(p => p.Count > 0))
+            {
+                (string range, long lsn) = SessionTokens.Parse(page.Headers.Session);
+                Assert.True(lastWrite.TryGetValue(range, out long expected), $"{kind}: a page with documents names range {range}, where nothing was written.");
+                Assert.True(expected == lsn, $"{kind}: '{page.Headers.Session}', expected LSN {expected} for range {range}.");
+                served.Add(range);
+            }
+
+            Assert.Equal(lastWrite.Keys.Order(), served.Order());
+            Assert.Equal(12, pages.Sum(p => p.Count));
+        }
+
+        Assert.All(scoped, page => Assert.Equal((p0Range, lastWrite[p0Range]), SessionTokens.Parse(page.Headers.Session)));
+        Assert.Equal(2, scoped.Sum(p => p.Count));
     }
 
     [Fact]
