@@ -151,4 +151,17 @@ public sealed class BoundPolicyTests(EncryptionFixture fixture) : IClassFixture<
         JObject read = (await container.ReadItemAsync<JObject>("alice", new PartitionKey("p1"), cancellationToken: Ct)).Resource;
         Assert.Equal("SECRET-city-alice", (string?)read["address"]!["city"]);
     }
+
+    [Fact]
+    public async Task ContainerWithANestedPartitionKeyPath_CannotBind_AndWritesNothing()
+    {
+        (Container raw, Container container) = await fixture.CreateContainerAsync("/tenant/id", Bound(JsonProcessor.Stream), Ct);
+        JObject document = JObject.Parse("""{"id":"n1","tenant":{"id":"t1"},"ssn":"SECRET-ssn-n1","address":{"city":"SECRET-city-n1"} }""");
+
+        EncryptionException refused = await Assert.ThrowsAsync<EncryptionException>(() => container.CreateItemAsync(document, new PartitionKey("t1"), cancellationToken: Ct));
+        Assert.Equal(EncryptionErrorKind.InvalidOptions, refused.Kind);
+        Assert.Contains("/tenant/id", refused.Message, StringComparison.Ordinal);
+        using ResponseMessage stored = await raw.ReadItemStreamAsync("n1", new PartitionKey("t1"), cancellationToken: Ct);
+        Assert.Equal(System.Net.HttpStatusCode.NotFound, stored.StatusCode);
+    }
 }
