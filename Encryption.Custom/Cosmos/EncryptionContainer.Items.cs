@@ -258,7 +258,8 @@ internal sealed partial class EncryptionContainer
         {
             raw.EnsureSuccessStatusCode();
             byte[] document = raw.Content is null ? [] : await ReadAllAsync(raw.Content, cancellationToken).ConfigureAwait(false);
-            return new DecryptableItemCore(document, Crypto, Crypto.Processor, Serializer, Id);
+            EncryptionProcessor processor = await Crypto.GetProcessorAsync(cancellationToken).ConfigureAwait(false);
+            return new DecryptableItemCore(document, Crypto, processor, Serializer, Id);
         }
     }
 

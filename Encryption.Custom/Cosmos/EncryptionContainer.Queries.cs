@@ -45,7 +45,7 @@ internal sealed partial class EncryptionContainer
             {
                 ResponseMessage raw = await _inner.ReadManyItemsStreamAsync(items, readManyRequestOptions, cancellationToken).ConfigureAwait(false);
                 telemetry?.SetStatusCode(raw.StatusCode);
-                return await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, this, Crypto.Processor, cancellationToken).ConfigureAwait(false);
+                return await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, this, await Crypto.GetProcessorAsync(cancellationToken).ConfigureAwait(false), cancellationToken).ConfigureAwait(false);
             }
 
             ResponseMessage page = await ReadManyCoreAsync(items, readManyRequestOptions, telemetry, cancellationToken).ConfigureAwait(false);

@@ -1,4 +1,5 @@
 using Encryption.Custom.Cosmos.Queries;
+using Encryption.Custom.Json.WireFormat;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;
@@ -31,11 +32,11 @@ internal sealed partial class EncryptionContainer : Container
         _responseFactory = client.ResponseFactory;
         Serializer = ItemSerializers.For(clientOptions);
         _clientHasAvailabilityStrategy = clientOptions.AvailabilityStrategy is not null;
-        Crypto = new BodyCrypto(encryptor, options.JsonProcessor, options.ProcessorOptions, options.Policy);
+        _partitionKeyGuard = new PartitionKeyGuard(inner);
+        Crypto = new BodyCrypto(encryptor, options.JsonProcessor, options.ProcessorOptions, options.Policy, ResolveBindingTargetAsync);
         WriteOptions = new WriteOptionsResolver(options.Policy);
         Policy = options.Policy;
         QueryGuard = new QueryGuard(options.Policy, encryptor, Serializer);
-        _partitionKeyGuard = new PartitionKeyGuard(inner);
         _patchMaxAttempts = options.PatchMaxAttempts;
     }
 
@@ -61,6 +62,16 @@ internal sealed partial class EncryptionContainer : Container
     internal PartitionKeyGuard PartitionKeyGuard => _partitionKeyGuard;
 
     public override string Id => _inner.Id;
+
+    /// <summary>
+    /// Where this container's bound documents live: "&lt;database id&gt;/&lt;container id&gt;" and the partition-key
+    /// paths the partition key guard reads (one read serves both).
+    /// </summary>
+    private async ValueTask<BindingTarget> ResolveBindingTargetAsync(CancellationToken cancellationToken)
+    {
+        IReadOnlyList<string> paths = await _partitionKeyGuard.GetPartitionKeyPathsAsync(cancellationToken).ConfigureAwait(false);
+        return new BindingTarget($"{_inner.Database.Id}/{_inner.Id}", paths);
+    }
 
     public override Database Database => _inner.Database;
 

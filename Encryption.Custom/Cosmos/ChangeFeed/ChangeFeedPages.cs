@@ -22,7 +22,7 @@ internal static class ChangeFeedPages
         if (typeof(T) == typeof(DecryptableItem))
         {
             using var raw = new ResponseMessage(HttpStatusCode.OK) { Content = changes };
-            FeedResponse<T> decryptable = await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, container, container.Crypto.Processor, cancellationToken).ConfigureAwait(false);
+            FeedResponse<T> decryptable = await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, container, await container.Crypto.GetProcessorAsync(cancellationToken).ConfigureAwait(false), cancellationToken).ConfigureAwait(false);
             return (IReadOnlyCollection<T>)decryptable.Resource;
         }
 

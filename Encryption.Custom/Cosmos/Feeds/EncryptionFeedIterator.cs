@@ -23,8 +23,6 @@ internal sealed class EncryptionFeedIterator : FeedIterator
 
     internal EncryptionContainer Container => _container;
 
-    internal EncryptionProcessor Processor => _container.Crypto.Processor;
-
     internal string Operation => _operation;
 
     public override async Task<ResponseMessage> ReadNextAsync(CancellationToken cancellationToken = default)

@@ -32,7 +32,7 @@ internal sealed class EncryptionFeedIterator<T> : FeedIterator<T>
         {
             ResponseMessage raw = await _stream.ReadNextRawAsync(cancellationToken).ConfigureAwait(false);
             telemetry?.SetStatusCode(raw.StatusCode);
-            return await ToDecryptableItemsAsync(raw, container, _stream.Processor, cancellationToken).ConfigureAwait(false);
+            return await ToDecryptableItemsAsync(raw, container, await container.Crypto.GetProcessorAsync(cancellationToken).ConfigureAwait(false), cancellationToken).ConfigureAwait(false);
         }
         catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
         {

@@ -88,11 +88,12 @@ public sealed class ContainerEncryptionPolicy
     /// Deterministic paths stay unbound (equality queries need equal ciphertext across documents).
     /// </summary>
     /// <remarks>
-    /// Internal until the encryption container hands the processors its scope and partition-key paths (the rule set
-    /// must be bound with <see cref="PolicyRuleSet.BindTo"/>); a public switch that the container ignored would not
-    /// fail closed. docs/policy.md "Binding".
+    /// The encryption container binds to "&lt;database id&gt;/&lt;container id&gt;" and the partition-key paths it reads
+    /// from the container's definition once, before its first write or decrypt; a container whose partition key is a
+    /// nested path cannot bind (its operations fail with <see cref="EncryptionErrorKind.InvalidOptions"/>). Patch
+    /// refuses encrypted paths under a policy that binds (replace the document instead). docs/policy.md "Binding".
     /// </remarks>
-    internal bool Bind { get; init; }
+    public bool Bind { get; init; }
 
     /// <summary>What the container does with plaintext in the policy's paths. Default <see cref="PlaintextPolicy.WriteEncryptedForbidPlaintext"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is not defined.</exception>

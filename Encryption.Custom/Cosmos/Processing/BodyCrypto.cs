@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Cosmos.Processing;
 
@@ -11,25 +12,64 @@ internal sealed class BodyCrypto
     private readonly FeedPageDecryptionOptions _failPage = new();
     private readonly int _maxDepth;
     private readonly FeedPageDecryptionOptions _failPageWithContexts = new() { IncludeDecryptionContexts = true };
+    private readonly JsonProcessor _processorKind;
+    private readonly EncryptionProcessorOptions? _limits;
+    private readonly PolicyRuleSet? _rules;
+    private readonly Func<CancellationToken, ValueTask<BindingTarget>>? _resolveBinding;
+    private volatile EncryptionProcessor? _bound;
+    private BindingTarget? _target;
+    private volatile BoundOptions? _lastBoundOptions;
 
     /// <param name="encryptor">Supplies the keys.</param>
     /// <param name="processor">The container's processor.</param>
     /// <param name="limits">The processor's limits.</param>
     /// <param name="policy">The container's policy, checked by the processor on every read; or <see langword="null"/>.</param>
-    public BodyCrypto(Encryptor encryptor, JsonProcessor processor, EncryptionProcessorOptions? limits, ContainerEncryptionPolicy? policy)
+    /// <param name="resolveBinding">
+    /// Where the container's documents live (scope and partition-key paths), asked once before the first body is
+    /// encrypted or decrypted when <paramref name="policy"/> binds; <see langword="null"/> when nothing is bound (migration).
+    /// </param>
+    public BodyCrypto(
+        Encryptor encryptor,
+        JsonProcessor processor,
+        EncryptionProcessorOptions? limits,
+        ContainerEncryptionPolicy? policy,
+        Func<CancellationToken, ValueTask<BindingTarget>>? resolveBinding = null)
     {
         Encryptor = encryptor;
         _maxDepth = limits?.MaxDepth ?? EncryptionProcessorOptions.DefaultMaxDepth;
-        Processor = EncryptionProcessor.Create(processor, limits, policy?.Rules);
+        _processorKind = processor;
+        _limits = limits;
+        _rules = policy?.Rules;
+        _resolveBinding = resolveBinding;
+        Processor = EncryptionProcessor.Create(processor, limits, _rules);
+        if (_rules?.Binds != true)
+        {
+            _bound = Processor;
+        }
     }
 
     public Encryptor Encryptor { get; }
 
     /// <summary>
-    /// The container's processor (<see cref="EncryptionContainerOptions.JsonProcessor"/>): it encrypts every
-    /// request body and decrypts every response, page and patch value of the container (docs/public-api.md).
+    /// The container's processor as built from the policy alone (<see cref="EncryptionContainerOptions.JsonProcessor"/>):
+    /// under a policy that binds it has no container yet, so it refuses writes and bound reads (fail closed). Bodies go
+    /// through <see cref="GetProcessorAsync"/>; this one serves limits and patch values (patch refuses encrypted paths
+    /// under a binding policy).
     /// </summary>
     public EncryptionProcessor Processor { get; }
+
+    /// <summary>
+    /// The processor every body of the container goes through: <see cref="Processor"/>, or under a policy that binds,
+    /// one whose rules are bound to the container (resolved on first use; a failed resolution is not cached, so a
+    /// transient read failure fails that operation only).
+    /// </summary>
+    /// <exception cref="Microsoft.Azure.Cosmos.CosmosException">The container's definition could not be read.</exception>
+    /// <exception cref="EncryptionException">The container cannot be bound (for example a nested partition-key path).</exception>
+    public ValueTask<EncryptionProcessor> GetProcessorAsync(CancellationToken cancellationToken)
+    {
+        EncryptionProcessor? bound = _bound;
+        return bound is not null ? ValueTask.FromResult(bound) : BindAsync(cancellationToken);
+    }
 
     /// <summary>
     /// The metadata of a stored document or of a body about to be sent, read by the processors' own envelope reader
@@ -55,7 +95,8 @@ internal sealed class BodyCrypto
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
-        EncryptionProcessor processor = Processor;
+        EncryptionProcessor processor = await GetProcessorAsync(cancellationToken).ConfigureAwait(false);
+        options = Bind(options);
         RequestPayload.FromStart(input);
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && input.CanSeek ? input.Length - input.Position : -1;
@@ -96,7 +137,7 @@ internal sealed class BodyCrypto
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
-        EncryptionProcessor processor = Processor;
+        EncryptionProcessor processor = await GetProcessorAsync(cancellationToken).ConfigureAwait(false);
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && content.CanSeek ? content.Length - content.Position : 0;
         PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
@@ -130,7 +171,7 @@ internal sealed class BodyCrypto
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
-        EncryptionProcessor processor = Processor;
+        EncryptionProcessor processor = await GetProcessorAsync(cancellationToken).ConfigureAwait(false);
         long start = telemetry is null ? 0 : OperationTelemetry.Timestamp();
         long inputLength = telemetry is not null && content.CanSeek ? content.Length - content.Position : 0;
         FeedPageDecryptionOptions options = telemetry?.WantsDetails == true ? _failPageWithContexts : _failPage;
@@ -166,6 +207,68 @@ internal sealed class BodyCrypto
 
         return new PooledContentStream(buffer);
     }
+
+    // Concurrent first operations may each bind: harmless (same container, same result) and lock-free, like the
+    // partition-key read it rests on; a cached Task would instead carry the first caller's cancellation to all.
+    private async ValueTask<EncryptionProcessor> BindAsync(CancellationToken cancellationToken)
+    {
+        if (_resolveBinding is null)
+        {
+            // Fail closed: a binding policy without a container to bind to refuses writes and bound reads.
+            return Processor;
+        }
+
+        BindingTarget target = await _resolveBinding(cancellationToken).ConfigureAwait(false);
+        EncryptionProcessor bound = EncryptionProcessor.Create(_processorKind, _limits, _rules!.BindTo(target));
+        _target = target;
+        _bound = bound; // volatile write after _target: whoever sees the processor sees its target
+        return bound;
+    }
+
+    // Every write of a container whose policy binds is bound here, whatever chose its options (the policy, or a
+    // request's own options that cover it): the one place that encrypts bodies, so nothing is written unbound.
+    private EncryptionOptions Bind(EncryptionOptions options)
+    {
+        if (_rules?.Binds != true)
+        {
+            return options;
+        }
+
+        BindingTarget target = _target ?? throw new EncryptionException(
+            EncryptionErrorKind.InvalidOptions,
+            "The encryption policy binds values to their document (Bind), but no container's scope and partition-key paths are known here: nothing is written unbound in its place.",
+            options.DataEncryptionKeyId);
+        if (ReferenceEquals(options.Binding, target))
+        {
+            return options;
+        }
+
+        // The policy's options are one instance for every write: keep its bound copy (and its compiled plan). The
+        // options type is mutable, so a hit must also match what the copy took (its plan rechecks the paths' content).
+        BoundOptions? last = _lastBoundOptions;
+        if (last is not null
+            && ReferenceEquals(last.Source, options)
+            && last.Bound.DataEncryptionKeyId == options.DataEncryptionKeyId
+            && last.Bound.EncryptionAlgorithm == options.EncryptionAlgorithm
+            && ReferenceEquals(last.Bound.PathsToEncrypt, options.PathsToEncrypt)
+            && ReferenceEquals(last.Bound.DeterministicPaths, options.DeterministicPaths))
+        {
+            return last.Bound;
+        }
+
+        EncryptionOptions bound = new()
+        {
+            DataEncryptionKeyId = options.DataEncryptionKeyId,
+            EncryptionAlgorithm = options.EncryptionAlgorithm,
+            PathsToEncrypt = options.PathsToEncrypt,
+            DeterministicPaths = options.DeterministicPaths,
+            Binding = target,
+        };
+        _lastBoundOptions = new BoundOptions(options, bound);
+        return bound;
+    }
+
+    private sealed record BoundOptions(EncryptionOptions Source, EncryptionOptions Bound);
 
     /// <summary>The name recorded for <paramref name="processor"/>.</summary>
     public static string ProcessorName(EncryptionProcessor processor) =>

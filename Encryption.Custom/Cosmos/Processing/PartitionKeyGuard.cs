@@ -5,12 +5,14 @@ namespace Encryption.Custom.Cosmos.Processing;
 /// <summary>
 /// Rejects encryption options that would encrypt the container's partition key (or the top-level property that
 /// holds a nested one) before anything is sent: the service cannot route a document whose key is ciphertext.
-/// The container's partition key definition is read once and cached; a failed read is not cached.
+/// The container's partition key definition is read once and cached; a failed read is not cached. It is also the one
+/// owner of the container's partition-key paths for binding (<see cref="GetPartitionKeyPathsAsync"/>).
 /// </summary>
 internal sealed class PartitionKeyGuard
 {
     private readonly Container _container;
     private volatile string[]? _topLevelNames;
+    private volatile string[]? _partitionKeyPaths;
 
     public PartitionKeyGuard(Container container)
     {
@@ -44,13 +46,33 @@ internal sealed class PartitionKeyGuard
             return names;
         }
 
-        // Concurrent first writes may each read the definition: harmless (it does not change) and lock-free.
+        await ReadDefinitionAsync(cancellationToken).ConfigureAwait(false);
+        return _topLevelNames!;
+    }
+
+    /// <summary>The container's partition-key paths as it defines them, in order (read once; empty when it has none).</summary>
+    /// <exception cref="CosmosException">The container's definition could not be read.</exception>
+    public async ValueTask<IReadOnlyList<string>> GetPartitionKeyPathsAsync(CancellationToken cancellationToken)
+    {
+        string[]? paths = _partitionKeyPaths;
+        if (paths is not null)
+        {
+            return paths;
+        }
+
+        await ReadDefinitionAsync(cancellationToken).ConfigureAwait(false);
+        return _partitionKeyPaths!;
+    }
+
+    private async ValueTask ReadDefinitionAsync(CancellationToken cancellationToken)
+    {
+        // Concurrent first operations may each read the definition: harmless (it does not change) and lock-free.
         ContainerResponse response = await _container.ReadContainerAsync(cancellationToken: cancellationToken).ConfigureAwait(false);
         ContainerProperties properties = response.Resource;
         IReadOnlyList<string?> paths = properties.PartitionKeyPaths ?? (IReadOnlyList<string?>)[properties.PartitionKeyPath];
-        names = ToTopLevelNames(paths);
-        _topLevelNames = names;
-        return names;
+        string[] defined = [.. paths.Where(path => !string.IsNullOrEmpty(path)).Select(path => path!)];
+        _partitionKeyPaths = defined;
+        _topLevelNames = ToTopLevelNames(defined);
     }
 
     /// <summary>Throws when <paramref name="plan"/> encrypts one of <paramref name="names"/>.</summary>

@@ -16,7 +16,9 @@ internal sealed class WriteOptionsResolver
         _rules = policy?.Rules;
         if (_rules is { EncryptsWrites: true })
         {
-            _policyOptions = _rules.CreateWriteOptions();
+            // Under rules that bind, the container's scope and partition-key paths are known only after a read:
+            // BodyCrypto binds every body it encrypts (and refuses to encrypt one it cannot bind).
+            _policyOptions = _rules.BuildWriteOptions(binding: null);
         }
     }
 

@@ -135,12 +135,19 @@ internal sealed class PolicyRuleSet
             EncryptionErrorKind.InvalidOptions,
             "The container's encryption policy binds values to their document (Bind), but these rules were not bound to a container's scope and partition-key paths: nothing is written unbound in its place.",
             DataEncryptionKeyId)
-        : new()
+        : BuildWriteOptions(Plan.Binding);
+
+    /// <summary>
+    /// <see cref="CreateWriteOptions()"/> for a container that binds its rules only when it first encrypts: what the
+    /// options will encrypt, bound to <paramref name="binding"/> (<see langword="null"/>: bound later, by the one
+    /// place that encrypts bodies, which refuses to encrypt them unbound under rules that bind).
+    /// </summary>
+    internal EncryptionOptions BuildWriteOptions(BindingTarget? binding) => new()
     {
         DataEncryptionKeyId = DataEncryptionKeyId,
         EncryptionAlgorithm = EncryptionAlgorithm,
         PathsToEncrypt = _paths,
         DeterministicPaths = _deterministicPaths.Length == 0 ? null : _deterministicPaths,
-        Binding = Plan.Binding,
+        Binding = binding,
     };
 }
