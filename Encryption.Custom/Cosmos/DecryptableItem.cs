@@ -1,4 +1,3 @@
-
 namespace Encryption.Custom;
 
 /// <summary>

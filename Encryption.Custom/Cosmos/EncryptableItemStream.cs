@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using Encryption.Custom.Cosmos.Streams;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom;

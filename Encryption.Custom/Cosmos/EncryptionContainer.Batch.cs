@@ -1,3 +1,4 @@
+using Encryption.Custom.Cosmos.Batch;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

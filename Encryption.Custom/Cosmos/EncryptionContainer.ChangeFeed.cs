@@ -1,3 +1,7 @@
+using Encryption.Custom.Cosmos.ChangeFeed;
+using Encryption.Custom.Cosmos.Feeds;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

@@ -1,3 +1,8 @@
+using Encryption.Custom.Cosmos.Feeds;
+using Encryption.Custom.Cosmos.Responses;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

@@ -1,3 +1,7 @@
+using Encryption.Custom.Cosmos.Patch;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

@@ -1,3 +1,6 @@
+using Encryption.Custom.Cosmos.Feeds;
+using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos;

@@ -1,4 +1,6 @@
+using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Queries;
+using Encryption.Custom.Cosmos.Serialization;
 using Encryption.Custom.Json.WireFormat;
 using Microsoft.Azure.Cosmos;
 

@@ -1,5 +1,7 @@
 using System.Runtime.CompilerServices;
+using Encryption.Custom.Cosmos;
 using Encryption.Custom.Cosmos.Compatibility;
+using Encryption.Custom.Cosmos.Feeds;
 using Encryption.Custom.Cosmos.Queries;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Azure.Cosmos.Linq;

@@ -1,4 +1,3 @@
-
 namespace Encryption.Custom;
 
 /// <summary>Settings of one encryption container (see <see cref="EncryptionContainerExtensions.WithEncryptor"/>).</summary>

@@ -1,3 +1,4 @@
+using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Cosmos;
 

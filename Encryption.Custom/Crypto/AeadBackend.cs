@@ -2,6 +2,9 @@
 //   OpenSSL 3 libcrypto directly (Linux), or the portable BCL backend everywhere else.
 // A backend only makes the two keyed primitives; the one AeadContext keys them lazily and owns their lifetime.
 
+using Encryption.Custom.Crypto.Managed;
+using Encryption.Custom.Native.OpenSsl;
+
 namespace Encryption.Custom.Crypto;
 
 /// <summary>A factory of keyed primitives: the seam that picks the cryptographic implementation.</summary>

@@ -1,5 +1,9 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Processing;
 

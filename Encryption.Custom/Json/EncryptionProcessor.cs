@@ -1,4 +1,7 @@
 using System.Buffers;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Processing;
 

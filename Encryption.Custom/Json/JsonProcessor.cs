@@ -1,3 +1,5 @@
+using Encryption.Custom.Processing;
+
 namespace Encryption.Custom;
 
 /// <summary>Which JSON processor encrypts and decrypts documents.</summary>

@@ -1,4 +1,8 @@
 using System.Buffers;
+using Encryption.Custom.Json.JTokens;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Processing;

@@ -1,5 +1,8 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json;
 

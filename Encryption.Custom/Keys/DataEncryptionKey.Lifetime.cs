@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
+using Encryption.Custom.Keys;
 
 namespace Encryption.Custom;
 

@@ -1,3 +1,5 @@
+using Encryption.Custom.Keys;
+
 namespace Encryption.Custom;
 
 /// <summary>Gets data encryption keys by id, for a <see cref="CosmosEncryptor"/>.</summary>

@@ -1,3 +1,6 @@
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Keys;
+
 namespace Encryption.Custom;
 
 /// <summary>

@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Keys;
 

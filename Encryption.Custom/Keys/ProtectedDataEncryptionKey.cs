@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
+using Encryption.Custom.Crypto;
+using Encryption.Custom.Native.Memory;
 
 namespace Encryption.Custom.Keys;
 

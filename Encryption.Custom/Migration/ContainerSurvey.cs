@@ -1,4 +1,7 @@
 using System.Text;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Migration;

@@ -1,5 +1,12 @@
 using System.Globalization;
 using System.Net;
+using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Keys;
+using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Logging;
 

@@ -1,3 +1,5 @@
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Migration;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom;

@@ -1,3 +1,7 @@
+using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Keys;
+using Encryption.Custom.Migration;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Logging;
 

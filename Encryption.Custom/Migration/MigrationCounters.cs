@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using Encryption.Custom.Diagnostics;
 namespace Encryption.Custom.Migration;
 
 /// <summary>One job instance's counts and failure list, also recorded on the library's meter. Thread-safe.</summary>

@@ -1,4 +1,10 @@
 using System.Buffers;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Migration;
 

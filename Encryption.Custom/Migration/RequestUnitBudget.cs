@@ -1,4 +1,5 @@
 using System.Globalization;
+using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Migration;

@@ -1,4 +1,6 @@
 using System.Net;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Migration;

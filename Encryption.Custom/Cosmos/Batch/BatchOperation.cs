@@ -1,3 +1,5 @@
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Json.WireFormat;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Batch;

@@ -1,4 +1,8 @@
 using System.Net;
+using Encryption.Custom.Cosmos.Patch;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.WireFormat;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Batch;

@@ -1,4 +1,6 @@
 using System.Net;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Batch;

@@ -1,5 +1,9 @@
 using System.Reflection;
 using System.Runtime.CompilerServices;
+using Encryption.Custom.Cosmos.Batch;
+using Encryption.Custom.Cosmos.Feeds;
+using Encryption.Custom.Cosmos.Responses;
+using Encryption.Custom.Cosmos.Serialization;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Compatibility;

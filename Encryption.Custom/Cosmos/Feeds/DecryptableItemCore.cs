@@ -1,3 +1,8 @@
+using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Feeds;

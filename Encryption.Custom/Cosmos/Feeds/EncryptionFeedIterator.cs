@@ -1,3 +1,6 @@
+using Encryption.Custom.Cosmos.Responses;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Feeds;

@@ -1,3 +1,6 @@
+using Encryption.Custom.Cosmos.Responses;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Feeds;

@@ -1,3 +1,5 @@
+using Encryption.Custom.Json.Rules;
+
 namespace Encryption.Custom.Cosmos.Patch;
 
 /// <summary>

@@ -1,3 +1,10 @@
+using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Patch;

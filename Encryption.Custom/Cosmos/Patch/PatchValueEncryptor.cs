@@ -1,3 +1,8 @@
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Keys;
+using Encryption.Custom.Processing;
+
 namespace Encryption.Custom.Cosmos.Patch;
 
 /// <summary>

@@ -1,5 +1,11 @@
 using System.Runtime.CompilerServices;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Cosmos.Processing;
 

@@ -1,3 +1,4 @@
+using Encryption.Custom.Json.WireFormat;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Processing;

@@ -1,3 +1,6 @@
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
+
 namespace Encryption.Custom.Cosmos.Processing;
 
 /// <summary>

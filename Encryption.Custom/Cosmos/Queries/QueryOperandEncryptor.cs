@@ -4,6 +4,9 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Cosmos.Queries.Sql;
+using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Queries;

@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using Encryption.Custom.Json.Rules;
 
 namespace Encryption.Custom.Cosmos.Queries;
 

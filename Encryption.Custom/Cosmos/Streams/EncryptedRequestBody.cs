@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Encryption.Custom.Crypto.Pooling;
 
 namespace Encryption.Custom.Cosmos.Streams;
 

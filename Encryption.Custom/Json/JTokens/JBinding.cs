@@ -2,6 +2,7 @@
 // the JSON token at each partition-key path), taken from the parsed document and hashed by the shared
 // DocumentBinding, so both processors bind a document to the same D.
 using System.Text;
+using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 

@@ -1,5 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Json.JTokens;

@@ -1,3 +1,5 @@
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Json.JTokens;

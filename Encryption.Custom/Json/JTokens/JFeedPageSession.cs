@@ -1,3 +1,6 @@
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Processing;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Json.JTokens;

@@ -1,4 +1,6 @@
 using System.Text;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Json.JTokens;

@@ -1,7 +1,8 @@
 using System.Buffers;
 using System.Security.Cryptography;
-using Encryption.Custom.Crypto.Pooling;
 using System.Text;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Json.JTokens;

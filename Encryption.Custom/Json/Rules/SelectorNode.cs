@@ -1,3 +1,5 @@
+using Encryption.Custom.Json.Text;
+
 namespace Encryption.Custom.Json.Rules;
 
 /// <summary>

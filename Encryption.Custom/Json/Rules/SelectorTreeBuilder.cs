@@ -1,3 +1,5 @@
+using Encryption.Custom.Json.WireFormat;
+
 namespace Encryption.Custom.Json.Rules;
 
 /// <summary>

@@ -2,6 +2,8 @@
 // partition key, which may come after it. So a bound document is first skimmed at its top level for those tokens
 // (a reader over the same span: no allocation), and D is computed before the first value is touched.
 using System.Text.Json;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
 

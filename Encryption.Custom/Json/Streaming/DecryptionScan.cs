@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.Streaming;
 

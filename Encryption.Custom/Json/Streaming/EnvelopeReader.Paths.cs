@@ -1,4 +1,7 @@
 using System.Text.Json;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
 

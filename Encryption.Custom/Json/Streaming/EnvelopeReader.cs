@@ -1,6 +1,9 @@
 using System.Buffers;
 using System.Text;
 using System.Text.Json;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
 

@@ -1,4 +1,9 @@
 using System.Text.Json;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Json.Streaming;
 

@@ -1,4 +1,6 @@
 using System.Runtime.CompilerServices;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
 

@@ -1,3 +1,6 @@
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
+
 namespace Encryption.Custom.Json.Streaming;
 
 /// <summary>Leases a document's key from an <see cref="Encryptor"/> and checks what comes back.</summary>

@@ -1,5 +1,8 @@
 using System.Buffers;
 using System.Text.Json;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
 

@@ -1,5 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Text.Json;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.Streaming;
 

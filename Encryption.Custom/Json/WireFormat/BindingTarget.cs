@@ -3,6 +3,7 @@
 // Json layer never names a Cosmos SDK type. Partition-key paths are top-level property names in this version: a
 // nested partition-key path is refused when binding is asked for rather than bound to a value found some other way.
 using System.Text;
+using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Json.WireFormat;
 

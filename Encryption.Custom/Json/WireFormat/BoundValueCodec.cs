@@ -5,6 +5,7 @@
 using System.Buffers;
 using System.Buffers.Text;
 using System.Diagnostics;
+using Encryption.Custom.Crypto;
 
 namespace Encryption.Custom.Json.WireFormat;
 

@@ -5,6 +5,7 @@
 using System.Buffers;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.WireFormat;
 

@@ -1,6 +1,8 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Text;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.WireFormat;
 

@@ -1,5 +1,7 @@
 using System.Buffers;
 using System.Text;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.WireFormat;
 

@@ -2,6 +2,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Json.WireFormat;
 

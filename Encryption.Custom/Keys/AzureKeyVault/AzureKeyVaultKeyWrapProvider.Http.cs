@@ -1,5 +1,6 @@
 using Azure;
 using Azure.Core;
+using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.AzureKeyVault;
 

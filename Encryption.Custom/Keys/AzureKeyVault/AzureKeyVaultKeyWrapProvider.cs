@@ -1,5 +1,4 @@
 using System.Security.Cryptography;
-using Azure;
 using Azure.Core;
 using Azure.Core.Pipeline;
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Encryption.Custom.Diagnostics;
 using Microsoft.Extensions.Logging;
 
 namespace Encryption.Custom.Keys.Caching;

@@ -1,3 +1,4 @@
+using Encryption.Custom.Keys.Cosmos;
 using Microsoft.Extensions.Caching.Distributed;
 
 namespace Encryption.Custom.Keys.Caching;

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Keys.Caching;
 

@@ -1,4 +1,3 @@
-
 namespace Encryption.Custom.Keys.Caching;
 
 /// <summary>Where the <see cref="DekCache"/> gets what it caches: DEK documents and unwrapped keys.</summary>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Keys.Caching;
 

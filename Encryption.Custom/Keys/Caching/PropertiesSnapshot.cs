@@ -1,4 +1,3 @@
-
 namespace Encryption.Custom.Keys.Caching;
 
 /// <summary>A DEK document with its expiry (in the cache's clock units). Immutable, swapped whole.</summary>

@@ -1,3 +1,6 @@
+using Encryption.Custom.Keys;
+using Encryption.Custom.Keys.Caching;
+using Encryption.Custom.Keys.Cosmos;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;

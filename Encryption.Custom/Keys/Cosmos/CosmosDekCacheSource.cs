@@ -1,3 +1,4 @@
+using Encryption.Custom.Keys.Caching;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Keys.Cosmos;

@@ -1,5 +1,7 @@
 using System.Net;
 using System.Security.Cryptography;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Keys.Caching;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Keys.Cosmos;

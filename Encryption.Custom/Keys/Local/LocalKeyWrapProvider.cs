@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Security.Cryptography;
 using System.Text;
+using Encryption.Custom.Keys.Local;
 
 namespace Encryption.Custom;
 

@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
+using Encryption.Custom.Native.Memory.Interop;
 
 namespace Encryption.Custom.Native.Memory;
 

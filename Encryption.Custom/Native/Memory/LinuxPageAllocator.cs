@@ -1,5 +1,6 @@
 using System.Runtime.Versioning;
 using System.Security.Cryptography;
+using Encryption.Custom.Native.Memory.Interop;
 
 namespace Encryption.Custom.Native.Memory;
 

@@ -1,3 +1,5 @@
+using Encryption.Custom.Keys;
+
 namespace Encryption.Custom.Native.Memory;
 
 /// <summary>

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
+using Encryption.Custom.Crypto;
 
 namespace Encryption.Custom.Native.Memory;
 

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Numerics;
 using System.Security.Cryptography;
+using Encryption.Custom.Diagnostics;
 
 namespace Encryption.Custom.Native.Memory;
 

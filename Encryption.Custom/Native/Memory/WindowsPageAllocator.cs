@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using System.Security.Cryptography;
+using Encryption.Custom.Native.Memory.Interop;
 
 namespace Encryption.Custom.Native.Memory;
 

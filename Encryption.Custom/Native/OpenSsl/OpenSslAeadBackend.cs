@@ -1,4 +1,6 @@
 // The native AEAD backend (wire-format.md §1 over OpenSSL 3 libcrypto), used when libcrypto.so.3 loads.
+using Encryption.Custom.Crypto;
+
 namespace Encryption.Custom.Native.OpenSsl;
 
 /// <summary>Makes libcrypto-backed primitives; available only where <see cref="LibCrypto.IsAvailable"/>.</summary>

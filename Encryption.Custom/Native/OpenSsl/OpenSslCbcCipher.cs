@@ -3,6 +3,7 @@
 // which keeps the expanded key schedule. Padding is off: the AEAD core pads and unpads by hand.
 // The key schedule lives in the native heap until Dispose, where EVP_CIPHER_CTX_free cleanses it.
 using System.Diagnostics;
+using Encryption.Custom.Crypto;
 
 namespace Encryption.Custom.Native.OpenSsl;
 

@@ -7,6 +7,7 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
+using Encryption.Custom.Crypto;
 
 namespace Encryption.Custom.Native.OpenSsl;
 

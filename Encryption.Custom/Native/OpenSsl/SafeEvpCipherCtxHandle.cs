@@ -1,6 +1,7 @@
 // Owns one OpenSSL EVP_CIPHER_CTX (an AES-256-CBC key schedule in the native heap, wire-format.md §1).
 // EVP_CIPHER_CTX_free cleanses the key schedule before freeing it.
 using System.Runtime.InteropServices;
+using Encryption.Custom.Crypto;
 
 namespace Encryption.Custom.Native.OpenSsl;
 
