@@ -40,7 +40,7 @@ public sealed class FailureTests : IDisposable
         // Usage errors: exit code 2.
         new("usage-unknown-option", ExitCodes.UsageError, "UsageError", f => f.Decrypt(f.Encrypted, extra: ["--verbose"]), "--verbose"),
         new("usage-missing-key-file", ExitCodes.UsageError, "UsageError", f => (["decrypt", "--out", f.Output], Encoding.UTF8.GetBytes(f.Encrypted)), "--key-file"),
-        new("usage-nested-path", ExitCodes.UsageError, "UsageError", f => f.Encrypt(TestDocuments.Plain, paths: ["/address/city"]), "/address/city"),
+        new("usage-array-index-path", ExitCodes.UsageError, "UsageError", f => f.Encrypt(TestDocuments.Plain, paths: ["/cards/0/number"]), "/cards/0/number"),
         new("usage-path-without-slash", ExitCodes.UsageError, "UsageError", f => f.Encrypt(TestDocuments.Plain, paths: ["ssn"])),
         new("usage-repeated-path", ExitCodes.UsageError, "UsageError", f => f.Encrypt(TestDocuments.Plain, paths: ["/ssn", "/ssn"])),
         new("usage-id-path", ExitCodes.UsageError, "UsageError", f => f.Encrypt(TestDocuments.Plain, paths: ["/id"])),
