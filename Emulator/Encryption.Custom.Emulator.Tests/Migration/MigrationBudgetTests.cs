@@ -1,5 +1,4 @@
 using Encryption.Custom.Emulator.Tests.Encryption;
-using Newtonsoft.Json.Linq;
 using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
 
 namespace Encryption.Custom.Emulator.Tests.Migration;
@@ -10,6 +9,11 @@ namespace Encryption.Custom.Emulator.Tests.Migration;
 /// </summary>
 public sealed class MigrationBudgetTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
+    // The writer's pace: two writers, one upsert each per 20 ms at most (up to 100 RU/s on the bundled endpoint, far above
+    // the budget of 5), stopped after five minutes by themselves.
+    private static readonly TimeSpan s_writerInterval = TimeSpan.FromMilliseconds(20);
+    private static readonly TimeSpan s_writerBound = TimeSpan.FromMinutes(5);
+
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     private static ContainerEncryptionPolicy Policy(string dek, PlaintextPolicy mode = PlaintextPolicy.WriteEncryptedForbidPlaintext) =>
@@ -57,57 +61,29 @@ public sealed class MigrationBudgetTests(EncryptionFixture fixture) : IClassFixt
         // budget, so the feed never runs dry and the estimator's lag stays above zero. Done must still come: its own
         // rewrites stop, a verification finds every document in the target state, and the writer's changes (already
         // there) do not hold it back. The writer updates the even documents only, so the odd half is the job's to
-        // rewrite under its budget. It runs until the job has returned; bounded by a count and the run bound.
+        // rewrite under its budget. It runs until the job has returned, paced by time and stopped by its own bound.
         const int Count = 80;
         const double Budget = 5;
-        const int MaxWrites = 20_000;
         (Container raw, Container leases) = await ContainersAsync();
         await SeedAsync(raw, Count, Ct);
         Container writerView = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1, PlaintextPolicy.WriteEncryptedReadBoth) });
-        using var stopWriter = CancellationTokenSource.CreateLinkedTokenSource(Ct);
-        long writes = 0;
-        double writerCharge = 0;
-        var writerLock = new Lock();
-        var writerClock = System.Diagnostics.Stopwatch.StartNew();
-        // Two writers at once: the bundled endpoint charges 1 RU a request, so the rate must come from the request count.
-        Task writer = Task.WhenAll(Enumerable.Range(0, 2).Select(w => Task.Run(async () =>
-        {
-            var random = new Random(29 + w);
-            var versions = new int[Count];
-            while (!stopWriter.IsCancellationRequested && Interlocked.Read(ref writes) < MaxWrites)
-            {
-                int i = (2 * random.Next(Count / 4)) + (w * (Count / 2));
-                JObject document = Document(i, ++versions[i]);
-                double charge = (await writerView.UpsertItemAsync(document, PartitionKeyOf(document), cancellationToken: CancellationToken.None)).RequestCharge;
-                lock (writerLock)
-                {
-                    writerCharge += charge;
-                }
-
-                Interlocked.Increment(ref writes);
-            }
-        }, CancellationToken.None)));
+        SustainedWriter writer = SustainedWriter.Start(writerView, Count, seed: 29, s_writerInterval, s_writerBound);
 
         EncryptionMigrationOptions options = Options();
         options.RequestUnitsPerSecond = Budget;
         var progress = new InlineProgress(_ => { });
         EncryptionMigrationResult result;
         bool writerStillWriting;
-        try
+        await using (writer)
         {
             await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, Policy(EncryptionFixture.Dek1), leases, options);
             result = await RunAsync(job, Ct, progress);
-            writerStillWriting = !writer.IsCompleted;
-        }
-        finally
-        {
-            await stopWriter.CancelAsync();
-            await writer;
+            writerStillWriting = writer.IsWriting;
         }
 
-        double writerRate = writerCharge / writerClock.Elapsed.TotalSeconds;
+        double writerRate = writer.RequestUnitsPerSecond;
         TestContext.Current.SendDiagnosticMessage(
-            $"Writer: {writes} writes, {writerRate:F0} RU/s against a budget of {Budget}; job: {result.Progress.Elapsed.TotalSeconds:F1} s, {result.Progress.DocumentsRewritten} rewritten, lag {result.Progress.EstimatedLag}.");
+            $"Writer: {writer.Writes} writes, {writerRate:F0} RU/s against a budget of {Budget}; job: {result.Progress.Elapsed.TotalSeconds:F1} s, {result.Progress.DocumentsRewritten} rewritten, lag {result.Progress.EstimatedLag}.");
 
         Assert.True(writerStillWriting, "The writer stopped before the job returned: the test did not hold the job under load.");
         Assert.True(writerRate > Budget, $"The writer ran at {writerRate:F0} RU/s, not above the budget of {Budget}.");

@@ -1,4 +1,4 @@
-using Newtonsoft.Json.Linq;
+using Encryption.Custom.Emulator.Tests.Migration;
 using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
 
 namespace Encryption.Custom.Emulator.Tests.Tool;
@@ -12,9 +12,13 @@ public sealed class MigrateUnderWriterTests(ToolFixture fixture) : IClassFixture
 {
     private const int Count = 100;
     private const int Budget = 5;
-    private const int MaxWrites = 20_000;
     private static readonly TimeSpan s_stopAfter = TimeSpan.FromMinutes(2);
     private static readonly TimeSpan s_runBound = TimeSpan.FromMinutes(3);
+
+    // Two writers, one upsert each per 20 ms at most (up to 100 RU/s on the bundled endpoint, far above --budget 5),
+    // stopped by themselves after longer than the run may take.
+    private static readonly TimeSpan s_writerInterval = TimeSpan.FromMilliseconds(20);
+    private static readonly TimeSpan s_writerBound = TimeSpan.FromMinutes(4);
 
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
@@ -27,29 +31,7 @@ public sealed class MigrateUnderWriterTests(ToolFixture fixture) : IClassFixture
         Container writerView = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = policy });
 
         // The application updates the even documents, encrypting them itself; the odd half is the run's to rewrite.
-        using var stopWriter = CancellationTokenSource.CreateLinkedTokenSource(Ct);
-        long writes = 0;
-        double writerCharge = 0;
-        var writerLock = new Lock();
-        var writerClock = System.Diagnostics.Stopwatch.StartNew();
-        // Two writers at once: the bundled endpoint charges 1 RU a request, so the rate must come from the request count.
-        Task writer = Task.WhenAll(Enumerable.Range(0, 2).Select(w => Task.Run(async () =>
-        {
-            var random = new Random(31 + w);
-            var versions = new int[Count];
-            while (!stopWriter.IsCancellationRequested && Interlocked.Read(ref writes) < MaxWrites)
-            {
-                int i = (2 * random.Next(Count / 4)) + (w * (Count / 2));
-                JObject document = Document(i, ++versions[i]);
-                double charge = (await writerView.UpsertItemAsync(document, PartitionKeyOf(document), cancellationToken: CancellationToken.None)).RequestCharge;
-                lock (writerLock)
-                {
-                    writerCharge += charge;
-                }
-
-                Interlocked.Increment(ref writes);
-            }
-        }, CancellationToken.None)));
+        SustainedWriter writer = SustainedWriter.Start(writerView, Count, seed: 31, s_writerInterval, s_writerBound);
 
         string[] migrate = [.. fixture.MigrateArguments(raw, "leases-" + Guid.NewGuid().ToString("N")), "--dek-id", ToolFixture.Dek1, "--path", "/ssn", "--path", "/salary", "--budget", Budget.ToString(System.Globalization.CultureInfo.InvariantCulture)];
         // Bounded: after two minutes the run is stopped (as Ctrl+C would), so it ends "stopped" and the test fails.
@@ -57,19 +39,14 @@ public sealed class MigrateUnderWriterTests(ToolFixture fixture) : IClassFixture
         bound.CancelAfter(s_stopAfter);
         ToolResult run;
         bool writerStillWriting;
-        try
+        await using (writer)
         {
             run = await ToolInProcess.RunAsync(fixture.Endpoint, migrate, s_runBound, cancellationToken: bound.Token);
-            writerStillWriting = !writer.IsCompleted;
-        }
-        finally
-        {
-            await stopWriter.CancelAsync();
-            await writer;
+            writerStillWriting = writer.IsWriting;
         }
 
-        double writerRate = writerCharge / writerClock.Elapsed.TotalSeconds;
-        TestContext.Current.SendDiagnosticMessage($"Writer: {writes} writes at {writerRate:F0} RU/s against --budget {Budget}; the run printed {run.Lines.Count} lines.");
+        double writerRate = writer.RequestUnitsPerSecond;
+        TestContext.Current.SendDiagnosticMessage($"Writer: {writer.Writes} writes at {writerRate:F0} RU/s against --budget {Budget}; the run printed {run.Lines.Count} lines.");
 
         Assert.True(run.ExitCode == 0, $"exit code {run.ExitCode}; last lines: {string.Join(" | ", run.Lines.TakeLast(4))}; {run.Error}");
         Assert.True(writerStillWriting, "The writer stopped before the run ended: the test did not hold the run under load.");
