@@ -26,6 +26,8 @@ export ContinuousIntegrationBuild=true
 
 results_dir="$root/artifacts/test-results"
 mkdir -p "$results_dir"
+started_marker="$results_dir/.started"
+touch "$started_marker"
 failures=()
 
 # Each step's wall time, printed at the end (and the load average, since the machine may be shared).
@@ -99,10 +101,26 @@ run_emulator_tests() {
   fi
 }
 
+# The failed tests of this run by name, with the first line of each message, read from the trx files: CI shows only
+# the end of the log, so the names must be printed here, after everything else.
+print_failed_tests() {
+  local trx
+  for trx in "$results_dir"/*.trx; do
+    [[ -f $trx && $trx -nt $started_marker ]] || continue
+    node -e '
+      const text = require("fs").readFileSync(process.argv[1], "utf8");
+      for (const m of text.matchAll(/<UnitTestResult [^>]*testName="([^"]*)"[^>]*outcome="Failed"[^>]*>([\s\S]*?)<\/UnitTestResult>/g)) {
+        const message = (/<Message>([\s\S]*?)<\/Message>/.exec(m[2]) || [, ""])[1].split("\n")[0].slice(0, 300);
+        console.log(`  failed: ${m[1]}\n          ${message}`);
+      }' "$trx" || true
+  done
+}
+
 summary() {
   print_timings
   step "summary"
   if ((${#failures[@]})); then
+    print_failed_tests
     printf 'FAILED: %s\n' "${failures[@]}"
     exit 1
   fi
