@@ -36,6 +36,8 @@ public static class HotLoop
         using var scalingCase = cryptoOnly ? null : new ScalingCase(Enum.Parse<JsonProcessor>(args[0], ignoreCase: true), operation, document);
         Func<int> run = scalingCase is not null ? scalingCase.Run : operation == ScalingOperation.Encrypt ? workload.EncryptAll : workload.DecryptAll;
         long count = 0;
+        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+        int[] collectionsBefore = [GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2)];
         var clock = Stopwatch.StartNew();
         while (clock.Elapsed.TotalSeconds < seconds)
         {
@@ -47,7 +49,12 @@ public static class HotLoop
             count += 100;
         }
 
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{Name}: {count:N0} operations in {clock.Elapsed.TotalSeconds:F1} s"));
+        clock.Stop();
+        long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+
+        // Bytes and collections per operation beside the time: a profile full of GC work is explained by these.
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"{Name}: {count:N0} operations in {clock.Elapsed.TotalSeconds:F1} s, {clock.Elapsed.TotalMicroseconds / count:N1} µs and {allocated / count:N0} B per operation, collections gen0/1/2 {GC.CollectionCount(0) - collectionsBefore[0]}/{GC.CollectionCount(1) - collectionsBefore[1]}/{GC.CollectionCount(2) - collectionsBefore[2]}"));
         return 0;
     }
 }

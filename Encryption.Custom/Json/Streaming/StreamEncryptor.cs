@@ -17,7 +17,7 @@ namespace Encryption.Custom.Json.Streaming;
 /// The root's closing brace is written only after everything succeeded: on failure the output holds an
 /// incomplete prefix that must be discarded.
 /// </remarks>
-internal static class StreamEncryptor
+internal static partial class StreamEncryptor
 {
     // Per path: not seen yet, encrypted, or seen with a null value (kept, not encrypted).
     private const byte NotSeen = 0;
@@ -31,7 +31,9 @@ internal static class StreamEncryptor
     /// <param name="maxDepth">The depth limit.</param>
     /// <param name="maxLength">The longest output allowed: the limit decryption applies to its input, so that what
     /// is encrypted can always be decrypted with the same limits.</param>
-    public static void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int maxDepth, int maxLength)
+    /// <param name="allowFastPath">False to walk the document with the reader only: the reference the fast path
+    /// (<see cref="TryEncryptScanned"/>) must match, for tests.</param>
+    public static void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int maxDepth, int maxLength, bool allowFastPath = true)
     {
         if (plan.PathCount == 0)
         {
@@ -53,6 +55,11 @@ internal static class StreamEncryptor
             CellBinding binding = plan.Binding is { } target
                 ? BindingScan.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId, maxDepth)
                 : default;
+            if (allowFastPath && plan.NestedSelectors.ChildCount == 0 && TryEncryptScanned(document, output, key, plan, encrypted, binding, maxDepth, maxLength))
+            {
+                return;
+            }
+
             var reader = new Utf8JsonReader(document, JsonDepth.ReaderOptions(maxDepth, 0));
             EncryptDocument(ref reader, document, output, key, plan, encrypted, binding, maxDepth, maxLength);
         }
@@ -209,6 +216,11 @@ internal static class StreamEncryptor
     private static bool IsReservedName(ref Utf8JsonReader reader, EncryptionPlan plan) =>
         reader.ValueTextEquals(EncryptionEnvelope.PropertyNameUtf8)
         || (plan.IsExtendedFormat && reader.ValueTextEquals(EncryptionEnvelope.AnchorNameUtf8));
+
+    // The same rule for a name that is already unescaped.
+    private static bool IsReservedName(ReadOnlySpan<byte> name, EncryptionPlan plan) =>
+        name.SequenceEqual(EncryptionEnvelope.PropertyNameUtf8)
+        || (plan.IsExtendedFormat && name.SequenceEqual(EncryptionEnvelope.AnchorNameUtf8));
 
     /// <returns>The number of bytes written (the quoted base64).</returns>
     private static int EncryptValue(

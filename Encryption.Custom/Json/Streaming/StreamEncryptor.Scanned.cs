@@ -1,0 +1,133 @@
+using System.Buffers;
+using System.Text.Json;
+using Encryption.Custom.Json.WireFormat;
+
+namespace Encryption.Custom.Json.Streaming;
+
+// The common case of encryption without Utf8JsonReader over the whole document: the hand-written scan that
+// decryption uses (FastPathScanner) finds the top-level properties, and only the values to encrypt are looked at again.
+internal static partial class StreamEncryptor
+{
+    /// <summary>
+    /// Encrypts a document the fast-path scan accepts, writing exactly what the reader walk
+    /// (<see cref="EncryptDocument"/>) writes and throwing what it throws, in the same order.
+    /// </summary>
+    /// <returns>
+    /// <see langword="false"/>, with nothing written and <paramref name="encrypted"/> untouched, when the scan declines
+    /// (malformed JSON, escaped names, depth near the limit): the reader walk then judges the document.
+    /// </returns>
+    /// <remarks>
+    /// The scan covers the whole document before anything is written, so a document that is malformed anywhere goes to
+    /// the reader and its error; after a scan is accepted, the rules are the reader walk's own (<see cref="Match"/>, the
+    /// reserved names, duplicates, <see cref="EncryptValue(ref Utf8JsonReader, ReadOnlySpan{byte}, IBufferWriter{byte}, DataEncryptionKey, EncryptionPlan, int, in CellBinding, int)"/>).
+    /// Plans with nested selectors use the reader walk, which descends into values.
+    /// </remarks>
+    private static bool TryEncryptScanned(
+        ReadOnlySpan<byte> document,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        EncryptionPlan plan,
+        scoped Span<byte> encrypted,
+        in CellBinding binding,
+        int maxDepth,
+        int maxLength)
+    {
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            if (!FastPathScanner.TryScanDocument(document, scan, maxDepth))
+            {
+                return false;
+            }
+
+            ref DocumentRecord root = ref scan.Documents[0];
+            long written = 0;
+            int cursor = 0;
+            int lastValueEnd = root.Start + 1;
+            int end = root.FirstProperty + root.PropertyCount;
+            for (int i = root.FirstProperty; i < end; i++)
+            {
+                ref PropertyRecord property = ref scan.Properties[i];
+
+                // The scan declines escaped names, so every name is the input's own bytes.
+                ReadOnlySpan<byte> name = document.Slice(property.NameOffset, property.NameLength);
+                int pathIndex = Match(name, plan, out _);
+                if (pathIndex < 0 && IsReservedName(name, plan))
+                {
+                    JsonErrors.ThrowAlreadyEncrypted();
+                }
+
+                if (pathIndex >= 0)
+                {
+                    if (encrypted[pathIndex] != NotSeen)
+                    {
+                        JsonErrors.ThrowDuplicateProperty(plan.GetPath(pathIndex));
+                    }
+
+                    encrypted[pathIndex] = property.ValueType == JsonTokenType.Null ? SeenNull : Encrypted;
+                }
+
+                if (pathIndex < 0 || property.ValueType == JsonTokenType.Null)
+                {
+                    lastValueEnd = property.ValueEnd;
+                    continue;
+                }
+
+                output.Write(document[cursor..property.ValueStart]);
+                written += property.ValueStart - cursor;
+                written += EncryptScannedValue(document, in property, output, key, plan, pathIndex, binding, maxDepth);
+                cursor = lastValueEnd = property.ValueEnd;
+                CheckOutputLength(written + (document.Length - cursor), maxLength);
+            }
+
+            bool hasProperties = root.PropertyCount > 0;
+            CheckOutputLength(written + (document.Length - cursor) + (hasProperties ? 1 : 0) + plan.GetEnvelopeLength(encrypted), maxLength);
+            output.Write(document[cursor..lastValueEnd]);
+            if (hasProperties)
+            {
+                output.Write(","u8);
+            }
+
+            plan.WriteEnvelope(output, encrypted);
+            output.Write(document[lastValueEnd..]);
+            return true;
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+    }
+
+    // Unescaped strings and booleans are encrypted from the scan's bytes; numbers, escaped strings and containers
+    // through a reader over the value alone, so that they follow the one mapping from JSON value to plaintext.
+    private static int EncryptScannedValue(
+        ReadOnlySpan<byte> document,
+        in PropertyRecord property,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        EncryptionPlan plan,
+        int pathIndex,
+        in CellBinding binding,
+        int maxDepth)
+    {
+        switch (property.ValueType)
+        {
+            case JsonTokenType.String when !property.ValueEscaped:
+                ReadOnlySpan<byte> text = document[(property.ValueStart + 1)..(property.ValueEnd - 1)];
+                return WriteEncrypted(output, key, TypeMarker.String, text, new CellTarget(plan.GetDeterministicPrefix(pathIndex), binding, plan.GetSelector(pathIndex)));
+
+            case JsonTokenType.True:
+            case JsonTokenType.False:
+                Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
+                ScalarEncoding.WriteBoolean(property.ValueType == JsonTokenType.True, boolean);
+                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, new CellTarget(plan.GetDeterministicPrefix(pathIndex), binding, plan.GetSelector(pathIndex)));
+
+            default:
+                // The scan judged the value well-formed and within the depth limit; the reader only decodes it.
+                ReadOnlySpan<byte> value = document[property.ValueStart..property.ValueEnd];
+                var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(maxDepth, 0));
+                reader.Read();
+                return EncryptValue(ref reader, value, output, key, plan, pathIndex, binding, maxDepth);
+        }
+    }
+}
