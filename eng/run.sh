@@ -4,7 +4,8 @@
 # COSMOS_ENDPOINT/COSMOS_KEY name one (Emulator/emulator.sh), and runs the sample against it: a DEK wrapped by a
 # local KEK, encrypted writes, a stored document beside its decrypted form, a query, the change feed, a KEK rotation
 # and reads after it, then the README's example, docs/migrating.md's example (Microsoft's idioms) and
-# docs/key-management.md's local-key example. Exits non-zero when anything fails.
+# docs/key-management.md's local-key example, docs/queries.md's lookups and docs/policy.md's nested selectors with
+# binding. Exits non-zero when anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1

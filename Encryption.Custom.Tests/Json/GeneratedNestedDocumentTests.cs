@@ -21,7 +21,7 @@ public sealed class GeneratedNestedDocumentTests : IDisposable
 
     private readonly DataEncryptionKey _key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
     private readonly TestEncryptor _encryptor = new();
-    private readonly ContainerEncryptionPolicy _policy = new(Dek, ["/address/city", "/cards/[]/number", "/m/[]/[]", "/o/p/q", "/ssn"]);
+    private readonly ContainerEncryptionPolicy _policy = new(Dek, ["/address/city", "/cards/[]/number", "/m/[]/[]", "/o/p/q", "/ssn"]) { Bind = false };
 
     public GeneratedNestedDocumentTests()
     {

@@ -30,7 +30,7 @@ public sealed class NestedSelectorTests : IDisposable
     public void Dispose() => _key.Dispose();
 
     private static ContainerEncryptionPolicy Policy(PlaintextPolicy mode = PlaintextPolicy.WriteEncryptedForbidPlaintext, params string[] selectors) =>
-        new(Dek, selectors.Length == 0 ? s_selectors : selectors) { PlaintextPolicy = mode };
+        new(Dek, selectors.Length == 0 ? s_selectors : selectors) { PlaintextPolicy = mode, Bind = false }; // unbound format 101 (crit ["sel"]); bound: BoundCellTests
 
     private static EncryptionProcessor Create(JsonProcessor kind, ContainerEncryptionPolicy? policy = null) => EncryptionProcessor.Create(kind, rules: policy?.Rules);
 
@@ -81,7 +81,7 @@ public sealed class NestedSelectorTests : IDisposable
     [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
     public void MixedPolicy_ListsTopLevelPathsFirst_AndRoundTrips(JsonProcessor kind)
     {
-        ContainerEncryptionPolicy policy = new(Dek, ["/cards/[]/number", "/name"]);
+        ContainerEncryptionPolicy policy = new(Dek, ["/cards/[]/number", "/name"]) { Bind = false };
         byte[] encrypted = Encrypt(kind, policy: policy);
 
         Assert.Equal(["/_ex", "/name", "/cards/[]/number"], JObject.Parse(encrypted.Utf8())["_ei"]!["_ep"]!.Select(p => (string)p!));
@@ -245,7 +245,7 @@ public sealed class NestedSelectorTests : IDisposable
     [Fact]
     public void DeterministicNestedSelector_GivesEqualCellsForEqualValues_InEveryElementAndBothProcessors()
     {
-        var policy = new ContainerEncryptionPolicy(Dek, [new EncryptionPolicyIncludedPath("/cards/[]/number") { EncryptionType = PathEncryptionType.Deterministic }]);
+        var policy = new ContainerEncryptionPolicy(Dek, [new EncryptionPolicyIncludedPath("/cards/[]/number") { EncryptionType = PathEncryptionType.Deterministic }]) { Bind = false };
         const string Cards = """{"id":"1","cards":[{"number":"4111"},{"number":"4111"},{"number":"5500"}]}""";
 
         JObject stream = JObject.Parse(Encrypt(JsonProcessor.Stream, Cards, policy).Utf8());

@@ -14,7 +14,8 @@ namespace EncryptionSample;
 /// Client-side encryption end to end: a data encryption key (DEK) wrapped by a local key-encryption key (KEK),
 /// encrypted writes, what the service stores beside what the application reads, a query, the change feed, a KEK
 /// rotation (rewrap), reads with only the new KEK, the README's example: a container encryption policy, which
-/// also refuses a document another writer stored in plaintext, and docs/queries.md: lookups by an encrypted SSN. Exits 0 when everything read back is what was written.
+/// also refuses a document another writer stored in plaintext, docs/queries.md: lookups by an encrypted SSN, and nested selectors with binding (an address's street and city,
+/// every card's number). Exits 0 when everything read back is what was written.
 /// </summary>
 internal static class Program
 {
@@ -42,7 +43,8 @@ internal static class Program
             & await InNewDatabaseAsync(client, "encryption-migration-", RunMigrationExampleAsync)
             & await InNewDatabaseAsync(client, "encryption-migration-job-", MigrationJobExample.RunAsync)
             & await InNewDatabaseAsync(client, "encryption-local-keys-", RunLocalKeysExampleAsync)
-            & await InNewDatabaseAsync(client, "encryption-queries-", RunQueriesExampleAsync);
+            & await InNewDatabaseAsync(client, "encryption-queries-", RunQueriesExampleAsync)
+            & await InNewDatabaseAsync(client, "encryption-nested-", NestedSelectorsExample.RunAsync);
         Output.Step(ok ? "Done: everything read back is what was written." : "FAILED: see the checks above.");
         return ok;
     }

@@ -21,7 +21,8 @@ public sealed class NestedSelectorPolicyTests(EncryptionFixture fixture) : IClas
     private static EncryptionContainerOptions WithPolicy(JsonProcessor processor) => new()
     {
         JsonProcessor = processor,
-        Policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, ["/ssn", "/address/city", "/cards/[]/number"]),
+        // Unbound format 101 (crit ["sel"]): a nested policy binds by default; bound ones are BoundPolicyTests'.
+        Policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, ["/ssn", "/address/city", "/cards/[]/number"]) { Bind = false },
     };
 
     private static JObject Customer(string id, string city) => JObject.Parse($$"""

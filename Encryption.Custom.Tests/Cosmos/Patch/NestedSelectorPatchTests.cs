@@ -21,7 +21,7 @@ public sealed class NestedSelectorPatchTests : IDisposable
 
     private readonly DataEncryptionKey _key = TestKeys.Create(TestKeyKind.Protected);
     private readonly TestEncryptor _encryptor;
-    private readonly ContainerEncryptionPolicy _policy = new(Dek, ["/address/city", "/cards/[]/number", "/ssn"]);
+    private readonly ContainerEncryptionPolicy _policy = new(Dek, ["/address/city", "/cards/[]/number", "/ssn"]) { Bind = false };
 
     public NestedSelectorPatchTests()
     {

@@ -87,7 +87,10 @@ public sealed class ContainerEncryptionPolicy
     /// Whether each randomized value is bound to its document: its cell's tag covers the container, the document's id
     /// and partition key, and the value's path, so a cell copied into another document, moved to another path or into
     /// another container is refused (<see cref="EncryptionErrorKind.CellBindingMismatch"/>). Default
-    /// <see langword="false"/>: binding needs the extended format (101), which Microsoft's package cannot read.
+    /// <see langword="null"/>, automatic: a policy with a nested selector (such as <c>/address/city</c>) binds, since
+    /// it writes the extended format (101) anyway, which Microsoft's package cannot read; a policy of top-level paths
+    /// only does not, so its documents stay in format 3, readable by Microsoft's package. <see langword="true"/> binds
+    /// a top-level policy too (format 101); <see langword="false"/> keeps a nested policy unbound.
     /// Deterministic paths stay unbound (equality queries need equal ciphertext across documents).
     /// </summary>
     /// <remarks>
@@ -96,7 +99,7 @@ public sealed class ContainerEncryptionPolicy
     /// nested path cannot bind (its operations fail with <see cref="EncryptionErrorKind.InvalidOptions"/>). Patch
     /// refuses encrypted paths under a policy that binds (replace the document instead). docs/policy.md "Binding".
     /// </remarks>
-    public bool Bind { get; init; }
+    public bool? Bind { get; init; }
 
     /// <summary>What the container does with plaintext in the policy's paths. Default <see cref="PlaintextPolicy.WriteEncryptedForbidPlaintext"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is not defined.</exception>
@@ -153,6 +156,12 @@ public sealed class ContainerEncryptionPolicy
     /// <summary>Every key a document of this policy may be encrypted with: the current key first, then the accepted ones.</summary>
     internal IEnumerable<string> ReadableKeyIds => Rules.ReadableKeyIds;
 
+    /// <summary>
+    /// Whether the policy binds: <see cref="Bind"/> when set, otherwise whether any path is a nested selector. Decided
+    /// from the paths alone, never per document, so every document of a policy has one format.
+    /// </summary>
+    internal bool Binds => Bind ?? HasNestedSelector(_pathRules);
+
     /// <summary>Whether writes encrypt by the policy when a request asks for nothing.</summary>
     internal bool EncryptsWrites => _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth;
 
@@ -170,7 +179,20 @@ public sealed class ContainerEncryptionPolicy
         _acceptedKeyIds,
         forbidsPlaintext: _plaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext,
         encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth,
-        binds: Bind);
+        binds: Binds);
+
+    private static bool HasNestedSelector(PathRule[] rules)
+    {
+        foreach (PathRule rule in rules)
+        {
+            if (rule.Path.Depth > 1)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     private static List<EncryptionPolicyIncludedPath> ToIncludedPaths(IEnumerable<string> paths)
     {
