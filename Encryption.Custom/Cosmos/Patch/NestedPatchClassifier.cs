@@ -49,6 +49,12 @@ internal static class NestedPatchClassifier
             throw PatchErrors.EmptySegment(path!);
         }
 
+        if (parsed.Segments.Contains(RulePath.ArrayWildcard))
+        {
+            // '[]' is the selectors' wildcard, not a JSON Pointer segment: a patch names one element by its index.
+            throw PatchErrors.WildcardSegment(path!);
+        }
+
         // The service decodes ~0/~1; the bundled endpoint and Microsoft's package read names literally.
         string[] literal = path![1..].Split('/');
         CheckReserved(parsed.PropertyName, path);

@@ -42,6 +42,9 @@ internal static class PatchErrors
     public static EncryptionException SelectorCaseVariant(string path, string selector, string? dataEncryptionKeyId) =>
         new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' meets the encrypted selector '{selector}' only when case is ignored: serializers bind both names to the same member, so the value would be read there in plaintext. Use the selector's spelling.", dataEncryptionKeyId, path);
 
+    public static EncryptionException WildcardSegment(string path) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' has a '[]' segment: that is the array wildcard of selectors, not a JSON Pointer segment (services would read it as a property name). Name one element by its index.", path: path);
+
     public static EncryptionException Anchor(string path) =>
         new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}': the format anchor '_ex' is maintained by the encryption container and cannot be patched.", path: path);
 
@@ -61,5 +64,5 @@ internal static class PatchErrors
         new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}', which is, contains or lies inside the nested encrypted selector '{selector}' that this container's options do not encrypt (the document was written under other options): replace the document instead.", dataEncryptionKeyId, path);
 
     public static EncryptionException ExtendedFormat(string path, string? dataEncryptionKeyId) =>
-        new(EncryptionErrorKind.InvalidOptions, $"The patch changes the encrypted '{path}' of a document in format 101 (nested selectors or values bound to their document), which this container's options do not write: the metadata would be rewritten in format 3. Replace the document instead.", dataEncryptionKeyId, path);
+        new(EncryptionErrorKind.InvalidOptions, $"The patch changes the encrypted '{path}' of a document in format 101 (nested selectors or values bound to their document), which this container's options do not write: the metadata would be rewritten in format 3, so replace the document instead.", dataEncryptionKeyId, path);
 }
