@@ -174,8 +174,29 @@ public sealed class NestedPatchTests(EncryptionFixture fixture) : IClassFixture<
         await AssertStoredEncryptedAsync(raw, "c1");
     }
 
-    /// <summary>Runs a write through another client before the first document replace it sees, and records what the replaces got.</summary>
-    private sealed class WriterBeforeFirstReplace(Func<Task> write) : RequestHandler
+    [Fact]
+    public async Task AWriterBeforeEveryReplace_ExhaustsTheAttempts_WithAClearConflictAndNothingWritten()
+    {
+        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(JsonProcessor.Stream), cancellationToken: Ct);
+        await container.CreateItemAsync(Customer("c1"), s_pk, cancellationToken: Ct);
+        int writes = 0;
+        var interloper = new WriterBeforeFirstReplace(() => container.PatchItemAsync<JObject>("c1", s_pk, [PatchOperation.Set("/name", $"Concurrent {++writes}")], cancellationToken: Ct), everyReplace: true);
+        using CosmosClient client = fixture.Endpoint.CreateClient(options => options.CustomHandlers.Add(interloper));
+        Container racing = client.GetContainer(fixture.Database.Id, raw.Id).WithEncryptor(fixture.Encryptor, Bound(JsonProcessor.Stream));
+
+        CosmosException conflict = await Assert.ThrowsAsync<CosmosException>(() => racing.PatchItemAsync<JObject>("c1", s_pk, ElevenOperations(), cancellationToken: Ct));
+
+        Assert.Equal(System.Net.HttpStatusCode.PreconditionFailed, conflict.StatusCode);
+        Assert.Contains("changed between the read and the replace on each of 3 attempts", conflict.Message, StringComparison.Ordinal);
+        Assert.Equal(EncryptionContainerOptions.DefaultPatchMaxAttempts, interloper.Replaces);
+        JObject read = await ReadAsync(container, "c1");
+        Assert.Equal("Concurrent 3", (string?)read["name"]);
+        Assert.Equal("SECRET-Paris", (string?)read["address"]!["city"]);
+        Assert.Null(read["visits"]);
+    }
+
+    /// <summary>Runs a write through another client before the first document replace it sees (or every one), and records what the replaces got.</summary>
+    private sealed class WriterBeforeFirstReplace(Func<Task> write, bool everyReplace = false) : RequestHandler
     {
         private int _replaces;
 
@@ -186,7 +207,7 @@ public sealed class NestedPatchTests(EncryptionFixture fixture) : IClassFixture<
         public override async Task<ResponseMessage> SendAsync(RequestMessage request, CancellationToken cancellationToken)
         {
             bool replace = request.Method == HttpMethod.Put && request.RequestUri.OriginalString.Contains("/docs/", StringComparison.Ordinal);
-            if (replace && Interlocked.Increment(ref _replaces) == 1)
+            if (replace && (Interlocked.Increment(ref _replaces) == 1 || everyReplace))
             {
                 await write();
             }
