@@ -10,7 +10,10 @@ namespace Encryption.Custom.Cosmos;
 /// Patch: the stored document's encryption metadata is read, the operations are rewritten to encrypt new values
 /// with the document's key, and the patch is sent on the condition that the document is still the one that was
 /// read (its ETag); a document changed in between is read again, up to
-/// <see cref="EncryptionContainerOptions.PatchMaxAttempts"/> times. See docs/container.md.
+/// <see cref="EncryptionContainerOptions.PatchMaxAttempts"/> times. Under a format 101 plan (nested selectors,
+/// binding) operations are classified against the selectors first, and what a patch cannot carry is applied as a
+/// conditional replace (<see cref="EncryptionContainerOptions.PatchFallbackToReplace"/>). See docs/container.md and
+/// docs/policy.md.
 /// </summary>
 internal sealed partial class EncryptionContainer
 {

@@ -17,13 +17,16 @@ public sealed class NestedPatchTests(EncryptionFixture fixture) : IClassFixture<
 
     private static readonly PartitionKey s_pk = new("p1");
 
-    public static TheoryData<JsonProcessor> Processors => [JsonProcessor.Stream, JsonProcessor.Newtonsoft];
+    public static TheoryData<JsonProcessor, bool> ProcessorsAndBinding => new()
+    {
+        { JsonProcessor.Stream, true }, { JsonProcessor.Newtonsoft, true }, { JsonProcessor.Stream, false }, { JsonProcessor.Newtonsoft, false },
+    };
 
-    private static EncryptionContainerOptions Bound(JsonProcessor processor, bool fallback = true) => new()
+    private static EncryptionContainerOptions Bound(JsonProcessor processor, bool fallback = true, bool bind = true) => new()
     {
         JsonProcessor = processor,
         PatchFallbackToReplace = fallback,
-        Policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, ["/ssn", "/address/city", "/cards/[]/number"]) { Bind = true },
+        Policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, ["/ssn", "/address/city", "/cards/[]/number"]) { Bind = bind },
     };
 
     private static JObject Customer(string id) => JObject.Parse($$"""
@@ -44,10 +47,10 @@ public sealed class NestedPatchTests(EncryptionFixture fixture) : IClassFixture<
     }
 
     [Theory]
-    [MemberData(nameof(Processors))]
-    public async Task PatchOfNestedLeaves_ReadsAsPlaintext_AndIsStoredAsCipherText(JsonProcessor processor)
+    [MemberData(nameof(ProcessorsAndBinding))]
+    public async Task PatchOfNestedLeaves_ReadsAsPlaintext_AndIsStoredAsCipherText(JsonProcessor processor, bool bind)
     {
-        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(processor), cancellationToken: Ct);
+        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(processor, bind: bind), cancellationToken: Ct);
         await container.CreateItemAsync(Customer("c1"), s_pk, cancellationToken: Ct);
         JObject before = await RawDocuments.ReadAsync(raw, "c1", s_pk, Ct);
 
@@ -70,10 +73,10 @@ public sealed class NestedPatchTests(EncryptionFixture fixture) : IClassFixture<
     }
 
     [Theory]
-    [MemberData(nameof(Processors))]
-    public async Task PatchOfAncestors_EncryptsTheSelectedValuesInside(JsonProcessor processor)
+    [MemberData(nameof(ProcessorsAndBinding))]
+    public async Task PatchOfAncestors_EncryptsTheSelectedValuesInside(JsonProcessor processor, bool bind)
     {
-        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(processor), cancellationToken: Ct);
+        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(processor, bind: bind), cancellationToken: Ct);
         await container.CreateItemAsync(Customer("c1"), s_pk, cancellationToken: Ct);
 
         await container.PatchItemAsync<JObject>("c1", s_pk,
@@ -128,10 +131,10 @@ public sealed class NestedPatchTests(EncryptionFixture fixture) : IClassFixture<
     ];
 
     [Theory]
-    [MemberData(nameof(Processors))]
-    public async Task MoreOperationsThanAPatchHolds_AreAppliedAsAConditionalReplace(JsonProcessor processor)
+    [MemberData(nameof(ProcessorsAndBinding))]
+    public async Task MoreOperationsThanAPatchHolds_AreAppliedAsAConditionalReplace(JsonProcessor processor, bool bind)
     {
-        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(processor), cancellationToken: Ct);
+        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(processor, bind: bind), cancellationToken: Ct);
         await container.CreateItemAsync(Customer("c1"), s_pk, cancellationToken: Ct);
 
         ItemResponse<JObject> response = await container.PatchItemAsync<JObject>("c1", s_pk, ElevenOperations(), cancellationToken: Ct);
@@ -145,7 +148,7 @@ public sealed class NestedPatchTests(EncryptionFixture fixture) : IClassFixture<
         await AssertStoredEncryptedAsync(raw, "c1");
 
         // Turned off, the same patch is refused and nothing is written.
-        Container strict = raw.WithEncryptor(fixture.Encryptor, Bound(processor, fallback: false));
+        Container strict = raw.WithEncryptor(fixture.Encryptor, Bound(processor, fallback: false, bind: bind));
         EncryptionException refused = await Assert.ThrowsAsync<EncryptionException>(() => strict.PatchItemAsync<JObject>("c1", s_pk, ElevenOperations(), cancellationToken: Ct));
         Assert.Contains("PatchFallbackToReplace", refused.Message, StringComparison.Ordinal);
         Assert.Equal(1, (int)(await ReadAsync(container, "c1"))["visits"]!);
