@@ -10,7 +10,10 @@ namespace Encryption.Custom.Cosmos;
 /// Patch: the stored document's encryption metadata is read, the operations are rewritten to encrypt new values
 /// with the document's key, and the patch is sent on the condition that the document is still the one that was
 /// read (its ETag); a document changed in between is read again, up to
-/// <see cref="EncryptionContainerOptions.PatchMaxAttempts"/> times. See docs/container.md.
+/// <see cref="EncryptionContainerOptions.PatchMaxAttempts"/> times. Under a format 101 plan (nested selectors,
+/// binding) operations are classified against the selectors first, and what a patch cannot carry is applied as a
+/// conditional replace (<see cref="EncryptionContainerOptions.PatchFallbackToReplace"/>). See docs/container.md and
+/// docs/policy.md.
 /// </summary>
 internal sealed partial class EncryptionContainer
 {
@@ -64,7 +67,17 @@ internal sealed partial class EncryptionContainer
     {
         // Everything that can be refused without the document is refused before anything is sent.
         EncryptionOptions? requested = WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(requestOptions));
-        PatchTransformer.ValidateRequest(patchOperations, requested);
+        PatchSelectors? selectors = await GetExtendedSelectorsAsync(requested, cancellationToken).ConfigureAwait(false);
+        ClassifiedOperation[]? classified = null;
+        if (selectors is not null)
+        {
+            classified = NestedPatchClassifier.Classify(patchOperations, selectors);
+        }
+        else
+        {
+            PatchTransformer.ValidateRequest(patchOperations, requested);
+        }
+
         if (requested is not null)
         {
             await _partitionKeyGuard.CheckAsync(requested, cancellationToken).ConfigureAwait(false);
@@ -86,27 +99,99 @@ internal sealed partial class EncryptionContainer
 
             EnvelopeMetadata? stored;
             string etag;
+            byte[] document;
             using (read)
             {
-                byte[] document = read.Content is null ? [] : await ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
+                document = read.Content is null ? [] : await ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
                 stored = Crypto.ReadMetadata(document);
                 PatchTransformer.CheckStored(document, WriteOptions.Rules, processor.MaxDepth);
                 etag = callerEtag ?? read.Headers.ETag;
             }
 
-            (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync(
-                patchOperations, stored, requested, WriteOptions.Rules, processor, Crypto.Encryptor, Serializer, telemetry, cancellationToken).ConfigureAwait(false);
-            ResponseMessage response = await _inner.PatchItemStreamAsync(id, partitionKey, operations, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
-            telemetry?.SetStatusCode(response.StatusCode);
-            if (response.StatusCode == System.Net.HttpStatusCode.PreconditionFailed && callerEtag is null && attempt < attempts)
+            ResponseMessage response;
+            bool decrypted = false;
+            string? replaceReason = null;
+            if (classified is not null)
             {
-                // Changed since the read: its metadata may have changed too, so start over.
-                response.Dispose();
-                continue;
+                NestedPatchResult rewrite = await NestedPatchRewriter.RewriteAsync(classified, selectors!, document, processor.MaxDepth, Crypto.Encryptor, Serializer, cancellationToken).ConfigureAwait(false);
+                replaceReason = rewrite.ReplaceReason;
+                if (replaceReason is not null)
+                {
+                    response = await ReplaceAsPatchedAsync(id, partitionKey, patchOperations, requestOptions, requested, document, etag, replaceReason, telemetry, cancellationToken).ConfigureAwait(false);
+                    decrypted = true;
+                }
+                else
+                {
+                    response = await _inner.PatchItemStreamAsync(id, partitionKey, rewrite.Operations!, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
+                }
+            }
+            else
+            {
+                (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync(
+                    patchOperations, stored, requested, WriteOptions.Rules, processor, Crypto.Encryptor, Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+                response = await _inner.PatchItemStreamAsync(id, partitionKey, operations, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
             }
 
-            await DecryptResponseAsync(response, telemetry, write: true, cancellationToken).ConfigureAwait(false);
+            telemetry?.SetStatusCode(response.StatusCode);
+            if (response.StatusCode == System.Net.HttpStatusCode.PreconditionFailed && callerEtag is null)
+            {
+                if (attempt < attempts)
+                {
+                    // Changed since the read: its metadata may have changed too, so start over.
+                    response.Dispose();
+                    continue;
+                }
+
+                if (replaceReason is not null)
+                {
+                    return PatchAsReplace.StillConflicting(response, attempts);
+                }
+            }
+
+            if (!decrypted)
+            {
+                await DecryptResponseAsync(response, telemetry, write: true, cancellationToken).ConfigureAwait(false);
+            }
+
             return response;
         }
     }
+
+    /// <summary>
+    /// The selectors a patch is classified against when the container writes format 101 (nested selectors, or a
+    /// policy that binds: then bound to the container, as every write is), or <see langword="null"/> for format 3.
+    /// </summary>
+    private async ValueTask<PatchSelectors?> GetExtendedSelectorsAsync(EncryptionOptions? requested, CancellationToken cancellationToken)
+    {
+        if (requested is null)
+        {
+            return null;
+        }
+
+        if (WriteOptions.Rules is { Binds: true })
+        {
+            BindingTarget target = (await Crypto.GetProcessorAsync(cancellationToken).ConfigureAwait(false)).Rules!.Plan.Binding!;
+            PatchBoundOptions? last = _patchBoundOptions;
+            if (last is null || !ReferenceEquals(last.Source, requested) || !ReferenceEquals(last.Target, target))
+            {
+                last = new PatchBoundOptions(requested, target, new EncryptionOptions
+                {
+                    DataEncryptionKeyId = requested.DataEncryptionKeyId,
+                    EncryptionAlgorithm = requested.EncryptionAlgorithm,
+                    PathsToEncrypt = requested.PathsToEncrypt,
+                    DeterministicPaths = requested.DeterministicPaths,
+                    Binding = target,
+                });
+                _patchBoundOptions = last;
+            }
+
+            requested = last.Bound;
+        }
+
+        EncryptionPlan plan = requested.GetPlan();
+        return plan.IsExtendedFormat || plan.IsBound ? PatchSelectors.For(plan) : null;
+    }
+
+    // The policy's options are one instance for every patch: their bound copy (and its compiled plan) is kept.
+    private sealed record PatchBoundOptions(EncryptionOptions Source, BindingTarget Target, EncryptionOptions Bound);
 }

@@ -24,6 +24,8 @@ internal sealed partial class EncryptionContainer : Container
     private readonly PartitionKeyGuard _partitionKeyGuard;
     private readonly bool _clientHasAvailabilityStrategy;
     private readonly int _patchMaxAttempts;
+    private readonly bool _patchFallbackToReplace;
+    private volatile PatchBoundOptions? _patchBoundOptions;
 
     public EncryptionContainer(Container inner, Encryptor encryptor, EncryptionContainerOptions? options)
     {
@@ -40,6 +42,7 @@ internal sealed partial class EncryptionContainer : Container
         Policy = options.Policy;
         QueryGuard = new QueryGuard(options.Policy, encryptor, Serializer);
         _patchMaxAttempts = options.PatchMaxAttempts;
+        _patchFallbackToReplace = options.PatchFallbackToReplace;
     }
 
     /// <summary>The wrapped container.</summary>

@@ -45,4 +45,15 @@ public sealed class EncryptionContainerOptions
             _patchMaxAttempts = value;
         }
     }
+
+    /// <summary>
+    /// Whether a patch that cannot be sent as a patch once its values are encrypted is applied as a conditional
+    /// replace instead: the document is read and decrypted, the operations are applied in process, and the result is
+    /// encrypted and replaced on the condition that the document is still the one read (its ETag), retried up to
+    /// <see cref="PatchMaxAttempts"/> times. It applies when the encrypted rewrite would exceed the service's limit of
+    /// operations per patch, when a move carries encrypted values, or when the stored document is not yet encrypted as
+    /// the policy writes (format 101 policies only). Default <see langword="true"/>; with <see langword="false"/> such a
+    /// patch is refused with <see cref="EncryptionErrorKind.InvalidOptions"/> before anything is written. See docs/policy.md.
+    /// </summary>
+    public bool PatchFallbackToReplace { get; set; } = true;
 }

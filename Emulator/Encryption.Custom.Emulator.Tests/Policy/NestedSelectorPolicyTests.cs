@@ -98,7 +98,7 @@ public sealed class NestedSelectorPolicyTests(EncryptionFixture fixture) : IClas
         NotSupportedException refused = Assert.Throws<NotSupportedException>(() => container.GetItemQueryIterator<JObject>("SELECT * FROM c WHERE c.address.city = 'SECRET-Paris'"));
         Assert.Contains("'/address/city'", refused.Message, StringComparison.Ordinal);
 
-        EncryptionException patch = await Assert.ThrowsAsync<EncryptionException>(() => container.PatchItemAsync<JObject>("c1", new PartitionKey("p1"), [PatchOperation.Set("/cards/0/number", "SECRET-plain")], cancellationToken: Ct));
+        EncryptionException patch = await Assert.ThrowsAsync<EncryptionException>(() => container.PatchItemAsync<JObject>("c1", new PartitionKey("p1"), [PatchOperation.Set("/cards/0/number/first", "SECRET-plain")], cancellationToken: Ct));
         Assert.Equal(EncryptionErrorKind.InvalidOptions, patch.Kind);
         await AssertStoredAsync(raw, document);
 

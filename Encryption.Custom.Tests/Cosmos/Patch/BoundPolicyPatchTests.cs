@@ -10,9 +10,10 @@ using Microsoft.Azure.Cosmos;
 namespace Encryption.Custom.Tests.Cosmos.Patch;
 
 /// <summary>
-/// A patch cannot write a bound cell (it does not hold the stored document's id and partition key where values are
-/// encrypted), so under a policy that binds, any operation on an encrypted path fails closed, naming replace as the
-/// way; operations elsewhere pass unchanged. Top-level paths only, so the refusal is binding's, not nested selectors'.
+/// The format 3 transformer (<see cref="PatchTransformer"/>, still used by patches inside a transactional batch) cannot
+/// write a bound cell, so under a policy that binds, any operation on an encrypted path fails closed, naming replace as
+/// the way; operations elsewhere pass unchanged. Top-level paths only, so the refusal is binding's, not nested
+/// selectors'. Single patches under a binding policy go through <see cref="NestedPatchRewriter"/>, which binds.
 /// </summary>
 public sealed class BoundPolicyPatchTests : IDisposable
 {

@@ -36,9 +36,33 @@ internal static class PatchErrors
     public static EncryptionException UnlistedCipherText(string path, string? dataEncryptionKeyId) =>
         new(EncryptionErrorKind.UnlistedCipherText, $"The document holds a value shaped like an encrypted value at '{path}' that its encryption metadata does not list (the metadata was lost): a patch would rewrite the metadata without it. The patch is refused; restore the metadata or replace the document.", dataEncryptionKeyId, path);
 
+    public static EncryptionException InsideCell(string path, string selector, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}', which lies inside the value selected by '{selector}': that value is encrypted as one cell, so nothing inside it can be patched. Patch the whole selected value instead.", dataEncryptionKeyId, path);
+
+    public static EncryptionException SelectorCaseVariant(string path, string selector, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' meets the encrypted selector '{selector}' only when case is ignored: serializers bind both names to the same member, so the value would be read there in plaintext. Use the selector's spelling.", dataEncryptionKeyId, path);
+
+    public static EncryptionException WildcardSegment(string path) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch path '{path}' has a '[]' segment: that is the array wildcard of selectors, not a JSON Pointer segment (services would read it as a property name). Name one element by its index.", path: path);
+
+    public static EncryptionException Anchor(string path) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}': the format anchor '_ex' is maintained by the encryption container and cannot be patched.", path: path);
+
+    public static EncryptionException BoundIdentity(string path, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch changes '{path}', which the container's values are bound to (the document id and partition key are covered by every bound cell's tag): the document's cells would no longer verify. Create a new document instead.", dataEncryptionKeyId, path);
+
+    public static EncryptionException NotJson(string path, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The value of the patch operation on '{path}' is not one JSON value as serialized.", dataEncryptionKeyId, path);
+
+    public static EncryptionException ReplaceNeeded(string reason, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch cannot be sent as a patch: {reason} The conditional replace that would apply it is turned off (EncryptionContainerOptions.PatchFallbackToReplace): replace the document instead.", dataEncryptionKeyId);
+
+    public static EncryptionException FilterPredicateOnReplace(string reason, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch cannot be sent as a patch ({reason}) and carries a FilterPredicate, which a conditional replace cannot evaluate: it is refused rather than applied without its condition.", dataEncryptionKeyId);
+
     public static EncryptionException NestedSelector(string path, string selector, string? dataEncryptionKeyId) =>
-        new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}', which is, contains or lies inside the nested encrypted selector '{selector}': patch operations on nested selectors are not supported yet. Replace the document instead.", dataEncryptionKeyId, path);
+        new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}', which is, contains or lies inside the nested encrypted selector '{selector}' that this container's options do not encrypt (the document was written under other options): replace the document instead.", dataEncryptionKeyId, path);
 
     public static EncryptionException ExtendedFormat(string path, string? dataEncryptionKeyId) =>
-        new(EncryptionErrorKind.InvalidOptions, $"The patch changes the encrypted '{path}' of a document whose encryption (nested selectors or values bound to their document, format 101) a patch cannot maintain yet: replace the document instead.", dataEncryptionKeyId, path);
+        new(EncryptionErrorKind.InvalidOptions, $"The patch changes the encrypted '{path}' of a document in format 101 (nested selectors or values bound to their document), which this container's options do not write: the metadata would be rewritten in format 3, so replace the document instead.", dataEncryptionKeyId, path);
 }

@@ -1,0 +1,78 @@
+using Encryption.Custom.Cosmos.Patch;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.JTokens;
+using Microsoft.Azure.Cosmos;
+using Newtonsoft.Json.Linq;
+
+namespace Encryption.Custom.Cosmos;
+
+/// <summary>
+/// The conditional replace that stands in for a patch the service cannot be sent once its values are encrypted
+/// (<see cref="EncryptionContainerOptions.PatchFallbackToReplace"/>): the document as read is decrypted by the
+/// container's processor (with the policy's read checks), the caller's operations are applied in process, and the
+/// result goes through the container's own write path (encrypted and bound as any replace) with
+/// <c>IfMatchEtag</c> = the ETag read, so a writer in between makes it fail with 412 and the caller's loop
+/// starts over from a fresh read: no update is lost.
+/// </summary>
+internal sealed partial class EncryptionContainer
+{
+    private async Task<ResponseMessage> ReplaceAsPatchedAsync(
+        string id,
+        PartitionKey partitionKey,
+        IReadOnlyList<PatchOperation> patchOperations,
+        PatchItemRequestOptions? requestOptions,
+        EncryptionOptions? requested,
+        byte[] document,
+        string etag,
+        string reason,
+        OperationTelemetry? telemetry,
+        CancellationToken cancellationToken)
+    {
+        if (!_patchFallbackToReplace)
+        {
+            throw PatchErrors.ReplaceNeeded(reason, requested?.DataEncryptionKeyId);
+        }
+
+        if (requestOptions?.FilterPredicate is not null)
+        {
+            throw PatchErrors.FilterPredicateOnReplace(reason, requested?.DataEncryptionKeyId);
+        }
+
+        int maxDepth = Crypto.Processor.MaxDepth;
+        JObject plain;
+        using (var stored = new MemoryStream(document, writable: false))
+        using (PooledContentStream decrypted = await Crypto.DecryptDocumentAsync(stored, telemetry, cancellationToken).ConfigureAwait(false))
+        {
+            plain = JObjectReader.ParseObject((await ReadAllAsync(decrypted, cancellationToken).ConfigureAwait(false)).AsSpan(), maxDepth);
+        }
+
+        string? error = PatchApplier.TryApply(plain, patchOperations, Serializer, maxDepth);
+        if (error is null && !string.Equals((string?)plain["id"], id, StringComparison.Ordinal))
+        {
+            error = "the operations change the document's id, which a replace cannot.";
+        }
+
+        if (error is not null)
+        {
+            return PatchAsReplace.BadRequest(error);
+        }
+
+        PatchAsReplace.RemoveSystemProperties(plain);
+        // A pooled body: it holds plaintext, zeroed when the buffer goes back to the pool.
+        PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
+        try
+        {
+            JObjectReader.Write(plain, buffer);
+        }
+        catch
+        {
+            PooledBufferWriterPool.Return(buffer);
+            throw;
+        }
+
+        using var body = new PooledContentStream(buffer);
+        return await WriteStreamCoreAsync(ItemWrite.Replace, body, id, partitionKey, PatchAsReplace.ReplaceOptions(requestOptions, etag), requested, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
+    }
+}
