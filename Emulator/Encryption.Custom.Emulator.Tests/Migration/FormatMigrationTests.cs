@@ -52,10 +52,11 @@ public sealed class FormatMigrationTests(EncryptionFixture fixture) : IClassFixt
         }));
     }
 
-    private async Task<EncryptionMigrationResult> MigrateAsync(Container raw, Container leases, ContainerEncryptionPolicy target, string name)
+    private async Task<EncryptionMigrationResult> MigrateAsync(Container raw, Container leases, ContainerEncryptionPolicy target, string name, JsonProcessor processor)
     {
         EncryptionMigrationOptions options = Options();
         options.ProcessorName = name;
+        options.JsonProcessor = processor;
         await using var job = new EncryptionMigrationJob(raw, fixture.Encryptor, target, leases, options);
         return await RunAsync(job, Ct);
     }
@@ -77,8 +78,10 @@ public sealed class FormatMigrationTests(EncryptionFixture fixture) : IClassFixt
         }
     }
 
-    [Fact]
-    public async Task Format3_ToNestedSelectorsWithBinding_MovesEveryDocumentTo101Bound()
+    [Theory]
+    [InlineData(JsonProcessor.Stream)]
+    [InlineData(JsonProcessor.Newtonsoft)]
+    public async Task Format3_ToNestedSelectorsWithBinding_MovesEveryDocumentTo101Bound(JsonProcessor processor)
     {
         (Container raw, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         (Container leases, _) = await fixture.CreateContainerAsync("/id", cancellationToken: Ct);
@@ -86,7 +89,7 @@ public sealed class FormatMigrationTests(EncryptionFixture fixture) : IClassFixt
         ContainerEncryptionPolicy target = NestedBound();
         EncryptionMigrationStatus before = await EncryptionMigrationJob.GetStatusAsync(raw, fixture.Encryptor, target, Ct);
 
-        EncryptionMigrationResult result = await MigrateAsync(raw, leases, target, "to-101");
+        EncryptionMigrationResult result = await MigrateAsync(raw, leases, target, "to-101", processor);
 
         Assert.Equal(new Dictionary<int, long> { [3] = Count }, before.DocumentsByFormatVersion);
         Assert.Equal(Count, before.DocumentsOutsideTargetState);
@@ -105,8 +108,10 @@ public sealed class FormatMigrationTests(EncryptionFixture fixture) : IClassFixt
         await AssertReadBackAsync(raw, target);
     }
 
-    [Fact]
-    public async Task Format101Bound_ToTopLevelUnbound_MovesEveryDocumentBackTo3()
+    [Theory]
+    [InlineData(JsonProcessor.Stream)]
+    [InlineData(JsonProcessor.Newtonsoft)]
+    public async Task Format101Bound_ToTopLevelUnbound_MovesEveryDocumentBackTo3(JsonProcessor processor)
     {
         (Container raw, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         (Container leases, _) = await fixture.CreateContainerAsync("/id", cancellationToken: Ct);
@@ -114,7 +119,7 @@ public sealed class FormatMigrationTests(EncryptionFixture fixture) : IClassFixt
         ContainerEncryptionPolicy target = TopLevel(bind: false);
         Assert.All((await ReadStoredAsync(raw, Ct)).Values, stored => Assert.Equal(101, (int)stored["_ei"]!["_ef"]!));
 
-        EncryptionMigrationResult result = await MigrateAsync(raw, leases, target, "to-3");
+        EncryptionMigrationResult result = await MigrateAsync(raw, leases, target, "to-3", processor);
 
         Assert.True(result.Completed);
         Assert.Empty(result.Failures);
