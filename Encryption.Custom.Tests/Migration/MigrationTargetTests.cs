@@ -1,4 +1,3 @@
-using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Migration;
 using Encryption.Custom.Processing;
@@ -22,16 +21,7 @@ public sealed class MigrationTargetTests
     private static DocumentState Classify(MigrationTarget target, byte[] document)
     {
         using DataEncryptionKeyLease checkKey = target.LeaseCheckKeyAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
-        DecryptionScan scan = DecryptionScan.Rent();
-        try
-        {
-            DocumentScanner.ScanDocument(document, scan, 64);
-            return target.Classify(document, scan, ref scan.Documents[0], checkKey);
-        }
-        finally
-        {
-            DecryptionScan.Return(scan);
-        }
+        return target.Classify(document, checkKey);
     }
 
     private static ContainerEncryptionPolicy SsnPolicy(PathEncryptionType ssn) =>

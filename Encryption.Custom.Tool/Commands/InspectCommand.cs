@@ -37,7 +37,7 @@ internal static class InspectCommand
             // The buffer goes back wiped: an unencrypted document is plaintext.
             using (document)
             {
-                metadata = DocumentInspector.Inspect(document.Memory.Span);
+                metadata = DocumentInspector.Inspect(document.Memory.Span, arguments.Processor);
             }
         }
 
@@ -47,7 +47,7 @@ internal static class InspectCommand
         await DocumentOutput.WriteAsync(null, console.Out, text.WrittenMemory, cancellationToken);
     }
 
-    /// <summary>Writes <c>{"format":…,"algorithm":…,"dekId":…,"paths":[…]}</c>, or <c>{"encrypted":false}</c>.</summary>
+    /// <summary>Writes <c>{"format":…,"algorithm":…,"dekId":…,"paths":[…]}</c> (format 101: <c>"bound"</c> after <c>dekId</c>), or <c>{"encrypted":false}</c>.</summary>
     internal static void Write(DocumentMetadata? metadata, IBufferWriter<byte> output)
     {
         using var writer = new Utf8JsonWriter(output, s_writerOptions);
@@ -61,6 +61,11 @@ internal static class InspectCommand
             writer.WriteNumber("format", metadata.FormatVersion);
             writer.WriteString("algorithm", metadata.Algorithm);
             writer.WriteString("dekId", metadata.DataEncryptionKeyId);
+            if (metadata.FormatVersion == 101)
+            {
+                writer.WriteBoolean("bound", metadata.Bound);
+            }
+
             writer.WriteStartArray("paths");
             foreach (string path in metadata.Paths)
             {

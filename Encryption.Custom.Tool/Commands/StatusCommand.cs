@@ -32,7 +32,7 @@ internal static class StatusCommand
     }
 
     /// <summary>
-    /// Writes <c>{"documents":…,"inTargetState":…,"outsideTargetState":…,"byDekId":{…},"unencrypted":…,
+    /// Writes <c>{"documents":…,"inTargetState":…,"outsideTargetState":…,"byDekId":{…},"byFormat":{"3":…,"101":…},"unencrypted":…,
     /// "plaintext":…,"otherPaths":…,"unreadable":…,"requestUnits":…,"encryptionTypesChecked":…}</c>.
     /// </summary>
     internal static void Write(EncryptionMigrationStatus status, IBufferWriter<byte> output)
@@ -46,6 +46,13 @@ internal static class StatusCommand
         foreach (KeyValuePair<string, long> entry in status.DocumentsByDataEncryptionKeyId.OrderBy(e => e.Key, StringComparer.Ordinal))
         {
             writer.WriteNumber(entry.Key, entry.Value);
+        }
+
+        writer.WriteEndObject();
+        writer.WriteStartObject("byFormat");
+        foreach (KeyValuePair<int, long> entry in status.DocumentsByFormatVersion.OrderBy(e => e.Key))
+        {
+            writer.WriteNumber(entry.Key.ToString(System.Globalization.CultureInfo.InvariantCulture), entry.Value);
         }
 
         writer.WriteEndObject();

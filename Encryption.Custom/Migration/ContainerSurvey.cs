@@ -1,6 +1,4 @@
-using System.Text;
-using Encryption.Custom.Json.Streaming;
-using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Json.Inspection;
 using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
 
@@ -13,9 +11,11 @@ namespace Encryption.Custom.Migration;
 /// refused before its first write. Reads every document once (<c>SELECT * FROM c</c>) and writes nothing.
 /// </summary>
 /// <remarks>
-/// The encryption type is not in the metadata, nor in the cell: for each document under a key the survey was given
-/// (the key ids given to <see cref="RunAsync"/>), each value is decrypted in memory and its deterministic IV
-/// recomputed, as <see cref="MigrationTarget"/> does for the target state. Documents under other keys, or under a key
+/// Each document is read by the chosen processor's inspector (<see cref="DocumentInspector"/>). A bound cell says it is
+/// bound (randomized); whether an unbound one is deterministic is not in the metadata nor the cell: for each document
+/// under a key the survey was given (the key ids given to <see cref="RunAsync"/>), each top-level value is decrypted in
+/// memory and its deterministic IV recomputed, as <see cref="MigrationTarget"/> does for the target state. Nested
+/// selectors count with an unknown type. Documents under other keys, or under a key
 /// that cannot be had, count with an unknown type: a migration cannot decrypt those either, so it reports them and
 /// never changes their type. (The tool proves its keys before the survey, so that a missing key fails at once.)
 /// </remarks>
@@ -25,6 +25,7 @@ internal sealed class ContainerSurvey
 
     private readonly Dictionary<string, long> _byKey = new(StringComparer.Ordinal);
     private readonly Dictionary<string, PathUse> _byPath = new(StringComparer.Ordinal);
+    private readonly Dictionary<int, long> _byFormat = [];
 
     private ContainerSurvey()
     {
@@ -45,6 +46,9 @@ internal sealed class ContainerSurvey
     /// <summary>Encrypted documents per DEK id.</summary>
     public IReadOnlyDictionary<string, long> DocumentsByDataEncryptionKeyId => _byKey;
 
+    /// <summary>Encrypted documents per format version (<c>_ef</c>: 2, 3 or 101).</summary>
+    public IReadOnlyDictionary<int, long> DocumentsByFormatVersion => _byFormat;
+
     /// <summary>Per encrypted path (<c>/name</c>): the documents that encrypt it, by encryption type.</summary>
     public IReadOnlyDictionary<string, PathUse> Paths => _byPath;
 
@@ -52,13 +56,14 @@ internal sealed class ContainerSurvey
     /// <param name="container">The raw container.</param>
     /// <param name="encryptor">The keys to check encryption types with, or <see langword="null"/> to leave them unknown.</param>
     /// <param name="keyIds">The DEKs whose documents' encryption types are checked (those the migration may read).</param>
+    /// <param name="inspector">The chosen processor's inspector (<see cref="EncryptionMigrationOptions.JsonProcessor"/>).</param>
     /// <param name="maxDepth">The deepest nesting accepted.</param>
     /// <param name="budget">The migration's throughput budget each page waits for and is charged to, or <see langword="null"/>.</param>
     /// <param name="time">The clock transient failures are backed off by.</param>
     /// <param name="cancellationToken">Cancels the survey.</param>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     public static async Task<ContainerSurvey> RunAsync(
-        Container container, Encryptor? encryptor, IReadOnlyCollection<string> keyIds, int maxDepth, RequestUnitBudget? budget, TimeProvider time, CancellationToken cancellationToken)
+        Container container, Encryptor? encryptor, IReadOnlyCollection<string> keyIds, DocumentInspector inspector, int maxDepth, RequestUnitBudget? budget, TimeProvider time, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(time);
         ArgumentNullException.ThrowIfNull(container);
@@ -101,7 +106,7 @@ internal sealed class ContainerSurvey
                 int length = (int)copy.Length;
                 if (encryptor is not null)
                 {
-                    foreach ((string id, string algorithm) in KeysToLease(page.AsSpan(0, length), keyIds, keys, unavailable, maxDepth))
+                    foreach ((string id, string algorithm) in KeysToLease(page.AsSpan(0, length), keyIds, keys, unavailable, inspector, maxDepth))
                     {
                         try
                         {
@@ -115,7 +120,7 @@ internal sealed class ContainerSurvey
                     }
                 }
 
-                survey.AddPage(page.AsSpan(0, length), keys, maxDepth);
+                survey.AddPage(page.AsSpan(0, length), keys, inspector, maxDepth);
             }
         }
         finally
@@ -131,115 +136,53 @@ internal sealed class ContainerSurvey
 
     // The keys of this page's documents that the survey checks and does not hold yet.
     private static List<(string Id, string Algorithm)> KeysToLease(
-        ReadOnlySpan<byte> page, IReadOnlyCollection<string> keyIds, Dictionary<string, DataEncryptionKeyLease> held, HashSet<string> unavailable, int maxDepth)
+        ReadOnlySpan<byte> page, IReadOnlyCollection<string> keyIds, Dictionary<string, DataEncryptionKeyLease> held, HashSet<string> unavailable, DocumentInspector inspector, int maxDepth)
     {
         var wanted = new List<(string, string)>();
-        DecryptionScan scan = DecryptionScan.Rent();
-        try
+        foreach (Range range in FeedPageDocuments.Split(page, maxDepth))
         {
-            DocumentScanner.ScanFeedPage(page, scan, maxDepth);
-            for (int i = 0; i < scan.DocumentCount; i++)
+            DocumentInspection inspection = inspector.Inspect(page[range], new InspectionRequest(maxDepth));
+            if (inspection is { State: InspectedState.Encrypted, KeyId: { } id, Algorithm: { } algorithm }
+                && keyIds.Contains(id) && !held.ContainsKey(id) && !unavailable.Contains(id) && !wanted.Exists(w => w.Item1 == id))
             {
-                ref DocumentRecord record = ref scan.Documents[i];
-                if (IsChecked(page, scan, ref record, keyIds) && !held.ContainsKey(record.KeyId!) && !unavailable.Contains(record.KeyId!))
-                {
-                    string id = record.KeyId!;
-                    if (!wanted.Exists(w => w.Item1 == id))
-                    {
-                        wanted.Add((id, record.Algorithm!));
-                    }
-                }
+                wanted.Add((id, algorithm));
             }
-        }
-        finally
-        {
-            DecryptionScan.Return(scan);
         }
 
         return wanted;
     }
 
-    // Encrypted per property (format 3, whose cells can say deterministic or randomized) under a key to check.
-    private static bool IsChecked(ReadOnlySpan<byte> page, DecryptionScan scan, ref DocumentRecord record, IReadOnlyCollection<string> keyIds)
+    private void AddPage(ReadOnlySpan<byte> page, Dictionary<string, DataEncryptionKeyLease> keys, DocumentInspector inspector, int maxDepth)
     {
-        try
+        Func<string, DataEncryptionKey?> keyOf = id => keys.TryGetValue(id, out DataEncryptionKeyLease lease) ? lease.Key : null;
+        foreach (Range range in FeedPageDocuments.Split(page, maxDepth))
         {
-            return EnvelopeReader.Prepare(page, scan, ref record)
-                && record.Format == EnvelopeFormat.PerProperty
-                && keyIds.Contains(record.KeyId!);
-        }
-        catch (EncryptionException)
-        {
-            return false;
-        }
-    }
-
-    private void AddPage(ReadOnlySpan<byte> page, Dictionary<string, DataEncryptionKeyLease> keys, int maxDepth)
-    {
-        DecryptionScan scan = DecryptionScan.Rent();
-        try
-        {
-            DocumentScanner.ScanFeedPage(page, scan, maxDepth);
-            for (int i = 0; i < scan.DocumentCount; i++)
+            TotalDocuments++;
+            DocumentInspection inspection = inspector.Inspect(page[range], new InspectionRequest(maxDepth, Keys: keyOf));
+            switch (inspection.State)
             {
-                TotalDocuments++;
-                ref DocumentRecord record = ref scan.Documents[i];
-                bool encrypted;
-                try
-                {
-                    encrypted = EnvelopeReader.Prepare(page, scan, ref record);
-                }
-                catch (EncryptionException)
-                {
+                case InspectedState.Unreadable:
                     UnreadableDocuments++;
                     continue;
-                }
-
-                if (!encrypted)
-                {
+                case InspectedState.Plaintext:
                     UnencryptedDocuments++;
                     continue;
-                }
-
-                _byKey[record.KeyId!] = _byKey.GetValueOrDefault(record.KeyId!) + 1;
-                DataEncryptionKey? key = record.Format == EnvelopeFormat.PerProperty && keys.TryGetValue(record.KeyId!, out DataEncryptionKeyLease lease) ? lease.Key : null;
-                AddPaths(page, scan, record, key);
-            }
-        }
-        finally
-        {
-            DecryptionScan.Return(scan);
-        }
-    }
-
-    private void AddPaths(ReadOnlySpan<byte> page, DecryptionScan scan, in DocumentRecord record, DataEncryptionKey? key)
-    {
-        for (int p = 0; p < scan.PathCount; p++)
-        {
-            ref readonly PathRecord path = ref scan.Paths[p];
-            ReadOnlySpan<byte> name = scan.GetPathName(path);
-            string policyPath = "/" + Encoding.UTF8.GetString(name);
-            PathUse use = _byPath.GetValueOrDefault(policyPath);
-            bool? deterministic = null;
-            if (key is not null && path.PropertyIndex >= 0)
-            {
-                try
-                {
-                    deterministic = MigrationTarget.IsDeterministic(
-                        page, scan.Properties[path.PropertyIndex], name, key, record.KeyId!, DeterministicIvContext.CreatePathPrefix(policyPath));
-                }
-                catch (EncryptionException)
-                {
-                    // A value that does not decrypt is the job's to report (it fails that document); its type is unknown.
-                }
             }
 
-            _byPath[policyPath] = deterministic switch
+            _byKey[inspection.KeyId!] = _byKey.GetValueOrDefault(inspection.KeyId!) + 1;
+            _byFormat[inspection.FormatVersion] = _byFormat.GetValueOrDefault(inspection.FormatVersion) + 1;
+            foreach (InspectedPath path in inspection.Paths)
             {
-                true => use with { Documents = use.Documents + 1, Deterministic = use.Deterministic + 1 },
-                false => use with { Documents = use.Documents + 1, Randomized = use.Randomized + 1 },
-                null => use with { Documents = use.Documents + 1 },
-            };
+                // A value that does not decrypt is the job's to report (it fails that document); its type is unknown.
+                // A bound cell is randomized (bound cells are never deterministic).
+                PathUse use = _byPath.GetValueOrDefault(path.Path);
+                _byPath[path.Path] = path.Type switch
+                {
+                    InspectedCellType.Deterministic => use with { Documents = use.Documents + 1, Deterministic = use.Deterministic + 1 },
+                    InspectedCellType.Randomized or InspectedCellType.Bound => use with { Documents = use.Documents + 1, Randomized = use.Randomized + 1 },
+                    _ => use with { Documents = use.Documents + 1 },
+                };
+            }
         }
     }
 }

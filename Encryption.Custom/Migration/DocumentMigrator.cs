@@ -4,7 +4,7 @@ using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Streams;
 using Encryption.Custom.Crypto.Pooling;
 using Encryption.Custom.Diagnostics;
-using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.Inspection;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
@@ -29,6 +29,8 @@ internal sealed class DocumentMigrator
     private readonly IReadOnlyList<string> _partitionKeyPaths;
     private readonly ILogger? _logger;
     private readonly TimeProvider _time;
+    private readonly JsonProcessor _processorKind;
+    private EncryptionProcessor? _boundReader;
 
     public DocumentMigrator(
         Container container,
@@ -38,8 +40,10 @@ internal sealed class DocumentMigrator
         MigrationCounters counters,
         IReadOnlyList<string> partitionKeyPaths,
         ILogger? logger,
-        TimeProvider time)
+        TimeProvider time,
+        JsonProcessor processorKind = JsonProcessor.Stream)
     {
+        _processorKind = processorKind;
         _container = container;
         _crypto = crypto;
         _processor = crypto.Processor;
@@ -60,57 +64,49 @@ internal sealed class DocumentMigrator
     public List<StoredDocument> Triage(ReadOnlySpan<byte> page, in DataEncryptionKeyLease checkKey)
     {
         var work = new List<StoredDocument>();
-        DecryptionScan scan = DecryptionScan.Rent();
-        try
+        Range[] documents = FeedPageDocuments.Split(page, _processor.MaxDepth);
+        _counters.AddSeen(documents.Length);
+        foreach (Range range in documents)
         {
-            DocumentScanner.ScanFeedPage(page, scan, _processor.MaxDepth);
-            _counters.AddSeen(scan.DocumentCount);
-            for (int i = 0; i < scan.DocumentCount; i++)
+            ReadOnlySpan<byte> content = page[range];
+            DocumentInspection inspection = _target.Inspect(content, checkKey);
+            DocumentState state;
+            try
             {
-                ref DocumentRecord record = ref scan.Documents[i];
-                ReadOnlySpan<byte> content = page[record.Start..record.End];
-                DocumentState state;
-                try
-                {
-                    state = _target.Classify(page, scan, ref record, checkKey);
-                }
-                catch (EncryptionException exception)
-                {
-                    if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } unreadable)
-                    {
-                        Fail(unreadable, exception.Kind, exception.Message);
-                    }
-
-                    continue;
-                }
-
-                if (state.InTarget)
-                {
-                    _counters.Skipped();
-                    continue;
-                }
-
-                if (state.HasUnlistedCipherText)
-                {
-                    // Never rewritten: encrypting it would bury the ciphertext under a second layer.
-                    EncryptionException unlisted = _target.DescribeUnlistedCipherText(page, scan, record);
-                    if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } reported)
-                    {
-                        Fail(reported, unlisted.Kind, unlisted.Message);
-                    }
-
-                    continue;
-                }
-
-                if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } document && Accepts(document, state))
-                {
-                    work.Add(document);
-                }
+                state = _target.Classify(inspection);
             }
-        }
-        finally
-        {
-            DecryptionScan.Return(scan);
+            catch (EncryptionException exception)
+            {
+                if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } unreadable)
+                {
+                    Fail(unreadable, exception.Kind, exception.Message);
+                }
+
+                continue;
+            }
+
+            if (state.InTarget)
+            {
+                _counters.Skipped();
+                continue;
+            }
+
+            if (state.HasUnlistedCipherText)
+            {
+                // Never rewritten: encrypting it would bury the ciphertext under a second layer.
+                EncryptionException unlisted = _target.DescribeUnlistedCipherText(inspection);
+                if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } reported)
+                {
+                    Fail(reported, unlisted.Kind, unlisted.Message);
+                }
+
+                continue;
+            }
+
+            if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } document && Accepts(document, state))
+            {
+                work.Add(document);
+            }
         }
 
         return work;
@@ -238,7 +234,7 @@ internal sealed class DocumentMigrator
             try
             {
                 using DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false);
-                state = Classify(latest.Content, checkKey);
+                state = _target.Classify(latest.Content, checkKey);
             }
             catch (EncryptionException exception)
             {
@@ -258,20 +254,6 @@ internal sealed class DocumentMigrator
 
     private Task BackOffAsync(int attempt, CancellationToken cancellationToken) =>
         Task.Delay(TransientFailures.Delay(attempt), _time, cancellationToken);
-
-    private DocumentState Classify(byte[] content, in DataEncryptionKeyLease checkKey)
-    {
-        DecryptionScan scan = DecryptionScan.Rent();
-        try
-        {
-            DocumentScanner.ScanDocument(content, scan, _processor.MaxDepth);
-            return _target.Classify(content, scan, ref scan.Documents[0], checkKey);
-        }
-        finally
-        {
-            DecryptionScan.Return(scan);
-        }
-    }
 
     // A document encrypted with a key outside the accepted ones is reported before the key is ever asked for.
     private bool Accepts(StoredDocument document, DocumentState state)
@@ -306,16 +288,48 @@ internal sealed class DocumentMigrator
         source = new PooledContentStream(stripped);
         using (source)
         {
-            using PooledContentStream decrypted = await _crypto.DecryptDocumentAsync(source, null, cancellationToken).ConfigureAwait(false);
+            using PooledContentStream decrypted = await DecryptAsync(source, document, cancellationToken).ConfigureAwait(false);
             var options = new ItemRequestOptions { IfMatchEtag = document.ETag, EnableContentResponseOnWrite = false };
-            if (_target.WriteOptions is not { } encryption)
+            if (_target.Policy is null)
             {
                 return await _container.ReplaceItemStreamAsync(decrypted, document.Id, document.PartitionKey, options, CancellationToken.None).ConfigureAwait(false);
             }
 
+            // Fail closed: a binding target without its container writes nothing rather than unbound cells.
+            EncryptionOptions encryption = _target.WriteOptions ?? throw new EncryptionException(
+                EncryptionErrorKind.InvalidOptions,
+                "The target policy binds values to their document, but the container to bind them to is not known: nothing is written unbound in its place.",
+                _target.Policy.DataEncryptionKeyId);
             using EncryptedRequestBody body = await _crypto.EncryptAsync(decrypted, encryption, recycle: true, null, cancellationToken).ConfigureAwait(false);
             return await _container.ReplaceItemStreamAsync(body.Stream, document.Id, document.PartitionKey, options, CancellationToken.None).ConfigureAwait(false);
         }
+    }
+
+    // A bound document (format 101 with binding) is read with rules bound to this container; any other with the
+    // job's policy-free processor, as before.
+    private async Task<PooledContentStream> DecryptAsync(PooledContentStream source, StoredDocument document, CancellationToken cancellationToken)
+    {
+        if (!_target.Inspect(document.Content, default).Bound)
+        {
+            return await _crypto.DecryptDocumentAsync(source, null, cancellationToken).ConfigureAwait(false);
+        }
+
+        EncryptionProcessor bound = _boundReader ??= EncryptionProcessor.Create(_processorKind, null, _target.BoundReadRules
+            ?? throw new EncryptionException(
+                EncryptionErrorKind.InvalidOptions,
+                "The document's values are bound to their container, and this migration has no container binding to read them with (a target policy is needed, and a container whose partition-key paths are top-level properties)."));
+        PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
+        try
+        {
+            await bound.DecryptAsync(source, buffer, _crypto.Encryptor, includeDecryptionContext: false, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            PooledBufferWriterPool.Return(buffer);
+            throw;
+        }
+
+        return new PooledContentStream(buffer);
     }
 
     private void Fail(StoredDocument document, EncryptionErrorKind? kind, string reason, string? errorType = null)

@@ -3,8 +3,9 @@ namespace Encryption.Custom.Migration;
 /// <summary>Where one stored document stands against a <see cref="MigrationTarget"/> (ids and flags only, never values).</summary>
 /// <param name="Encrypted">Whether the document carries encryption metadata.</param>
 /// <param name="KeyId">The data encryption key it names, when encrypted.</param>
-/// <param name="HasPlaintext">Whether a policy path holds a non-null plaintext value.</param>
+/// <param name="FormatVersion">Its format (<c>_ef</c>: 2, 3 or 101), 0 when not encrypted.</param>
+/// <param name="HasPlaintext">Whether a policy position holds a non-null plaintext value.</param>
 /// <param name="HasOtherPaths">Whether its metadata lists a path outside the policy (or uses the legacy whole-document format).</param>
 /// <param name="InTarget">Whether the document is already in the target state (nothing to rewrite).</param>
-/// <param name="HasUnlistedCipherText">Whether a policy path holds a value shaped like ciphertext that the metadata does not list (reported, never rewritten).</param>
-internal readonly record struct DocumentState(bool Encrypted, string? KeyId, bool HasPlaintext, bool HasOtherPaths, bool InTarget, bool HasUnlistedCipherText = false);
+/// <param name="HasUnlistedCipherText">Whether a policy position holds a value shaped like ciphertext that the metadata does not list (reported, never rewritten).</param>
+internal readonly record struct DocumentState(bool Encrypted, string? KeyId, int FormatVersion, bool HasPlaintext, bool HasOtherPaths, bool InTarget, bool HasUnlistedCipherText = false);

@@ -80,7 +80,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         _options = options ?? new EncryptionMigrationOptions();
         _allowedDecryptPaths = [.. _options.AllowedDecryptPaths];
         _allowedTypeChangePaths = [.. _options.AllowedEncryptionTypeChangePaths];
-        _target = new MigrationTarget(targetPolicy, [.. _options.AcceptedSourceDataEncryptionKeyIds], encryptor);
+        _target = new MigrationTarget(targetPolicy, [.. _options.AcceptedSourceDataEncryptionKeyIds], encryptor, _options.JsonProcessor);
 
         // The job's processors carry no policy: it must read every state to bring it to the target.
         _crypto = new BodyCrypto(encryptor, _options.JsonProcessor, limits: null, policy: null);
@@ -109,7 +109,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     public static Task<EncryptionMigrationStatus> GetStatusAsync(Container container, ContainerEncryptionPolicy? targetPolicy, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(container);
-        return GetStatusCoreAsync(container, new MigrationTarget(targetPolicy, [], encryptor: null), cancellationToken);
+        return GetStatusCoreAsync(container, new MigrationTarget(targetPolicy, [], encryptor: null, maxDepth: EncryptionProcessorOptions.MaxAllowedDepth), cancellationToken);
     }
 
     /// <summary>
@@ -130,7 +130,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(encryptor);
-        return GetStatusCoreAsync(container, new MigrationTarget(targetPolicy, [], encryptor), cancellationToken);
+        return GetStatusCoreAsync(container, new MigrationTarget(targetPolicy, [], encryptor, maxDepth: EncryptionProcessorOptions.MaxAllowedDepth), cancellationToken);
     }
 
     /// <summary>
@@ -154,7 +154,9 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     /// <see cref="EncryptionErrorKind.InvalidOptions"/>: before its first write the job read the container and found that
     /// the target would decrypt a path, or change a path's encryption type, that the options do not name
     /// (<see cref="EncryptionMigrationOptions.AllowedDecryptPaths"/>, <see cref="EncryptionMigrationOptions.AllowedEncryptionTypeChangePaths"/>);
-    /// the message says which paths, what would happen and in how many documents. Nothing was written.
+    /// the message says which paths, what would happen and in how many documents; or the target policy binds
+    /// (<see cref="ContainerEncryptionPolicy.Bind"/>) and the container cannot be bound (a partition-key path that is
+    /// not a top-level property). Nothing was written.
     /// </exception>
     public async Task<EncryptionMigrationResult> RunAsync(IProgress<EncryptionMigrationProgress>? progress = null, CancellationToken cancellationToken = default)
     {
@@ -296,7 +298,11 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         _budget.Charge(response.RequestCharge);
         ContainerProperties properties = response.Resource;
         _partitionKeyPaths = properties.PartitionKeyPaths is { Count: > 0 } paths ? paths : [properties.PartitionKeyPath];
-        _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger, _time);
+
+        // Where bound cells are bound (as the encryption container binds them): a target that binds and a container
+        // that cannot be bound is refused here, before the first write (InvalidOptions).
+        _target.Bind($"{_container.Database.Id}/{_container.Id}", _partitionKeyPaths);
+        _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger, _time, _options.JsonProcessor);
     }
 
     private void LogProgress(EncryptionMigrationProgress progress)

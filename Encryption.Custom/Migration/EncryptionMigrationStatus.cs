@@ -41,6 +41,13 @@ public sealed class EncryptionMigrationStatus
     /// <summary>Encrypted documents per data encryption key id: a key with no documents can be retired.</summary>
     public IReadOnlyDictionary<string, long> DocumentsByDataEncryptionKeyId { get; }
 
+    /// <summary>
+    /// Encrypted documents per format version (<c>_ef</c>): 3 (Microsoft-compatible), 101 (the extended format: nested
+    /// selectors or bound values), 2 (the legacy whole-document format). The target state's format is 101 when the
+    /// target policy has nested selectors or binds, else 3.
+    /// </summary>
+    public IReadOnlyDictionary<int, long> DocumentsByFormatVersion { get; internal init; } = new Dictionary<int, long>();
+
     /// <summary>Documents without encryption metadata.</summary>
     public long UnencryptedDocuments { get; }
 

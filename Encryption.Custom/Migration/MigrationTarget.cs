@@ -1,8 +1,8 @@
-using System.Buffers;
+using System.Globalization;
 using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json;
+using Encryption.Custom.Json.Inspection;
 using Encryption.Custom.Json.Rules;
-using Encryption.Custom.Json.Streaming;
-using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 
@@ -10,33 +10,40 @@ namespace Encryption.Custom.Migration;
 
 /// <summary>
 /// The state a migration brings documents to (a <see cref="ContainerEncryptionPolicy"/>, or no encryption) and the
-/// keys it may read documents with; decides, from what the stream processor's scan recorded, whether a stored
-/// document is already there. The job and the status query both ask here, so they agree on "done".
+/// keys it may read documents with; decides, from a document's inspection by the chosen processor
+/// (<see cref="DocumentInspector"/>), whether it is already there. The job and the status query both ask here, so they
+/// agree on "done".
 /// </summary>
 /// <remarks>
-/// In the target state means: the policy's key and algorithm, exactly the policy's paths, no plaintext in them, and
-/// each path encrypted as the policy says — deterministic or randomized. The last is invisible in the metadata and
-/// the cell: with an encryptor, the values of a document otherwise in the target state are decrypted and their IV
-/// recomputed (<see cref="EncryptedValueCodec.TryCheckDeterministic"/>). Without one (the keyless status query) it
-/// is not checked.
+/// In the target state means: the policy's key and algorithm, the policy's format (3, or 101 when the policy has
+/// nested selectors or binds) and binding, exactly the policy's paths, no value at a policy position that the metadata
+/// does not list, and each top-level path encrypted as the policy says: deterministic, randomized, or (binding)
+/// bound. A bound cell says so itself; whether an unbound one is deterministic is not in the metadata nor the cell:
+/// with an encryptor, the values are decrypted and their IV recomputed. Without one (the keyless status query) it is
+/// not checked.
 /// </remarks>
 internal sealed class MigrationTarget
 {
     private readonly HashSet<string> _sourceKeys;
     private readonly Encryptor? _encryptor;
+    private readonly DocumentInspector _inspector;
+    private readonly int _maxDepth;
 
-    // The deterministic IV prefix of every policy path (by plan index), randomized ones too: a deterministic cell
-    // under a randomized path reveals equality, so it is outside the target state as well.
-    private readonly byte[][] _pathPrefixes = [];
+    // Every policy path (top-level and nested selector) by its text, with its plan index.
+    private readonly Dictionary<string, int> _policyPaths = new(StringComparer.Ordinal);
 
     /// <param name="policy">The target policy, or <see langword="null"/> for "decrypt everything".</param>
     /// <param name="acceptedSourceKeyIds">Keys documents may be read with besides the policy's.</param>
     /// <param name="encryptor">The keys to check each path's encryption type with; <see langword="null"/> to leave it unchecked.</param>
-    public MigrationTarget(ContainerEncryptionPolicy? policy, IEnumerable<string> acceptedSourceKeyIds, Encryptor? encryptor)
+    /// <param name="processor">The processor whose rules judge documents (<see cref="EncryptionMigrationOptions.JsonProcessor"/>).</param>
+    /// <param name="maxDepth">The deepest nesting accepted.</param>
+    public MigrationTarget(ContainerEncryptionPolicy? policy, IEnumerable<string> acceptedSourceKeyIds, Encryptor? encryptor, JsonProcessor processor = JsonProcessor.Stream, int maxDepth = EncryptionProcessorOptions.DefaultMaxDepth)
     {
         ArgumentNullException.ThrowIfNull(acceptedSourceKeyIds);
         Policy = policy;
         _encryptor = encryptor;
+        _inspector = DocumentInspector.For(processor);
+        _maxDepth = maxDepth;
         _sourceKeys = new HashSet<string>(StringComparer.Ordinal);
         foreach (string id in acceptedSourceKeyIds)
         {
@@ -53,13 +60,16 @@ internal sealed class MigrationTarget
             }
 
             Rules = policy.Rules;
-            WriteOptions = Rules.CreateWriteOptions();
+
+            // A binding target's writes wait for the container (Bind); any other is ready now.
+            WriteOptions = Rules.Binds ? null : Rules.CreateWriteOptions();
             EncryptionPlan plan = Rules.Plan;
-            _pathPrefixes = new byte[plan.PathCount][];
             for (int i = 0; i < plan.PathCount; i++)
             {
-                _pathPrefixes[i] = DeterministicIvContext.CreatePathPrefix(plan.GetPath(i));
+                _policyPaths[plan.GetPath(i)] = i;
             }
+
+            FormatVersion = plan.IsExtendedFormat || Rules.Binds ? EncryptionEnvelope.ExtendedFormatVersion : EncryptionEnvelope.CurrentFormatVersion;
         }
     }
 
@@ -69,10 +79,56 @@ internal sealed class MigrationTarget
     /// <summary>The target policy compiled, or <see langword="null"/> for "decrypt everything".</summary>
     public PolicyRuleSet? Rules { get; }
 
-    /// <summary>What a rewrite encrypts with, or <see langword="null"/> when the target is plaintext.</summary>
-    public EncryptionOptions? WriteOptions { get; }
+    /// <summary>
+    /// What a rewrite encrypts with; <see langword="null"/> when the target is plaintext, or when it binds and
+    /// <see cref="Bind"/> has not given it the container yet (a rewrite then refuses rather than write unbound).
+    /// </summary>
+    public EncryptionOptions? WriteOptions { get; private set; }
 
-    /// <summary>Whether <see cref="Classify"/> checks each path's encryption type (it needs the key) or there is none to check.</summary>
+    /// <summary>
+    /// Rules that read bound documents (format 101 with <c>bind</c>) in the container <see cref="Bind"/> was given:
+    /// the target's paths (whose deterministic ones say which cells are not bound), every source key accepted,
+    /// plaintext counted rather than refused; <see langword="null"/> before <see cref="Bind"/>, or without a target policy.
+    /// </summary>
+    public PolicyRuleSet? BoundReadRules { get; private set; }
+
+    /// <summary>
+    /// Gives the target the container its documents live in (scope and partition-key paths): a target that binds
+    /// writes bound cells there, and bound source documents can be read.
+    /// </summary>
+    /// <exception cref="EncryptionException">
+    /// <see cref="EncryptionErrorKind.InvalidOptions"/>: the target binds and the container cannot be bound (for
+    /// example a nested partition-key path).
+    /// </exception>
+    public void Bind(string scope, IReadOnlyList<string> partitionKeyPaths)
+    {
+        if (Rules is not { } rules)
+        {
+            return;
+        }
+
+        BindingTarget target;
+        try
+        {
+            target = new BindingTarget(scope, partitionKeyPaths);
+        }
+        catch (EncryptionException) when (!rules.Binds)
+        {
+            // Nothing is written bound; bound source documents (if any) are reported one by one when read.
+            return;
+        }
+
+        BoundReadRules = new PolicyRuleSet(rules.DataEncryptionKeyId, rules.EncryptionAlgorithm, rules.Rules, _sourceKeys, forbidsPlaintext: false, encryptsWrites: false, binds: true, binding: target);
+        if (rules.Binds)
+        {
+            WriteOptions = rules.BindTo(target).CreateWriteOptions();
+        }
+    }
+
+    /// <summary>The format documents in the target state have: 3, 101 (nested selectors or binding), or 0 (plaintext).</summary>
+    public int FormatVersion { get; }
+
+    /// <summary>Whether <see cref="Classify(DocumentInspection)"/> checks each path's encryption type (it needs the key) or there is none to check.</summary>
     public bool ChecksEncryptionTypes => Policy is null || _encryptor is not null;
 
     /// <summary>The keys documents may be read with: the accepted source keys, the policy's key and its accepted keys.</summary>
@@ -82,9 +138,9 @@ internal sealed class MigrationTarget
     public bool AcceptsSourceKey(string dataEncryptionKeyId) => _sourceKeys.Contains(dataEncryptionKeyId);
 
     /// <summary>
-    /// Leases the key <see cref="Classify"/> checks encryption types with (the target key), for one page or document.
+    /// Leases the key <see cref="Classify(DocumentInspection)"/> checks encryption types with (the target key), for one page or document.
     /// A default lease when nothing is checked. A key that cannot be had gives a default lease too: the documents
-    /// that need it are then reported by <see cref="Classify"/> (<see cref="EncryptionErrorKind.KeyUnavailable"/>),
+    /// that need it are then reported by <see cref="Classify(DocumentInspection)"/> (<see cref="EncryptionErrorKind.KeyUnavailable"/>),
     /// as their rewrite would be, and the others are judged as usual.
     /// </summary>
     public async ValueTask<DataEncryptionKeyLease> LeaseCheckKeyAsync(CancellationToken cancellationToken)
@@ -104,136 +160,120 @@ internal sealed class MigrationTarget
         }
     }
 
-    /// <summary>
-    /// Classifies one scanned document: reads its metadata with the stream processor's envelope reader, finds
-    /// plaintext in the policy's paths with the policy read check's own scan, and, for a document otherwise in the
-    /// target state, checks that each path is encrypted deterministically or randomized as the policy says.
-    /// </summary>
-    /// <param name="input">The scanned input (a document or a feed page).</param>
-    /// <param name="scan">The scan of <paramref name="input"/>.</param>
-    /// <param name="document">The document's record (prepared here).</param>
-    /// <param name="checkKey">The lease from <see cref="LeaseCheckKeyAsync"/>.</param>
-    /// <exception cref="EncryptionException">
-    /// The document's metadata is malformed or unsupported, a value to check is not authentic, or the key to check it
-    /// with is unavailable.
-    /// </exception>
-    public DocumentState Classify(ReadOnlySpan<byte> input, DecryptionScan scan, ref DocumentRecord document, in DataEncryptionKeyLease checkKey)
+    /// <summary>Inspects one document with the chosen processor, against the target policy, with the key from <see cref="LeaseCheckKeyAsync"/>.</summary>
+    public DocumentInspection Inspect(ReadOnlySpan<byte> document, in DataEncryptionKeyLease checkKey)
     {
-        bool encrypted = EnvelopeReader.Prepare(input, scan, ref document);
+        DataEncryptionKey? key = _encryptor is null ? null : checkKey.Key;
+        string? keyId = Policy?.DataEncryptionKeyId;
+        Func<string, DataEncryptionKey?>? keys = key is null ? null : id => string.Equals(id, keyId, StringComparison.Ordinal) ? key : null;
+        return _inspector.Inspect(document, new InspectionRequest(_maxDepth, Rules, keys));
+    }
+
+    /// <summary>Classifies one document: inspects it (<see cref="Inspect"/>) and judges the inspection (<see cref="Classify(DocumentInspection)"/>).</summary>
+    /// <exception cref="EncryptionException">See <see cref="Classify(DocumentInspection)"/>.</exception>
+    public DocumentState Classify(ReadOnlySpan<byte> document, in DataEncryptionKeyLease checkKey) => Classify(Inspect(document, checkKey));
+
+    /// <summary>Judges one inspected document against the target.</summary>
+    /// <exception cref="EncryptionException">
+    /// The document or its metadata is malformed or unsupported, a value to check is not authentic, or the key to
+    /// check it with is unavailable.
+    /// </exception>
+    public DocumentState Classify(DocumentInspection inspection)
+    {
+        if (inspection.State == InspectedState.Unreadable)
+        {
+            throw inspection.Error!;
+        }
+
+        bool encrypted = inspection.Encrypted;
         PolicyRuleSet? policy = Rules;
         if (policy is null)
         {
-            return new DocumentState(encrypted, encrypted ? document.KeyId : null, HasPlaintext: false, HasOtherPaths: false, InTarget: !encrypted);
+            return new DocumentState(encrypted, inspection.KeyId, inspection.FormatVersion, HasPlaintext: false, HasOtherPaths: false, InTarget: !encrypted);
         }
 
         // A value shaped like ciphertext that the metadata does not list is never plaintext: the document is outside
         // the target state, and the job reports it instead of encrypting the ciphertext a second time.
-        bool found = PolicyScan.FindUnlisted(input, scan, document, policy, out _, out bool cells) >= 0;
+        bool found = inspection.Unlisted is not null;
+        bool cells = inspection.Unlisted is { CellShaped: true };
         bool plaintext = found && !cells;
         if (!encrypted)
         {
-            return new DocumentState(false, null, plaintext, HasOtherPaths: false, InTarget: !found, HasUnlistedCipherText: cells);
+            return new DocumentState(false, null, 0, plaintext, HasOtherPaths: false, InTarget: !found, HasUnlistedCipherText: cells);
         }
 
-        bool otherPaths = document.Format != EnvelopeFormat.PerProperty;
-        for (int i = 0; i < scan.PathCount && !otherPaths; i++)
-        {
-            otherPaths = policy.Plan.FindPath(scan.GetPathName(scan.Paths[i])) < 0;
-        }
-
+        bool otherPaths = inspection.State == InspectedState.LegacyBlob || inspection.Paths.Any(p => !_policyPaths.ContainsKey(p.Path));
         bool inTarget = !found && !otherPaths
-            && string.Equals(document.KeyId, policy.DataEncryptionKeyId, StringComparison.Ordinal)
-            && string.Equals(document.Algorithm, policy.EncryptionAlgorithm, StringComparison.Ordinal);
+            && inspection.FormatVersion == FormatVersion
+            && inspection.Bound == policy.Binds
+            && string.Equals(inspection.KeyId, policy.DataEncryptionKeyId, StringComparison.Ordinal)
+            && string.Equals(inspection.Algorithm, policy.EncryptionAlgorithm, StringComparison.Ordinal);
         if (inTarget && _encryptor is not null)
         {
-            inTarget = HasPolicyEncryptionTypes(input, scan, document, policy.Plan, checkKey.Key);
+            inTarget = HasPolicyEncryptionTypes(inspection, policy);
         }
 
-        return new DocumentState(true, document.KeyId, plaintext, otherPaths, inTarget, cells);
+        return new DocumentState(true, inspection.KeyId, inspection.FormatVersion, plaintext, otherPaths, inTarget, cells);
     }
 
     /// <summary>
-    /// The error that reports a document <see cref="Classify"/> found holding a value shaped like ciphertext that its
-    /// metadata does not list: <see cref="EncryptionErrorKind.UnlistedCipherText"/> when a key of the target policy
-    /// authenticates it, else why not (tampered, or a key unavailable). Without an encryptor the value is not verified.
+    /// The error that reports a document <see cref="Classify(DocumentInspection)"/> found holding a value shaped like
+    /// ciphertext that its metadata does not list: <see cref="EncryptionErrorKind.UnlistedCipherText"/> when a key of
+    /// the target policy authenticates it, else why not (tampered, or a key unavailable). Without an encryptor the
+    /// value is not verified.
     /// </summary>
-    public EncryptionException DescribeUnlistedCipherText(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document)
+    public EncryptionException DescribeUnlistedCipherText(DocumentInspection inspection)
     {
         PolicyRuleSet rules = Rules!;
-        int index = PolicyScan.FindUnlisted(input, scan, document, rules, out int property, out bool cells);
-        string? id = FeedPageSession.ReadId(input, scan, document);
-        if (index < 0 || !cells || _encryptor is null)
+        UnlistedValue? unlisted = inspection.Unlisted;
+        if (unlisted is not { CellShaped: true, CellBase64: { } base64 } || _encryptor is null)
         {
             return new EncryptionException(
                 EncryptionErrorKind.UnlistedCipherText,
-                $"The document holds a value shaped like an encrypted value at '{(index < 0 ? "?" : rules[index].Text)}' that its encryption metadata does not list: it is not encrypted again.",
+                $"The document holds a value shaped like an encrypted value at '{unlisted?.Path ?? "?"}' that its encryption metadata does not list: it is not encrypted again.",
                 rules.DataEncryptionKeyId,
-                index < 0 ? null : rules[index].Text);
+                unlisted?.Path);
         }
 
-        return PolicyScan.CreateCellError(input, scan.Properties[property], rules, _encryptor, rules[index].Text, id);
+        string? keyId = EncryptedCell.FindAuthenticatingKey(_encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, base64, out string? unavailable);
+        return PolicyReadCheck.CreateCellError(rules, unlisted.Path, inspection.Id, keyId, unavailable);
     }
 
-    // Every listed value of a per-property document whose paths are all the policy's: decrypted, its IV recomputed.
-    private bool HasPolicyEncryptionTypes(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, EncryptionPlan plan, DataEncryptionKey? key)
+    // Every listed top-level value of a document whose paths are all the policy's: bound, deterministic or randomized
+    // as the policy says (nested selectors' values are judged by their listing and the format's binding).
+    private bool HasPolicyEncryptionTypes(DocumentInspection inspection, PolicyRuleSet policy)
     {
-        for (int i = 0; i < scan.PathCount; i++)
+        EncryptionPlan plan = policy.Plan;
+        foreach (InspectedPath path in inspection.Paths)
         {
-            ref readonly PathRecord path = ref scan.Paths[i];
-            if (path.PropertyIndex < 0)
+            if (path.Nested || path.Type == InspectedCellType.Absent)
             {
                 continue;
             }
 
-            ReadOnlySpan<byte> name = scan.GetPathName(path);
-            if (key is null)
+            if (path.Type == InspectedCellType.NotAuthentic)
+            {
+                throw inspection.TypeError!;
+            }
+
+            bool deterministic = plan.IsDeterministic(_policyPaths[path.Path]);
+            if (path.Type == InspectedCellType.Unchecked)
             {
                 throw new EncryptionException(
                     EncryptionErrorKind.KeyUnavailable,
-                    $"The data encryption key '{UntrustedText.Shorten(document.KeyId!)}' is unavailable, so whether the document's values are encrypted deterministically or randomized, as the target policy says, cannot be checked.",
-                    document.KeyId);
+                    string.Create(CultureInfo.InvariantCulture, $"The data encryption key '{UntrustedText.Shorten(inspection.KeyId!)}' is unavailable, so whether the document's values are encrypted deterministically or randomized, as the target policy says, cannot be checked."),
+                    inspection.KeyId);
             }
 
-            int planIndex = plan.FindPath(name);
-            if (IsDeterministic(input, scan.Properties[path.PropertyIndex], name, key, document.KeyId!, _pathPrefixes[planIndex]) != plan.IsDeterministic(planIndex))
+            InspectedCellType expected = deterministic ? InspectedCellType.Deterministic
+                : policy.Binds ? InspectedCellType.Bound
+                : InspectedCellType.Randomized;
+            if (path.Type != expected)
             {
                 return false;
             }
         }
 
         return true;
-    }
-
-    /// <summary>Whether the encrypted value of <paramref name="property"/> has the deterministic IV of its path (decrypts it in memory).</summary>
-    /// <exception cref="EncryptionException">The value is not authentic, or not a valid cell.</exception>
-    internal static bool IsDeterministic(ReadOnlySpan<byte> input, in PropertyRecord property, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, ReadOnlySpan<byte> pathPrefix)
-    {
-        ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
-        byte[]? unescaped = null;
-        try
-        {
-            ReadOnlySpan<byte> base64 = token[1..^1];
-            if (property.ValueEscaped)
-            {
-                // Some writers escape '+' and '/'; base64 is public, so the copy needs no wiping.
-                unescaped = ArrayPool<byte>.Shared.Rent(token.Length);
-                base64 = unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped));
-            }
-
-            EncryptedValueStatus status = EncryptedValueCodec.TryCheckDeterministic(key, base64, pathPrefix, out bool deterministic);
-            if (status != EncryptedValueStatus.Valid)
-            {
-                JsonErrors.ThrowInvalidValue(status, name, keyId);
-            }
-
-            return deterministic;
-        }
-        finally
-        {
-            if (unescaped is not null)
-            {
-                ArrayPool<byte>.Shared.Return(unescaped);
-            }
-        }
     }
 }

@@ -1,5 +1,5 @@
 using System.Net;
-using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.Inspection;
 using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
 
@@ -7,7 +7,7 @@ namespace Encryption.Custom.Migration;
 
 /// <summary>
 /// The status query: reads every document of the container (a cross-partition <c>SELECT * FROM c</c>, stream by
-/// stream) and classifies each with <see cref="MigrationTarget.Classify"/>, so it agrees with the job. It costs about
+/// stream) and classifies each with <see cref="MigrationTarget.Classify(Json.Inspection.DocumentInspection)"/>, so it agrees with the job. It costs about
 /// one read of the container in request units; with a target that has an encryptor, the values of documents
 /// otherwise in the target state are decrypted in memory to check their encryption type (nothing is written).
 /// </summary>
@@ -83,6 +83,7 @@ internal static class StatusScan
     private sealed class Tally
     {
         private readonly Dictionary<string, long> _byKey = new(StringComparer.Ordinal);
+        private readonly Dictionary<int, long> _byFormat = [];
         private long _total;
         private long _inTarget;
         private long _unencrypted;
@@ -101,41 +102,32 @@ internal static class StatusScan
 
         public void AddPage(ReadOnlySpan<byte> page, MigrationTarget target, in DataEncryptionKeyLease checkKey, int maxDepth, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
         {
-            DecryptionScan scan = DecryptionScan.Rent();
-            try
+            foreach (Range range in FeedPageDocuments.Split(page, maxDepth))
             {
-                DocumentScanner.ScanFeedPage(page, scan, maxDepth);
-                for (int i = 0; i < scan.DocumentCount; i++)
+                ReadOnlySpan<byte> content = page[range];
+                _total++;
+                DocumentState state;
+                try
                 {
-                    ref DocumentRecord record = ref scan.Documents[i];
-                    _total++;
-                    DocumentState state;
-                    try
-                    {
-                        state = target.Classify(page, scan, ref record, checkKey);
-                    }
-                    catch (EncryptionException)
-                    {
-                        _unreadable++;
-                        CountOutside(page[record.Start..record.End], isExplained, partitionKeyPaths);
-                        continue;
-                    }
-
-                    Add(state);
-                    if (!state.InTarget)
-                    {
-                        CountOutside(page[record.Start..record.End], isExplained, partitionKeyPaths);
-                    }
+                    state = target.Classify(content, checkKey);
                 }
-            }
-            finally
-            {
-                DecryptionScan.Return(scan);
+                catch (EncryptionException)
+                {
+                    _unreadable++;
+                    CountOutside(content, isExplained, partitionKeyPaths);
+                    continue;
+                }
+
+                Add(state);
+                if (!state.InTarget)
+                {
+                    CountOutside(content, isExplained, partitionKeyPaths);
+                }
             }
         }
 
         public EncryptionMigrationStatus ToStatus() =>
-            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits, ChecksEncryptionTypes) { DocumentsWithUnlistedCipherText = _unlistedCipherText };
+            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits, ChecksEncryptionTypes) { DocumentsWithUnlistedCipherText = _unlistedCipherText, DocumentsByFormatVersion = _byFormat };
 
         private void Add(DocumentState state)
         {
@@ -147,6 +139,7 @@ internal static class StatusScan
             if (state.Encrypted)
             {
                 _byKey[state.KeyId!] = _byKey.GetValueOrDefault(state.KeyId!) + 1;
+                _byFormat[state.FormatVersion] = _byFormat.GetValueOrDefault(state.FormatVersion) + 1;
             }
             else
             {

@@ -17,7 +17,7 @@ internal static partial class EnvelopeReader
     /// <summary>
     /// Reads only the metadata of one document, with exactly the rules decryption applies (the scan and
     /// <see cref="Prepare"/>), and decrypts nothing: the one reader of <c>_ei</c> besides the processors' own
-    /// decryption, for patch, batch, telemetry and the tool's <c>inspect</c>.
+    /// decryption, for patch, batch and telemetry (migration and the tool's <c>inspect</c> use <c>Json/Inspection/</c>).
     /// </summary>
     /// <returns>The metadata, or <see langword="null"/> when the document is not encrypted (no <c>_ei</c>, or <c>_ei: null</c>).</returns>
     /// <exception cref="EncryptionException">

@@ -74,10 +74,6 @@ internal static class PolicyScan
     /// The error for a value shaped like ciphertext that the metadata does not list (found by <see cref="FindUnlisted"/>):
     /// which of the policy's keys authenticates it decides the kind (<see cref="PolicyReadCheck.CreateCellError"/>).
     /// </summary>
-    internal static EncryptionException CreateCellError(ReadOnlySpan<byte> input, in PropertyRecord property, PolicyRuleSet rules, Encryptor encryptor, string path, string? id) =>
-        CreateCellError(input[property.ValueStart..property.ValueEnd], property.ValueEscaped, rules, encryptor, path, id);
-
-    /// <inheritdoc cref="CreateCellError(ReadOnlySpan{byte}, in PropertyRecord, PolicyRuleSet, Encryptor, string, string?)"/>
     internal static EncryptionException CreateCellError(ReadOnlySpan<byte> token, bool escaped, PolicyRuleSet rules, Encryptor encryptor, string path, string? id)
     {
         byte[]? unescaped = null;

@@ -4,7 +4,7 @@ namespace Encryption.Custom.Json.WireFormat;
 /// The encryption metadata (<c>_ei</c>) of a document, read without decrypting anything: which key, which format
 /// and which properties are encrypted. Read by <see cref="Streaming.EnvelopeReader.ReadMetadata"/>, with the rules
 /// decryption applies; patch and batch use it to encrypt new values the way the stored document is, telemetry to
-/// count paths, and the tool's <c>inspect</c> to print it.
+/// count paths (migration and the tool's <c>inspect</c> read documents through <c>Json/Inspection/</c>).
 /// </summary>
 internal sealed class EnvelopeMetadata
 {
