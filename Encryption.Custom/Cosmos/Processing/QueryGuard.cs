@@ -66,7 +66,7 @@ internal sealed class QueryGuard
 
     /// <summary>The ciphertext of <paramref name="value"/> for the deterministic <paramref name="path"/> under the current key (<see cref="EncryptionQueryDefinitionExtensions.AddParameterAsync"/>).</summary>
     internal string? EncryptParameter(object value, string path) =>
-        _encryptor is not null && _paths is not null && _paths.Find(path[1..]) is int index and >= 0
+        _encryptor is not null && _paths is not null && _paths.IndexOf(path) is int index and >= 0
             ? _encryptor.EncryptUnderCurrentKey(value, index)
             : throw new InvalidOperationException("The container does not encrypt query parameters.");
 
