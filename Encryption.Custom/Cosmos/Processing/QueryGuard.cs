@@ -9,9 +9,12 @@ namespace Encryption.Custom.Cosmos.Processing;
 /// The one place that decides, before anything is sent, whether a query can work on the container's encrypted
 /// properties (docs/queries.md), for SQL text, <see cref="QueryDefinition"/>s and LINQ (as the SDK translates it).
 /// The query is parsed (<see cref="SqlParser"/>), every reference is resolved through aliases and subqueries to a
-/// document path, and every use of a policy path is checked (<see cref="QueryAnalyzer"/>): equality with a
-/// parameter or literal on a deterministic path, <c>IS_DEFINED</c>, <c>IS_NULL</c>, <c>COUNT</c>, projection (where the container can decrypt it: beside <c>_ei</c>) and
-/// <c>DISTINCT</c> on a deterministic path are allowed, anything else is refused. The operands of allowed
+/// document path, classified on the policy's selector tree (plaintext, a cell, a value holding cells, inside a cell;
+/// <see cref="QueryPolicyPaths.Classify"/>), and every use of a policy path is checked (<see cref="QueryAnalyzer"/>):
+/// equality with a parameter or literal on a deterministic selector (top-level or nested), <c>IS_DEFINED</c>,
+/// <c>IS_NULL</c>, <c>COUNT</c>, projection (where the container can decrypt it: at its own place beside <c>_ei</c>,
+/// and <c>_ex</c> and the id for format 101 and bound documents) and <c>DISTINCT</c> on a deterministic path are
+/// allowed, anything else is refused. The operands of allowed
 /// comparisons are encrypted under every accepted key (<see cref="QueryOperandEncryptor"/>, <see cref="QueryRewriter"/>).
 /// Text the parser cannot read is refused when it mentions a policy property name anywhere, and sent untouched otherwise.
 /// </summary>
