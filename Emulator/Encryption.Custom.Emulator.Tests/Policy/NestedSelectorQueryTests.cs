@@ -6,7 +6,8 @@ namespace Encryption.Custom.Emulator.Tests.Policy;
 
 /// <summary>
 /// Queries over a policy with nested selectors through a real CosmosClient against the bundled endpoint (docs/queries.md
-/// "Nested selectors"): projections that carry the envelope come back in plaintext, equality on a deterministic
+/// "Nested selectors"): projections of values that hold cells come back in plaintext (the container adds the
+/// envelope the query does not select, and its decryption removes it), equality on a deterministic
 /// nested leaf (and on a card number inside an array, through EXISTS or JOIN) finds the document, a bound policy's
 /// deterministic leaf is found the same way, and the shapes the container could not decrypt or evaluate are refused
 /// before anything is sent.
@@ -66,6 +67,8 @@ public sealed class NestedSelectorQueryTests(EncryptionFixture fixture) : IClass
             "SELECT * FROM c",
             "SELECT VALUE c FROM c",
             "SELECT c.id, c.address, c.cards, c._ei, c._ex FROM c",
+            "SELECT c.id, c.address, c.cards FROM c", // the container adds c._ei and c._ex, and its decryption removes them
+            "SELECT c.id, c.address, c._ei, c.cards FROM c",
             "SELECT VALUE {\"id\": c.id, \"address\": c.address, \"cards\": c.cards, \"_ei\": c._ei, \"_ex\": c._ex} FROM c",
         })
         {
@@ -80,6 +83,7 @@ public sealed class NestedSelectorQueryTests(EncryptionFixture fixture) : IClass
             Assert.Equal("12/30", (string?)c1["cards"]![0]!["expiry"]);
             Assert.Null(c1["_ei"]);
             Assert.Null(c1["_ex"]);
+            Assert.Equal(text.StartsWith("SELECT c.", StringComparison.Ordinal) ? 3 : c1.Count, c1.Count);
         }
     }
 
@@ -131,9 +135,6 @@ public sealed class NestedSelectorQueryTests(EncryptionFixture fixture) : IClass
     [Theory]
     [InlineData("SELECT c.address.city FROM c", "'/address/city'")]
     [InlineData("SELECT VALUE c.address FROM c", "'/address/city'")]
-    [InlineData("SELECT c.address FROM c", "c._ei and c._ex")]
-    [InlineData("SELECT c.cards FROM c", "c._ei and c._ex")]
-    [InlineData("SELECT c.address, c._ei FROM c", "c._ei and c._ex")]
     [InlineData("SELECT c.address AS a, c._ei, c._ex FROM c", "'/address/city'")]
     [InlineData("SELECT * FROM c WHERE ARRAY_CONTAINS(c.cards, {\"number\": 'SECRET-4111'}, true)", "'/cards/[]/number'")]
     [InlineData("SELECT * FROM c WHERE c.address.zip = 'SECRET-zip-c1'", "'/address/zip'")]

@@ -44,10 +44,10 @@ public sealed class NestedSelectorQueryTests
     [InlineData("SELECT c.address.city FROM c", "/address/city", "bare value")]
     [InlineData("SELECT c.address.city, c._ei, c._ex FROM c", "/address/city", "bare value")]
     [InlineData("SELECT c.address AS a, c._ei, c._ex FROM c", "/address/city", "bare value")]
-    [InlineData("SELECT c.address, c._ei FROM c", "/address/city", "c._ei and c._ex")]
-    [InlineData("SELECT c.address FROM c", "/address/city", "c._ei and c._ex")]
-    [InlineData("SELECT c.cards FROM c", "/cards/[]/number", "c._ei and c._ex")]
     [InlineData("SELECT VALUE {\"address\": c.address, \"_ei\": c._ei} FROM c", "/address/city", "c._ei and c._ex")]
+    [InlineData("SELECT c.address, c._ei AS e FROM c", "/address/city", "c._ei and c._ex")]
+    [InlineData("SELECT c.address, c.id AS _ex FROM c", "/address/city", "c._ei and c._ex")]
+    [InlineData("SELECT a FROM c.address a", "/address/city", "bare value")]
     [InlineData("SELECT DISTINCT c.address, c._ei, c._ex FROM c", "/address/city", "holds")]
     [InlineData("SELECT * FROM c JOIN t IN c.cards WHERE t.number = @n", "/cards/[]/number", "randomized")]
     [InlineData("SELECT * FROM c WHERE ARRAY_CONTAINS(c.cards, {\"number\": @n}, true)", "/cards/[]/number", "holds")]
@@ -93,6 +93,24 @@ public sealed class NestedSelectorQueryTests
     }
 
     [Theory]
+    [InlineData("SELECT c.address FROM c", "SELECT c._ei, c._ex, c.address FROM c")]
+    [InlineData("SELECT TOP 3 c.id, c.cards FROM c ORDER BY c.id", "SELECT TOP 3 c._ei, c._ex, c.id, c.cards FROM c ORDER BY c.id")]
+    [InlineData("SELECT r.address, r._ei FROM root r WHERE r.name = 'x'", "SELECT r._ex, r.address, r._ei FROM root r WHERE r.name = 'x'")]
+    [InlineData("SELECT c.address, c._ex, c._ei FROM c", "SELECT c.address, c._ex, c._ei FROM c")]
+    [InlineData("SELECT c.address.street FROM c", "SELECT c.address.street FROM c")]
+    public void ProjectionWithoutTheEnvelope_IsSentWithIt_TheContainersDecryptionRemovesItFromEachRow(string query, string sent)
+    {
+        var guard = new QueryGuard(new ContainerEncryptionPolicy(
+            "dek",
+            [
+                new EncryptionPolicyIncludedPath("/address/city") { EncryptionType = PathEncryptionType.Deterministic },
+                new EncryptionPolicyIncludedPath("/cards/[]/number"),
+            ]));
+
+        Assert.Equal(sent, guard.Check(new Microsoft.Azure.Cosmos.QueryDefinition(query)).QueryText);
+    }
+
+    [Theory]
     [InlineData("SELECT * FROM c WHERE c.address.city = @city")]
     [InlineData("SELECT * FROM c WHERE c.address.city = 'Paris'")]
     [InlineData("SELECT * FROM c WHERE c[\"address\"][\"city\"] = @city")]
@@ -135,6 +153,7 @@ public sealed class NestedSelectorQueryTests
     [Theory]
     [InlineData("SELECT * FROM c WHERE c.address.zip = @zip", "/address/zip", "randomized")]
     [InlineData("SELECT c.address, c._ei, c._ex FROM c", "/address/city", "c._ei, c._ex, c.id and the partition key")]
+    [InlineData("SELECT c.address FROM c", "/address/city", "c._ei, c._ex, c.id and the partition key")]
     public void BoundPolicy_RefusesEqualityOnABoundPath_AndProjectionsWithoutTheId(string query, string selector, string reason)
     {
         var exception = Assert.Throws<NotSupportedException>(() => QueryGuard.Analyze(query, s_bound));

@@ -52,10 +52,15 @@ internal sealed class QueryGuard
             return queryDefinition!;
         }
 
-        IReadOnlyList<EncryptedComparison> comparisons = Analyze(queryDefinition.QueryText, _paths);
-        if (comparisons.Count == 0 || _encryptor is null)
+        IReadOnlyList<EncryptedComparison> comparisons = Analyze(queryDefinition.QueryText, _paths, out EnvelopeInsertion? envelope);
+        if ((comparisons.Count == 0 || _encryptor is null) && envelope is null)
         {
             return queryDefinition;
+        }
+
+        if (_encryptor is null)
+        {
+            return QueryRewriter.Rewrite(queryDefinition, [], (_, _) => null, envelope);
         }
 
         var parameters = new Dictionary<string, object?>(StringComparer.Ordinal);
@@ -64,7 +69,7 @@ internal sealed class QueryGuard
             parameters[name] = value;
         }
 
-        return QueryRewriter.Rewrite(queryDefinition, comparisons, (comparison, operand) => _encryptor.Encrypt(operand, comparison.PathIndex, parameters));
+        return QueryRewriter.Rewrite(queryDefinition, comparisons, (comparison, operand) => _encryptor.Encrypt(operand, comparison.PathIndex, parameters), envelope);
     }
 
     /// <summary>The ciphertext of <paramref name="value"/> for the deterministic <paramref name="path"/> under the current key (<see cref="EncryptionQueryDefinitionExtensions.AddParameterAsync"/>).</summary>
@@ -75,8 +80,12 @@ internal sealed class QueryGuard
 
     /// <summary>Parses and checks; returns the comparisons whose operands are to be encrypted.</summary>
     /// <exception cref="NotSupportedException">A policy path is used in a way the service cannot evaluate, or the text cannot be parsed and mentions one.</exception>
-    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths)
+    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths) => Analyze(text, paths, out _);
+
+    /// <summary>As <see cref="Analyze(string, QueryPolicyPaths)"/>, with the envelope items the sent query adds to its SELECT list (<see cref="EnvelopeInsertion"/>).</summary>
+    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths, out EnvelopeInsertion? envelope)
     {
+        envelope = null;
         SqlQuery query;
         IReadOnlyList<SqlToken> tokens;
         try
@@ -89,6 +98,6 @@ internal sealed class QueryGuard
             return mentioned is null ? [] : throw QueryRefusals.Unparsed(mentioned);
         }
 
-        return QueryAnalyzer.Analyze(query, tokens, paths);
+        return QueryAnalyzer.Analyze(query, tokens, paths, out envelope);
     }
 }

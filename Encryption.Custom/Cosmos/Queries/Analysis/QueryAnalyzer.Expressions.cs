@@ -64,23 +64,6 @@ internal sealed partial class QueryAnalyzer
         use is QueryUse.Projection or QueryUse.DistinctProjection or QueryUse.BareProjection ? QueryUse.BareProjection
         : use is QueryUse.SubqueryProjection ? use : QueryUse.Other;
 
-    // The document's envelope travels with the projected values: c._ei under the name _ei, and what else a row needs
-    // to be decrypted (the anchor c._ex of format 101, the id a bound cell is bound to; the partition key too, which
-    // the guard cannot name before the container knows it: without it the container refuses the row).
-    private bool HasEnvelope(IEnumerable<(SqlExpression Expression, string? Name)> items, IReadOnlyDictionary<string, ResolvedPath> scope)
-    {
-        var names = new HashSet<string>(StringComparer.Ordinal);
-        foreach ((SqlExpression expression, string? name) in items)
-        {
-            if (name is not null && IsReference(expression) && Resolve(expression, scope) is { IsKnown: true, Segments: [{ Name: string step }] } && step == name)
-            {
-                names.Add(name);
-            }
-        }
-
-        return names.Contains("_ei") && (!_policy.RequiresAnchor || names.Contains("_ex")) && (!_policy.RequiresId || names.Contains("id"));
-    }
-
     // A reference to a top-level property that is or holds policy values, returned under exactly its name (as _ei lists it).
     private bool IsOwnName(SqlExpression expression, string? name, IReadOnlyDictionary<string, ResolvedPath> scope) =>
         name is not null && IsReference(expression) && Resolve(expression, scope) is { IsKnown: true, Segments: [{ Name: string step }] }

@@ -15,6 +15,7 @@ internal sealed partial class QueryAnalyzer
     private readonly QueryPolicyPaths _policy;
     private readonly IReadOnlyList<SqlToken> _tokens;
     private readonly List<EncryptedComparison> _comparisons = [];
+    private EnvelopeInsertion? _envelope;
 
     private QueryAnalyzer(QueryPolicyPaths policy, IReadOnlyList<SqlToken> tokens)
     {
@@ -24,10 +25,16 @@ internal sealed partial class QueryAnalyzer
 
     /// <summary>Checks <paramref name="query"/>; returns the comparisons to encrypt.</summary>
     /// <exception cref="NotSupportedException">A policy path is used in a way the service cannot evaluate.</exception>
-    public static IReadOnlyList<EncryptedComparison> Analyze(SqlQuery query, IReadOnlyList<SqlToken> tokens, QueryPolicyPaths policy)
+    public static IReadOnlyList<EncryptedComparison> Analyze(SqlQuery query, IReadOnlyList<SqlToken> tokens, QueryPolicyPaths policy) =>
+        Analyze(query, tokens, policy, out _);
+
+    /// <summary>Checks <paramref name="query"/>; returns the comparisons to encrypt and the envelope items to add to the SELECT list, if any.</summary>
+    /// <exception cref="NotSupportedException">A policy path is used in a way the service cannot evaluate.</exception>
+    public static IReadOnlyList<EncryptedComparison> Analyze(SqlQuery query, IReadOnlyList<SqlToken> tokens, QueryPolicyPaths policy, out EnvelopeInsertion? envelope)
     {
         var analyzer = new QueryAnalyzer(policy, tokens);
         analyzer.AnalyzeQuery(query, new Dictionary<string, ResolvedPath>(StringComparer.Ordinal), outermost: true);
+        envelope = analyzer._envelope;
         return analyzer._comparisons;
     }
 
@@ -109,7 +116,8 @@ internal sealed partial class QueryAnalyzer
             return;
         }
 
-        bool envelope = HasEnvelope(query.Select.Items.Select(i => (i.Expression, i.Alias ?? ImplicitName(i.Expression))), scope);
+        bool envelope = HasEnvelope(query.Select.Items.Select(i => (i.Expression, i.Alias ?? ImplicitName(i.Expression))), scope)
+            || TryAddEnvelope(query, scope);
         foreach (SqlSelectItem item in query.Select.Items)
         {
             bool own = envelope && IsOwnName(item.Expression, item.Alias ?? ImplicitName(item.Expression), scope);
