@@ -146,8 +146,9 @@ public sealed class QueryGuardPropertyTests
         Gen.OneOf(
             Gen.Constant(new Part("*", true, [])),
             Gen.Constant(new Part($"VALUE {alias}", true, [])),
-            // A policy value is returned only under its own name beside _ei (decrypted); bare, it is refused.
-            Reference(alias).Select(r => new Part($"{alias}.id, {r.Text}", r.Path is null, [])),
+            // A policy value is returned only under its own name beside _ei (decrypted; the guard adds _ei when it is
+            // missing); bare, it is refused.
+            Reference(alias).Select(r => new Part($"{alias}.id, {r.Text}", r.Path is null || r.OwnName, [])),
             Reference(alias).Select(r => new Part($"{alias}.id, {r.Text}, {alias}._ei", r.Path is null || r.OwnName, [])),
             Reference(alias).Select(r => new Part($"DISTINCT {r.Text}, {alias}._ei", r.Path is null || (r.OwnName && r.Deterministic), [])),
             Reference(alias).Select(r => new Part($"DISTINCT VALUE {r.Text}", r.Path is null, [])),

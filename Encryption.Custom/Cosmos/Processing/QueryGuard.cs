@@ -9,9 +9,12 @@ namespace Encryption.Custom.Cosmos.Processing;
 /// The one place that decides, before anything is sent, whether a query can work on the container's encrypted
 /// properties (docs/queries.md), for SQL text, <see cref="QueryDefinition"/>s and LINQ (as the SDK translates it).
 /// The query is parsed (<see cref="SqlParser"/>), every reference is resolved through aliases and subqueries to a
-/// document path, and every use of a policy path is checked (<see cref="QueryAnalyzer"/>): equality with a
-/// parameter or literal on a deterministic path, <c>IS_DEFINED</c>, <c>IS_NULL</c>, <c>COUNT</c>, projection (where the container can decrypt it: beside <c>_ei</c>) and
-/// <c>DISTINCT</c> on a deterministic path are allowed, anything else is refused. The operands of allowed
+/// document path, classified on the policy's selector tree (plaintext, a cell, a value holding cells, inside a cell;
+/// <see cref="QueryPolicyPaths.Classify"/>), and every use of a policy path is checked (<see cref="QueryAnalyzer"/>):
+/// equality with a parameter or literal on a deterministic selector (top-level or nested), <c>IS_DEFINED</c>,
+/// <c>IS_NULL</c>, <c>COUNT</c>, projection (where the container can decrypt it: at its own place beside <c>_ei</c>,
+/// and <c>_ex</c> and the id for format 101 and bound documents) and <c>DISTINCT</c> on a deterministic path are
+/// allowed, anything else is refused. The operands of allowed
 /// comparisons are encrypted under every accepted key (<see cref="QueryOperandEncryptor"/>, <see cref="QueryRewriter"/>).
 /// Text the parser cannot read is refused when it mentions a policy property name anywhere, and sent untouched otherwise.
 /// </summary>
@@ -49,10 +52,15 @@ internal sealed class QueryGuard
             return queryDefinition!;
         }
 
-        IReadOnlyList<EncryptedComparison> comparisons = Analyze(queryDefinition.QueryText, _paths);
-        if (comparisons.Count == 0 || _encryptor is null)
+        IReadOnlyList<EncryptedComparison> comparisons = Analyze(queryDefinition.QueryText, _paths, out EnvelopeInsertion? envelope);
+        if ((comparisons.Count == 0 || _encryptor is null) && envelope is null)
         {
             return queryDefinition;
+        }
+
+        if (_encryptor is null)
+        {
+            return QueryRewriter.Rewrite(queryDefinition, [], (_, _) => null, envelope);
         }
 
         var parameters = new Dictionary<string, object?>(StringComparer.Ordinal);
@@ -61,19 +69,23 @@ internal sealed class QueryGuard
             parameters[name] = value;
         }
 
-        return QueryRewriter.Rewrite(queryDefinition, comparisons, (comparison, operand) => _encryptor.Encrypt(operand, comparison.PathIndex, parameters));
+        return QueryRewriter.Rewrite(queryDefinition, comparisons, (comparison, operand) => _encryptor.Encrypt(operand, comparison.PathIndex, parameters), envelope);
     }
 
     /// <summary>The ciphertext of <paramref name="value"/> for the deterministic <paramref name="path"/> under the current key (<see cref="EncryptionQueryDefinitionExtensions.AddParameterAsync"/>).</summary>
     internal string? EncryptParameter(object value, string path) =>
-        _encryptor is not null && _paths is not null && _paths.Find(path[1..]) is int index and >= 0
+        _encryptor is not null && _paths is not null && _paths.IndexOf(path) is int index and >= 0
             ? _encryptor.EncryptUnderCurrentKey(value, index)
             : throw new InvalidOperationException("The container does not encrypt query parameters.");
 
     /// <summary>Parses and checks; returns the comparisons whose operands are to be encrypted.</summary>
     /// <exception cref="NotSupportedException">A policy path is used in a way the service cannot evaluate, or the text cannot be parsed and mentions one.</exception>
-    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths)
+    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths) => Analyze(text, paths, out _);
+
+    /// <summary>As <see cref="Analyze(string, QueryPolicyPaths)"/>, with the envelope items the sent query adds to its SELECT list (<see cref="EnvelopeInsertion"/>).</summary>
+    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths, out EnvelopeInsertion? envelope)
     {
+        envelope = null;
         SqlQuery query;
         IReadOnlyList<SqlToken> tokens;
         try
@@ -86,6 +98,6 @@ internal sealed class QueryGuard
             return mentioned is null ? [] : throw QueryRefusals.Unparsed(mentioned);
         }
 
-        return QueryAnalyzer.Analyze(query, tokens, paths);
+        return QueryAnalyzer.Analyze(query, tokens, paths, out envelope);
     }
 }

@@ -18,7 +18,8 @@ internal static class QueryRewriter
     /// <param name="definition">The query as given.</param>
     /// <param name="comparisons">The comparisons the analyzer allowed.</param>
     /// <param name="encrypt">The ciphertexts of one operand (one per accepted key), or <see langword="null"/> to send it as it is.</param>
-    public static QueryDefinition Rewrite(QueryDefinition definition, IReadOnlyList<EncryptedComparison> comparisons, Func<EncryptedComparison, SqlExpression, string[]?> encrypt)
+    /// <param name="envelope">Envelope items to add to the SELECT list, or <see langword="null"/>.</param>
+    public static QueryDefinition Rewrite(QueryDefinition definition, IReadOnlyList<EncryptedComparison> comparisons, Func<EncryptedComparison, SqlExpression, string[]?> encrypt, EnvelopeInsertion? envelope = null)
     {
         string text = definition.QueryText;
         var parameters = new Dictionary<string, object?>(StringComparer.Ordinal);
@@ -33,6 +34,13 @@ internal static class QueryRewriter
         int cursor = 0;
         foreach (EncryptedComparison comparison in comparisons.OrderBy(c => c.Node.Start))
         {
+            if (envelope is not null && envelope.Position <= comparison.Node.Start)
+            {
+                result.Append(text, cursor, envelope.Position - cursor).Append(envelope.Text);
+                cursor = envelope.Position;
+                envelope = null;
+            }
+
             var items = new List<string>();
             bool list = comparison.Node is SqlIn || comparison.Operands.Count != 1;
             IEnumerable<SqlExpression> ordered = comparison.Node is SqlIn sqlIn ? sqlIn.Items : comparison.Operands;
@@ -67,6 +75,12 @@ internal static class QueryRewriter
                 : $"({reference} {(comparison.Negated ? "!=" : "=")} {items[0]})";
             result.Append(text, cursor, comparison.Node.Start - cursor).Append(replacement);
             cursor = comparison.Node.End;
+        }
+
+        if (envelope is not null)
+        {
+            result.Append(text, cursor, envelope.Position - cursor).Append(envelope.Text);
+            cursor = envelope.Position;
         }
 
         string rewritten = result.Append(text, cursor, text.Length - cursor).ToString();

@@ -33,7 +33,7 @@ internal sealed partial class QueryAnalyzer
             case SqlObjectLiteral obj:
                 // In the outermost SELECT VALUE an object is the returned document: {"ssn": c.ssn, "_ei": c._ei} is
                 // decrypted; a policy value under another name or without _ei is a bare projection.
-                bool envelope = use is QueryUse.Projection or QueryUse.DistinctProjection && obj.Properties.Any(p => IsEnvelope(p.Value, p.Name, scope));
+                bool envelope = use is QueryUse.Projection or QueryUse.DistinctProjection && HasEnvelope(obj.Properties.Select(p => (p.Value, (string?)p.Name)), scope);
                 foreach (SqlObjectProperty property in obj.Properties)
                 {
                     Visit(property.Value, envelope && IsOwnName(property.Value, property.Name, scope) ? use : ProjectionOrOther(use), scope);
@@ -48,7 +48,7 @@ internal sealed partial class QueryAnalyzer
 
                 break;
             case SqlSubquery subquery:
-                _ = AnalyzeQuery(subquery.Query, scope, outermost: false);
+                _ = AnalyzeQuery(subquery.Query, scope, outermost: false, existence: subquery.Kind == SqlSubqueryKind.Exists);
                 break;
             default:
                 foreach (SqlExpression child in Children(expression))
@@ -64,14 +64,10 @@ internal sealed partial class QueryAnalyzer
         use is QueryUse.Projection or QueryUse.DistinctProjection or QueryUse.BareProjection ? QueryUse.BareProjection
         : use is QueryUse.SubqueryProjection ? use : QueryUse.Other;
 
-    // c._ei under the name _ei: the document's envelope travels with the projected values.
-    private static bool IsEnvelope(SqlExpression expression, string? name, IReadOnlyDictionary<string, ResolvedPath> scope) =>
-        name == "_ei" && IsReference(expression) && Resolve(expression, scope) is { IsKnown: true, Segments: [{ Name: "_ei" }] };
-
-    // A reference to a policy path returned under exactly the policy's property name (as _ei lists it).
+    // A reference to a top-level property that is or holds policy values, returned under exactly its name (as _ei lists it).
     private bool IsOwnName(SqlExpression expression, string? name, IReadOnlyDictionary<string, ResolvedPath> scope) =>
         name is not null && IsReference(expression) && Resolve(expression, scope) is { IsKnown: true, Segments: [{ Name: string step }] }
-        && _policy.Find(step) is int index and >= 0 && _policy.GetPath(index).AsSpan(1).SequenceEqual(name);
+        && _policy.Find(step) is int index and >= 0 && _policy.GetTopLevelName(index) == name;
 
     private static bool IsExistenceFunction(SqlCall call) =>
         call.Arguments.Count == 1
@@ -126,6 +122,4 @@ internal sealed partial class QueryAnalyzer
             }
         }
     }
-
-    private int? PolicyIndex(PathStep step) => step.Name is null ? null : _policy.Find(step.Name) is int index and >= 0 ? index : null;
 }

@@ -10,7 +10,7 @@ internal sealed partial class QueryAnalyzer
         string operation = Describe(use);
         if (!path.IsKnown)
         {
-            // A value the analyzer cannot trace: refused when a step could be a policy path.
+            // A value the analyzer cannot trace: refused when a step could be a selector's (at any depth).
             foreach (PathStep step in path.Segments)
             {
                 if (step.IsComputed)
@@ -18,7 +18,7 @@ internal sealed partial class QueryAnalyzer
                     throw QueryRefusals.Computed(_policy.GetPath(0), operation);
                 }
 
-                if (PolicyIndex(step) is int named)
+                if (step.Name is not null && _policy.FindSegment(step.Name) is int named and >= 0)
                 {
                     throw QueryRefusals.Unattributable(_policy.GetPath(named), operation);
                 }
@@ -39,29 +39,27 @@ internal sealed partial class QueryAnalyzer
             return;
         }
 
-        PathStep first = path.Segments[0];
-        if (first.IsComputed)
+        PolicyPosition position = _policy.Classify(path.Segments);
+        switch (position.Kind)
         {
-            throw QueryRefusals.Computed(_policy.GetPath(0), operation);
+            case PolicyPositionKind.Plain:
+                return;
+            case PolicyPositionKind.Computed:
+                throw QueryRefusals.Computed(_policy.GetPath(position.RuleIndex), operation);
+            case PolicyPositionKind.Inside:
+                throw QueryRefusals.Inside(_policy.GetPath(position.RuleIndex), operation);
+            case PolicyPositionKind.Holds:
+                CheckHolds(path, position.RuleIndex, use, operation);
+                return;
         }
 
-        if (PolicyIndex(first) is not int index)
-        {
-            return;
-        }
-
-        string policyPath = _policy.GetPath(index);
-        if (path.Segments.Count > 1)
-        {
-            throw QueryRefusals.Inside(policyPath, operation);
-        }
-
+        string policyPath = _policy.GetPath(position.RuleIndex);
         if (use == QueryUse.BareProjection)
         {
-            throw QueryRefusals.BareProjection(policyPath);
+            throw QueryRefusals.BareProjection(policyPath, Describe(path), _policy.GetTopLevelName(position.RuleIndex), EnvelopeItems());
         }
 
-        bool deterministic = _policy.IsDeterministic(index);
+        bool deterministic = _policy.IsDeterministic(position.RuleIndex);
         bool allowed = use switch
         {
             QueryUse.Projection or QueryUse.Existence => true,
@@ -73,6 +71,30 @@ internal sealed partial class QueryAnalyzer
             throw deterministic ? QueryRefusals.Deterministic(policyPath, operation) : QueryRefusals.Randomized(policyPath, operation, _policy.EncryptionAlgorithm);
         }
     }
+
+    // A value that holds cells (c.address of /address/city, c.cards[0] of /cards/[]/number): it can be tested for
+    // existence or returned where the container decrypts it; anything computed with it would meet ciphertext.
+    private void CheckHolds(ResolvedPath path, int ruleIndex, QueryUse use, string operation)
+    {
+        string selector = _policy.GetPath(ruleIndex);
+        switch (use)
+        {
+            case QueryUse.Projection or QueryUse.Existence:
+                return;
+            case QueryUse.BareProjection:
+                throw QueryRefusals.BareProjection(selector, Describe(path), _policy.GetTopLevelName(ruleIndex), EnvelopeItems());
+            default:
+                throw QueryRefusals.Holds(Describe(path), selector, operation);
+        }
+    }
+
+    // What a returned row must carry beside a projected policy value for the container to decrypt it.
+    private string EnvelopeItems() =>
+        _policy.RequiresId ? "c._ei, c._ex, c.id and the partition key" : _policy.RequiresAnchor ? "c._ei and c._ex" : "c._ei";
+
+    // A path for messages, as a selector would spell it (/cards/[]/number); never a value.
+    private static string Describe(ResolvedPath path) =>
+        string.Concat(path.Segments.Select(s => s.IsComputed ? "/[?]" : s.Name is null ? "/[]" : "/" + s.Name));
 
     private static string Describe(QueryUse use) => use switch
     {
@@ -156,8 +178,9 @@ internal sealed partial class QueryAnalyzer
         return true;
     }
 
+    // A reference to exactly one cell (top-level or nested, through aliases and JOIN iterations): its selector.
     private int? ExactPolicyPath(ResolvedPath path) =>
-        path is { IsKnown: true, Segments.Count: 1 } && !path.Segments[0].IsComputed ? PolicyIndex(path.Segments[0]) : null;
+        path is { IsKnown: true, Segments.Count: > 0 } && _policy.Classify(path.Segments) is { Kind: PolicyPositionKind.Cell } cell ? cell.RuleIndex : null;
 
     private static bool IsEncryptable(SqlExpression operand) =>
         operand is SqlParameterReference or SqlLiteral { Kind: SqlLiteralKind.String or SqlLiteralKind.Number or SqlLiteralKind.Boolean };

@@ -15,6 +15,7 @@ internal sealed partial class QueryAnalyzer
     private readonly QueryPolicyPaths _policy;
     private readonly IReadOnlyList<SqlToken> _tokens;
     private readonly List<EncryptedComparison> _comparisons = [];
+    private EnvelopeInsertion? _envelope;
 
     private QueryAnalyzer(QueryPolicyPaths policy, IReadOnlyList<SqlToken> tokens)
     {
@@ -24,15 +25,22 @@ internal sealed partial class QueryAnalyzer
 
     /// <summary>Checks <paramref name="query"/>; returns the comparisons to encrypt.</summary>
     /// <exception cref="NotSupportedException">A policy path is used in a way the service cannot evaluate.</exception>
-    public static IReadOnlyList<EncryptedComparison> Analyze(SqlQuery query, IReadOnlyList<SqlToken> tokens, QueryPolicyPaths policy)
+    public static IReadOnlyList<EncryptedComparison> Analyze(SqlQuery query, IReadOnlyList<SqlToken> tokens, QueryPolicyPaths policy) =>
+        Analyze(query, tokens, policy, out _);
+
+    /// <summary>Checks <paramref name="query"/>; returns the comparisons to encrypt and the envelope items to add to the SELECT list, if any.</summary>
+    /// <exception cref="NotSupportedException">A policy path is used in a way the service cannot evaluate.</exception>
+    public static IReadOnlyList<EncryptedComparison> Analyze(SqlQuery query, IReadOnlyList<SqlToken> tokens, QueryPolicyPaths policy, out EnvelopeInsertion? envelope)
     {
         var analyzer = new QueryAnalyzer(policy, tokens);
         analyzer.AnalyzeQuery(query, new Dictionary<string, ResolvedPath>(StringComparer.Ordinal), outermost: true);
+        envelope = analyzer._envelope;
         return analyzer._comparisons;
     }
 
     /// <summary>Analyzes a query; returns what its rows are when its SELECT is <c>VALUE</c> of a plain reference, else <see cref="ResolvedPath.Unknown"/>.</summary>
-    private ResolvedPath AnalyzeQuery(SqlQuery query, IReadOnlyDictionary<string, ResolvedPath> outer, bool outermost, bool asCollection = false)
+    /// <remarks>An EXISTS subquery (<paramref name="existence"/>) only tells whether it returns rows, so its projection is an existence test.</remarks>
+    private ResolvedPath AnalyzeQuery(SqlQuery query, IReadOnlyDictionary<string, ResolvedPath> outer, bool outermost, bool asCollection = false, bool existence = false)
     {
         var scope = new Dictionary<string, ResolvedPath>(outer, StringComparer.Ordinal);
         if (query.From is not null)
@@ -75,7 +83,7 @@ internal sealed partial class QueryAnalyzer
         {
             foreach (SqlSelectItem item in query.Select.Items)
             {
-                Visit(item.Expression, QueryUse.SubqueryProjection, scope);
+                Visit(item.Expression, existence ? QueryUse.Existence : QueryUse.SubqueryProjection, scope);
             }
 
             return ResolvedPath.Unknown;
@@ -108,7 +116,8 @@ internal sealed partial class QueryAnalyzer
             return;
         }
 
-        bool envelope = query.Select.Items.Any(i => IsEnvelope(i.Expression, i.Alias ?? ImplicitName(i.Expression), scope));
+        bool envelope = HasEnvelope(query.Select.Items.Select(i => (i.Expression, i.Alias ?? ImplicitName(i.Expression))), scope)
+            || TryAddEnvelope(query, scope);
         foreach (SqlSelectItem item in query.Select.Items)
         {
             bool own = envelope && IsOwnName(item.Expression, item.Alias ?? ImplicitName(item.Expression), scope);
@@ -165,12 +174,13 @@ internal sealed partial class QueryAnalyzer
         }
     }
 
-    // Iterating or aliasing inside an encrypted value reaches into a ciphertext string.
+    // Iterating or aliasing inside an encrypted value reaches into a ciphertext string. Iterating a value that holds
+    // cells (JOIN t IN c.cards of /cards/[]/number) is fine: the uses of the alias are checked where they occur.
     private void CheckCollection(ResolvedPath target, string operation)
     {
-        if (target.IsKnown && target.Segments.Count > 1 && PolicyIndex(target.Segments[0]) is int index and >= 0)
+        if (target.IsKnown && target.Segments.Count > 1 && _policy.Classify(target.Segments) is { Kind: PolicyPositionKind.Inside } inside)
         {
-            throw QueryRefusals.Inside(_policy.GetPath(index), operation);
+            throw QueryRefusals.Inside(_policy.GetPath(inside.RuleIndex), operation);
         }
     }
 }

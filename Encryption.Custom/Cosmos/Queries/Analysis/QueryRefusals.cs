@@ -26,8 +26,11 @@ internal static class QueryRefusals
     public static NotSupportedException Unattributable(string path, string operation) => new(
         $"The query uses a value named like '{path}' ({operation}) that the guard cannot trace to a document path (an unbound name, or a subquery's computed rows): it may be the encrypted '{path}', so the query is refused rather than run on ciphertext. Refer to the property through the FROM alias (docs/queries.md).");
 
-    public static NotSupportedException BareProjection(string path) => new(
-        $"The query returns '{path}' as a bare value, under another name or without the document's _ei: the container decrypts a policy value only inside a document that carries its envelope, so the application would receive ciphertext (or unchecked plaintext). Select the document (SELECT * or SELECT VALUE c), or the property under its own name together with c._ei (docs/queries.md).");
+    public static NotSupportedException BareProjection(string path, string returned, string topLevelName, string envelope) => new(
+        $"The query returns '{returned}', which is or holds '{path}' that the container's encryption policy encrypts, as a bare value (SELECT VALUE), below the top level of the row, under another name, or without {envelope}: the container decrypts a policy value only at its own position in a row that carries the document's envelope, so the application would receive ciphertext (or unchecked plaintext). Select the document (SELECT * or SELECT VALUE c), or the top-level property under its own name together with {envelope} (for example SELECT c.{topLevelName}, {envelope}; docs/queries.md).");
+
+    public static NotSupportedException Holds(string returned, string path, string operation) => new(
+        $"The query uses '{returned}' in {operation}, and it holds '{path}', which the container's encryption policy encrypts: the service would compute with its ciphertext. Use the plaintext properties beside it, or compare the encrypted value itself where its selector allows (for an array, EXISTS(SELECT VALUE t FROM t IN c.<array> WHERE t.<property> = @p) on a deterministic selector; docs/queries.md).");
 
     public static NotSupportedException Ambiguous(string path) => new(
         $"The query compares '{path}' next to an operator whose precedence against the comparison is not certain: put the comparison in parentheses so that the library encrypts exactly the value '{path}' is compared with (docs/queries.md).");
