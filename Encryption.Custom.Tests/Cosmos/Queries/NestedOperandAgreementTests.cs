@@ -26,7 +26,8 @@ public sealed class NestedOperandAgreementTests
             new EncryptionPolicyIncludedPath("/cards/[]/number") { EncryptionType = PathEncryptionType.Deterministic },
             new EncryptionPolicyIncludedPath("/address/zip") { EncryptionType = PathEncryptionType.Deterministic },
             new EncryptionPolicyIncludedPath("/ssn") { EncryptionType = PathEncryptionType.Deterministic },
-        ]);
+        ])
+    { Bind = false };
 
     private static readonly DataEncryptionKey s_key = TestKeys.Create(TestKeyKind.Protected);
     private static readonly TestEncryptor s_encryptor = new TestEncryptor().Add(KeyId, s_key);

@@ -18,14 +18,16 @@ public sealed class NestedSelectorQueryTests
             new EncryptionPolicyIncludedPath("/address/city") { EncryptionType = PathEncryptionType.Deterministic },
             new EncryptionPolicyIncludedPath("/cards/[]/number"),
             new EncryptionPolicyIncludedPath("/ssn"),
-        ]));
+        ])
+    { Bind = false });
 
     private static readonly QueryPolicyPaths s_deterministicCards = new(new ContainerEncryptionPolicy(
         "dek",
         [
             new EncryptionPolicyIncludedPath("/cards/[]/number") { EncryptionType = PathEncryptionType.Deterministic },
             new EncryptionPolicyIncludedPath("/tags/[]") { EncryptionType = PathEncryptionType.Deterministic },
-        ]));
+        ])
+    { Bind = false });
 
     private static readonly QueryPolicyPaths s_bound = new(new ContainerEncryptionPolicy(
         "dek",
@@ -105,7 +107,8 @@ public sealed class NestedSelectorQueryTests
             [
                 new EncryptionPolicyIncludedPath("/address/city") { EncryptionType = PathEncryptionType.Deterministic },
                 new EncryptionPolicyIncludedPath("/cards/[]/number"),
-            ]));
+            ])
+    { Bind = false });
 
         Assert.Equal(sent, guard.Check(new Microsoft.Azure.Cosmos.QueryDefinition(query)).QueryText);
     }
