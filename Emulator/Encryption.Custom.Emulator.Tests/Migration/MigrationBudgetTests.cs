@@ -9,8 +9,9 @@ namespace Encryption.Custom.Emulator.Tests.Migration;
 /// </summary>
 public sealed class MigrationBudgetTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
-    // The writer's pace: two writers, one upsert each per 20 ms at most (up to 100 RU/s on the bundled endpoint, five
-    // times the budget of 20), stopped after two minutes by themselves (the job takes seconds).
+    // The writer's pace: two writers, one upsert each per 20 ms at most (up to 100 RU/s on the bundled endpoint, ten
+    // times the budget of 10; a loaded machine was seen to hold them to 18), stopped after two minutes by themselves
+    // (the job takes seconds).
     private static readonly TimeSpan s_writerInterval = TimeSpan.FromMilliseconds(20);
     private static readonly TimeSpan s_writerBound = TimeSpan.FromMinutes(2);
 
@@ -65,9 +66,10 @@ public sealed class MigrationBudgetTests(EncryptionFixture fixture) : IClassFixt
         // When to verify is the CompletionRule's (its unit tests cover each case on made-up reports) and the bucket's
         // pace is RequestUnitBudgetTests'; this run is what those cannot show: the real estimator's lag under a real
         // writer, and the job's own feed, rewrites and verification through the SDK. A budget of 5 RU/s made it a
-        // 30-45 s run for the same proof; 20 keeps the writer at five times the budget.
+        // 30-45 s run for the same proof (the estimator's reads, charged to the budget too, took most of it); 20 left
+        // too little room above it for the writer on a loaded machine.
         const int Count = 40;
-        const double Budget = 20;
+        const double Budget = 10;
         (Container raw, Container leases) = await ContainersAsync();
         await SeedAsync(raw, Count, Ct);
         Container writerView = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1, PlaintextPolicy.WriteEncryptedReadBoth) });
