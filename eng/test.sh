@@ -4,8 +4,9 @@
 # the endpoint tests on the other supported Cosmos SDK versions (eng/sdk-matrix.sh).
 #
 #   eng/test.sh            everything CI runs
-#   eng/test.sh --quick    the inner loop: build, unit tests, and the endpoint smoke set (point operations, queries,
-#                          change feed, the DEK container); no pack, sample, tool tests or SDK matrix
+#   eng/test.sh --quick    the inner loop: build, unit tests, and the endpoint tests' SDK smoke set (the tests marked
+#                          [SdkSmoke], which eng/sdk-matrix.sh runs on the older SDKs); no pack, sample, tool tests
+#                          or SDK matrix
 # Exits non-zero when anything fails.
 set -uo pipefail
 quick=0

@@ -7,6 +7,7 @@ namespace Encryption.Custom.Emulator.Tests.Encryption;
 /// Transactional batch and bulk execution through an encryption container, end to end (the batch logic is also
 /// covered by unit tests at the container seam).
 /// </summary>
+[SdkSmoke]
 public sealed class BatchAndBulkTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

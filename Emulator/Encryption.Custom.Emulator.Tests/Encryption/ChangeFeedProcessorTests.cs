@@ -5,6 +5,7 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
 /// <summary>The change feed processor through an encryption container: every handler variant receives decrypted documents.</summary>
+[SdkSmoke]
 public sealed class ChangeFeedProcessorTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static readonly TimeSpan s_wait = TimeSpan.FromSeconds(60);

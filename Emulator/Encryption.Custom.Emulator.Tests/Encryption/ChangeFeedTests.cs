@@ -6,6 +6,7 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
 /// <summary>Change feed iterators through an encryption container.</summary>
+[SdkSmoke]
 public sealed class ChangeFeedTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

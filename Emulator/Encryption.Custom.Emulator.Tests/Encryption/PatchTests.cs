@@ -4,6 +4,7 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
 /// <summary>Patch through an encryption container: encrypted paths get encrypted values and consistent metadata.</summary>
+[SdkSmoke]
 public sealed class PatchTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

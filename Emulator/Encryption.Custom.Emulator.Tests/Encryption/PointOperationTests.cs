@@ -7,6 +7,7 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
 /// <summary>Typed and stream point operations through an encryption container, end to end.</summary>
+[SdkSmoke]
 public sealed class PointOperationTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

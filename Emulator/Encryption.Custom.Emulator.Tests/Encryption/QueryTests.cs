@@ -7,6 +7,7 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
 /// <summary>Queries (SQL text, query definitions, feed ranges, LINQ) and read-many through an encryption container.</summary>
+[SdkSmoke]
 public sealed class QueryTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

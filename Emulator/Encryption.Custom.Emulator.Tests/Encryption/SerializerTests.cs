@@ -5,6 +5,7 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Emulator.Tests.Encryption;
 
 /// <summary>Typed operations serialize with the client's configured serializer, exactly as without encryption.</summary>
+[SdkSmoke]
 public sealed class SerializerTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>, IDisposable
 {
     private readonly List<CosmosClient> _clients = [];

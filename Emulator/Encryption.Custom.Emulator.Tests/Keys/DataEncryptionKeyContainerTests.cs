@@ -7,6 +7,7 @@ using Encryption.Custom.Keys.Local;
 namespace Encryption.Custom.Emulator.Tests.Keys;
 
 /// <summary>The DEK container (create, read, rewrap, query, initialization) end to end through the real SDK.</summary>
+[SdkSmoke]
 public sealed class DataEncryptionKeyContainerTests(CosmosDatabaseFixture fixture) : IClassFixture<CosmosDatabaseFixture>, IDisposable
 {
     private const string Mde = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;

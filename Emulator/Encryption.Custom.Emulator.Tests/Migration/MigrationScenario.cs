@@ -112,6 +112,29 @@ internal static class MigrationScenario
         return await job.RunAsync(progress, bound.Token);
     }
 
+    /// <summary>
+    /// Runs two instances that share a lease container, <paramref name="second"/> from <paramref name="first"/>'s first
+    /// progress report on: by then the first has started its processor, which initialized the lease container. Started
+    /// at the same instant, the instance that loses the SDK's race for the lease container's initialization lock sleeps
+    /// 15 s before it looks again (the change feed processor's bootstrap), which was most of such a run's time; from the
+    /// first report on, the second finds the leases there and takes its share of them. <paramref name="progress"/> sees
+    /// both instances' reports.
+    /// </summary>
+    public static async Task<EncryptionMigrationResult[]> RunSecondOnFirstReportAsync(
+        EncryptionMigrationJob first, EncryptionMigrationJob second, CancellationToken cancellationToken, IProgress<EncryptionMigrationProgress>? progress = null)
+    {
+        var firstReport = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var firstProgress = new InlineProgress(report =>
+        {
+            firstReport.TrySetResult();
+            progress?.Report(report);
+        });
+        Task<EncryptionMigrationResult> firstRun = RunAsync(first, cancellationToken, firstProgress);
+        await Task.WhenAny(firstReport.Task, firstRun);
+        Task<EncryptionMigrationResult> secondRun = RunAsync(second, cancellationToken, progress);
+        return await Task.WhenAll(firstRun, secondRun);
+    }
+
     /// <summary>The stored key id of a document, or null when it is not encrypted.</summary>
     public static string? KeyId(JObject stored) => stored["_ei"] is JObject envelope ? (string?)envelope["_en"] : null;
 }

@@ -44,7 +44,7 @@ public sealed class MultiRangeMigrationTests(EncryptionFixture fixture) : IClass
         });
         await using var a = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, Options("a"));
         await using var b = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, Options("b"));
-        EncryptionMigrationResult[] results = await Task.WhenAll(RunAsync(a, Ct, progress), RunAsync(b, Ct, progress));
+        EncryptionMigrationResult[] results = await RunSecondOnFirstReportAsync(a, b, Ct, progress);
 
         Assert.NotNull(split);
         Assert.Equal(fixture.Endpoint.IsBundled, await split);

@@ -6,7 +6,8 @@ namespace Encryption.Custom.Emulator.Tests.Tool;
 
 /// <summary>
 /// <c>cosmos-encryption decrypt --dek-endpoint</c>: a document as the service stores it, decrypted with the DEK it
-/// names read from the DEK container on the endpoint and unwrapped with the KEK file.
+/// names read from the DEK container on the endpoint and unwrapped with the KEK file. In process
+/// (<see cref="ToolInProcess"/>): the same entry point as the child process, minus a process start-up per test.
 /// </summary>
 public sealed class DecryptDekEndpointTests(ToolFixture fixture) : IClassFixture<ToolFixture>
 {
@@ -27,8 +28,8 @@ public sealed class DecryptDekEndpointTests(ToolFixture fixture) : IClassFixture
         JObject stored = (await ReadStoredAsync(raw, Ct))[DocumentId(7)];
         Assert.Equal(ToolFixture.Dek2, KeyId(stored));
 
-        ToolResult run = (await ToolProcess.RunAsync(
-            fixture.Endpoint, [.. DekEndpointArguments, "--kek-file", fixture.KekFile], s_runBound, Encoding.UTF8.GetBytes(stored.ToString()))).AssertSuccess();
+        ToolResult run = (await ToolInProcess.RunAsync(
+            fixture.Endpoint, [.. DekEndpointArguments, "--kek-file", fixture.KekFile], s_runBound, stdin: Encoding.UTF8.GetBytes(stored.ToString()), cancellationToken: Ct)).AssertSuccess();
 
         JObject decrypted = JObject.Parse(run.Output);
         Assert.Null(decrypted["_ei"]);
@@ -47,7 +48,7 @@ public sealed class DecryptDekEndpointTests(ToolFixture fixture) : IClassFixture
         await writer.CreateItemAsync(document, PartitionKeyOf(document), cancellationToken: Ct);
         string stored = (await ReadStoredAsync(raw, Ct))[DocumentId(8)].ToString().Replace($"\"{ToolFixture.Dek1}\"", "\"no-such-dek\"", StringComparison.Ordinal);
 
-        ToolResult run = await ToolProcess.RunAsync(fixture.Endpoint, [.. DekEndpointArguments, "--kek-file", fixture.KekFile], s_runBound, Encoding.UTF8.GetBytes(stored));
+        ToolResult run = await ToolInProcess.RunAsync(fixture.Endpoint, [.. DekEndpointArguments, "--kek-file", fixture.KekFile], s_runBound, stdin: Encoding.UTF8.GetBytes(stored), cancellationToken: Ct);
 
         string line = run.AssertFailure(3, "KeyUnavailable");
         Assert.StartsWith("cosmos-encryption: KeyUnavailable (dekId 'no-such-dek')", line, StringComparison.Ordinal);

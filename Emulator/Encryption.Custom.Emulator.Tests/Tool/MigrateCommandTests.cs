@@ -147,7 +147,7 @@ public sealed class MigrateCommandTests(ToolFixture fixture) : IClassFixture<Too
             {
                 stop.Cancel();
             }
-        }, stop.Token);
+        }, cancellationToken: stop.Token);
 
         ToolResult rerun = (await RunAsync(migrate)).AssertSuccess();
 

@@ -10,14 +10,18 @@ namespace Encryption.Custom.Emulator.Tests.Tool;
 /// </summary>
 internal static class ToolInProcess
 {
-    /// <summary>Runs the tool to its end (bounded); <paramref name="onLine"/> sees each line of standard output as it is written.</summary>
-    public static async Task<ToolResult> RunAsync(CosmosEndpoint endpoint, IEnumerable<string> args, TimeSpan bound, Action<string>? onLine = null, CancellationToken cancellationToken = default)
+    /// <summary>
+    /// Runs the tool to its end (bounded); <paramref name="onLine"/> sees each line of standard output as it is written,
+    /// <paramref name="stdin"/> is its standard input (none when null).
+    /// </summary>
+    public static async Task<ToolResult> RunAsync(CosmosEndpoint endpoint, IEnumerable<string> args, TimeSpan bound, Action<string>? onLine = null, byte[]? stdin = null, CancellationToken cancellationToken = default)
     {
         // Every test of the assembly talks to the one bundled endpoint, so the variable has one value for all of them.
         Environment.SetEnvironmentVariable("COSMOS_KEY", endpoint.Key);
         using var output = new LineStream(onLine);
         using var error = new StringWriter();
-        Task<int> run = ToolApplication.RunAsync([.. args], new ToolConsole(Stream.Null, output, error), cancellationToken);
+        using Stream input = stdin is null ? Stream.Null : new MemoryStream(stdin, writable: false);
+        Task<int> run = ToolApplication.RunAsync([.. args], new ToolConsole(input, output, error), cancellationToken);
         int exitCode = await run.WaitAsync(bound, TestContext.Current.CancellationToken);
         return new ToolResult(exitCode, output.Lines, error.ToString());
     }
