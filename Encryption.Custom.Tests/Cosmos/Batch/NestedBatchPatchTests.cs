@@ -89,6 +89,34 @@ public sealed class NestedBatchPatchTests : IDisposable
         Assert.Equal("SECRET-Lyon", (string?)(await _setup.ReadDecryptedAsync("c1"))["address"]!["city"]);
     }
 
+    [Fact]
+    public async Task DocumentChangedBetweenReadAndBatch_IsReadAndRewrittenAgain()
+    {
+        await CreateAsync(_setup, Customer);
+        int interferences = 0;
+        _setup.Inner.BeforePatch = _ =>
+        {
+            if (interferences++ == 0)
+            {
+                // Another writer changes the document after the batch read it.
+                JObject current = _setup.Inner.Get("c1", EncryptionSetup.P0)!;
+                current["other"] = "change";
+                _setup.Inner.Put(current, EncryptionSetup.P0);
+            }
+        };
+
+        using TransactionalBatchResponse response = await _setup.Container.CreateTransactionalBatch(EncryptionSetup.P0)
+            .PatchItem("c1", [PatchOperation.Set("/address", new { street = "2 Side St", city = "SECRET-Rome" })])
+            .ExecuteAsync(Ct);
+
+        Assert.True(response.IsSuccessStatusCode, response.ErrorMessage);
+        Assert.Equal(2, _setup.Inner.ExecutedBatches.Count);
+        JObject read = await _setup.ReadDecryptedAsync("c1");
+        Assert.Equal("SECRET-Rome", (string?)read["address"]!["city"]);
+        Assert.Equal("change", (string?)read["other"]);
+        Assert.DoesNotContain("SECRET", _setup.Inner.Get("c1", EncryptionSetup.P0)!.ToString(), StringComparison.Ordinal);
+    }
+
     public static TheoryData<string, string> RefusedByTheClassifier => new()
     {
         { "/address/city/first", "inside the value selected by '/address/city'" },
