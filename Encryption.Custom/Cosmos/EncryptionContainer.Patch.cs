@@ -160,8 +160,9 @@ internal sealed partial class EncryptionContainer
     /// <summary>
     /// The selectors a patch is classified against when the container writes format 101 (nested selectors, or a
     /// policy that binds: then bound to the container, as every write is), or <see langword="null"/> for format 3.
+    /// The one entry point for single patches and patches inside a transactional batch, so both classify alike.
     /// </summary>
-    private async ValueTask<PatchSelectors?> GetExtendedSelectorsAsync(EncryptionOptions? requested, CancellationToken cancellationToken)
+    internal async ValueTask<PatchSelectors?> GetExtendedSelectorsAsync(EncryptionOptions? requested, CancellationToken cancellationToken)
     {
         if (requested is null)
         {

@@ -9,11 +9,11 @@ using Microsoft.Azure.Cosmos;
 namespace Encryption.Custom.Tests.Cosmos.Patch;
 
 /// <summary>
-/// The format 3 transformer (<see cref="PatchTransformer"/>, which patches inside a transactional batch still use) fails
+/// The format 3 transformer (<see cref="PatchTransformer"/>, for plans that write format 3, single or in a batch) fails
 /// closed on nested selectors: any operation on a nested selector, an ancestor of one or a path inside one (array
 /// indexes meeting <c>[]</c>, names compared ignoring case) is refused before anything is sent, and so is one that
-/// would rewrite the metadata of a format 101 document. Operations elsewhere pass unchanged. Single patches under a
-/// format 101 plan are classified instead (<see cref="NestedPatchClassifier"/>, <c>NestedPatchRewriterTests</c>).
+/// would rewrite the metadata of a format 101 document. Operations elsewhere pass unchanged. Patches under a
+/// format 101 plan (single or in a batch) are classified instead (<see cref="NestedPatchClassifier"/>, <c>NestedPatchRewriterTests</c>).
 /// </summary>
 public sealed class NestedSelectorPatchTests : IDisposable
 {

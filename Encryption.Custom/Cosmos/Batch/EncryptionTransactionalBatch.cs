@@ -15,7 +15,7 @@ namespace Encryption.Custom.Cosmos.Batch;
 /// such a document changed meanwhile is executed again (it committed nothing), up to
 /// <see cref="EncryptionContainerOptions.PatchMaxAttempts"/> times, with the same encrypted bodies.
 /// </summary>
-internal sealed class EncryptionTransactionalBatch : TransactionalBatch
+internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
 {
     private readonly EncryptionContainer _container;
     private readonly PartitionKey _partitionKey;
@@ -124,7 +124,17 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
             if (operation.Kind == BatchOperationKind.Patch)
             {
                 EncryptionOptions? requested = _container.WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(operation.Options));
-                PatchTransformer.ValidateRequest(operation.PatchOperations!, requested);
+                // Format 101 (nested selectors, binding): classified as a single patch is, by the same code.
+                operation.PatchSelectors = await _container.GetExtendedSelectorsAsync(requested, cancellationToken).ConfigureAwait(false);
+                if (operation.PatchSelectors is { } selectors)
+                {
+                    operation.ClassifiedPatch = NestedPatchClassifier.Classify(operation.PatchOperations!, selectors);
+                }
+                else
+                {
+                    PatchTransformer.ValidateRequest(operation.PatchOperations!, requested);
+                }
+
                 if (requested is not null)
                 {
                     await _container.PartitionKeyGuard.CheckAsync(requested, cancellationToken).ConfigureAwait(false);
@@ -217,10 +227,23 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
             EnvelopeMetadata? stored;
             string? etag = options?.IfMatchEtag;
             operation.HasContainerCondition = false;
+            ReadOnlyMemory<byte>? document = null;
+            string? documentUnknown = null;
             if (FindEarlierWrite(i, operation.Id!) is { } earlier)
             {
                 // The batch itself writes the document first: its metadata is what that write sends.
                 stored = earlier.Kind == BatchOperationKind.Delete ? null : earlier.Envelope;
+                if (earlier.Body is { } body)
+                {
+                    // The whole document as that write sends it (same id; same partition key, or the batch fails).
+                    document = body.Content;
+                }
+                else
+                {
+                    documentUnknown = earlier.Kind == BatchOperationKind.Delete
+                        ? "an earlier operation of the batch deletes that document."
+                        : "an earlier patch of the batch changes that document, whose result is not known until the batch runs.";
+                }
             }
             else
             {
@@ -229,9 +252,10 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
                 {
                     if (read.IsSuccessStatusCode)
                     {
-                        byte[] document = read.Content is null ? [] : await EncryptionContainer.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
-                        stored = _container.Crypto.ReadMetadata(document);
-                        PatchTransformer.CheckStored(document, _container.WriteOptions.Rules, _container.Crypto.Processor.MaxDepth);
+                        byte[] bytes = read.Content is null ? [] : await EncryptionContainer.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
+                        document = bytes;
+                        stored = _container.Crypto.ReadMetadata(bytes);
+                        PatchTransformer.CheckStored(bytes, _container.WriteOptions.Rules, _container.Crypto.Processor.MaxDepth);
                         if (etag is null)
                         {
                             etag = read.Headers.ETag;
@@ -242,14 +266,25 @@ internal sealed class EncryptionTransactionalBatch : TransactionalBatch
                     {
                         // Missing: the batch's own patch answers 404 and fails the batch.
                         stored = null;
+                        documentUnknown = "the document was not found when the batch was prepared.";
                     }
                 }
             }
 
-            (IReadOnlyList<PatchOperation> transformed, EnvelopeMetadata? after) = await PatchTransformer.TransformAsync(
-                operation.PatchOperations!, stored, requested, _container.WriteOptions.Rules, _container.Crypto.Processor, _container.Crypto.Encryptor, _container.Serializer, telemetry, cancellationToken).ConfigureAwait(false);
-            operation.SendPatchOperations = transformed;
-            operation.Envelope = after;
+            if (operation.ClassifiedPatch is not null)
+            {
+                operation.SendPatchOperations = await RewriteNestedAsync(i, operation, document, documentUnknown, cancellationToken).ConfigureAwait(false);
+                // Same format, key and binding as before; a later patch of this document is refused if it writes encrypted values.
+                operation.Envelope = stored;
+            }
+            else
+            {
+                (IReadOnlyList<PatchOperation> transformed, EnvelopeMetadata? after) = await PatchTransformer.TransformAsync(
+                    operation.PatchOperations!, stored, requested, _container.WriteOptions.Rules, _container.Crypto.Processor, _container.Crypto.Encryptor, _container.Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+                operation.SendPatchOperations = transformed;
+                operation.Envelope = after;
+            }
+
             operation.SendPatchOptions = PatchRequestOptionsCopier.Copy(options, etag);
         }
     }
