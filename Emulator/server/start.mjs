@@ -14,6 +14,7 @@ import { installCompatibility } from "./compat/install.mjs";
 import { createHttpsServer } from "./compat/internals.mjs";
 import { installOrderByUndefined } from "./compat/order-by.mjs";
 import { installQueryExtensions } from "./compat/query-extensions.mjs";
+import { installUrlSafeResourceIds } from "./compat/resource-ids.mjs";
 import { installWriteSequence } from "./compat/write-sequence.mjs";
 
 const { values: args } = parseArgs({
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
 
 // The hooks must be in place before the server builds its account and stores any document.
 captureAccount();
+installUrlSafeResourceIds();
 installWriteSequence();
 installQueryExtensions();
 installOrderByUndefined();

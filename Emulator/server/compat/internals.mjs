@@ -6,6 +6,9 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const lib = (path) => require(`@vercel/cosmosdb-server/lib/${path}`);
 
+// Resource ids (_rid): the class whose static toBase64String / fromBase64String every rid passes through.
+export const ResourceId = lib("account/resource-id").default;
+
 // Public entry point: createHttpsServer(options) -> https.Server with the server's request listener.
 export const { createHttpsServer } = require("@vercel/cosmosdb-server");
 
