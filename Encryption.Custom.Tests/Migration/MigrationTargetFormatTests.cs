@@ -34,7 +34,7 @@ public sealed class MigrationTargetFormatTests : IDisposable
         new("dek1", [new EncryptionPolicyIncludedPath("/ssn") { EncryptionType = PathEncryptionType.Deterministic }, new EncryptionPolicyIncludedPath("/card"), new EncryptionPolicyIncludedPath("/address/city")]) { Bind = bind };
 
     private byte[] Written(ContainerEncryptionPolicy policy, JsonProcessor kind) =>
-        EncryptionProcessor.Create(kind).Encrypt(Document, _key, (policy.Bind ? policy.Rules.BindTo(s_container) : policy.Rules).CreateWriteOptions());
+        EncryptionProcessor.Create(kind).Encrypt(Document, _key, (policy.Binds ? policy.Rules.BindTo(s_container) : policy.Rules).CreateWriteOptions());
 
     private DocumentState Judge(ContainerEncryptionPolicy target, byte[] document, JsonProcessor kind, bool withKey = true)
     {
@@ -98,5 +98,5 @@ public sealed class MigrationTargetFormatTests : IDisposable
     }
 
     private static string Describe(ContainerEncryptionPolicy policy) =>
-        $"{(policy.IncludedPaths.Any(p => p.Path.Count(c => c == '/') > 1) ? "nested" : "top-level")}{(policy.Bind ? ", bound" : "")}";
+        $"{(policy.IncludedPaths.Any(p => p.Path.Count(c => c == '/') > 1) ? "nested" : "top-level")}{(policy.Binds ? ", bound" : "")}";
 }
