@@ -1,3 +1,4 @@
+using Encryption.Custom.Crypto.Binding;
 using System.Security.Cryptography;
 using System.Text;
 using Encryption.Custom.Json.Rules;
@@ -69,12 +70,17 @@ internal static class JDocumentCrypto
             }
         }
 
-        if (plan.IsExtendedFormat)
+        if (plan.Commits)
+        {
+            CommitmentChain chain = JCommitment.Chain(document, name => plan.FindPath(name) is int index and >= 0 && index < plan.TopLevelCount && encrypted[index], nested);
+            document.Add(EncryptionEnvelope.AnchorName, JCommitment.Anchor(key, binding, listed, chain));
+        }
+        else if (plan.IsExtendedFormat)
         {
             document.Add(EncryptionEnvelope.AnchorName, ExtendedEnvelope.AnchorBase64);
         }
 
-        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, listed, plan.IsExtendedFormat, selectors: nested.ChildCount > 0, bind: plan.IsBound));
+        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, listed, plan.IsExtendedFormat, selectors: nested.ChildCount > 0, bind: plan.IsBound, commit: plan.Commits));
     }
 
     /// <summary>

@@ -132,7 +132,7 @@ internal sealed class JEnvelope
     }
 
     /// <summary>Builds the metadata object this library writes: format 3, or 101 when <paramref name="extended"/> (then <paramref name="paths"/> follow the anchor).</summary>
-    public static JObject Create(string keyId, string algorithm, List<string> paths, bool extended = false, bool selectors = true, bool bind = false)
+    public static JObject Create(string keyId, string algorithm, List<string> paths, bool extended = false, bool selectors = true, bool bind = false, bool commit = false)
     {
         var envelope = new JObject
         {
@@ -143,7 +143,13 @@ internal sealed class JEnvelope
 
         if (extended)
         {
-            envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = selectors && bind ? new JArray(ExtendedEnvelope.SelectorsFeature, ExtendedEnvelope.BindFeature) : new JArray(bind ? ExtendedEnvelope.BindFeature : ExtendedEnvelope.SelectorsFeature) };
+            JArray critical = selectors && bind ? new JArray(ExtendedEnvelope.SelectorsFeature, ExtendedEnvelope.BindFeature) : new JArray(bind ? ExtendedEnvelope.BindFeature : ExtendedEnvelope.SelectorsFeature);
+            if (commit)
+            {
+                critical.Add(ExtendedEnvelope.CommitFeature);
+            }
+
+            envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = critical };
         }
 
         envelope[EncryptionEnvelope.EncryptedDataName] = null;

@@ -50,6 +50,12 @@ internal sealed class BindingTarget
     /// <summary>"&lt;database id&gt;/&lt;container id&gt;".</summary>
     public string Scope { get; }
 
+    /// <summary>
+    /// Whether documents written here also carry the document commitment (<c>commit</c>, wire-format.md "Document
+    /// commitment") and documents read here must. Part of the binding: it reuses D and needs bound cells.
+    /// </summary>
+    public bool Commit { get; init; }
+
     /// <summary>How many partition-key paths the container defines.</summary>
     public int PartitionKeyCount => _partitionKeyPaths.Length;
 

@@ -46,7 +46,7 @@ internal static class ExtendedEnvelope
     /// format 3: <c>"_ei":{"_ef":3,"_en":…,"_ea":…,"_ed":null,"_ep":[</c>; format 101 adds the anchor property before
     /// it, <c>_ev</c> inside it, and lists the anchor first.
     /// </summary>
-    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false)
+    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false, bool commit = false)
     {
         var prefix = new ArrayBufferWriter<byte>();
         if (extended)
@@ -64,6 +64,10 @@ internal static class ExtendedEnvelope
         {
             prefix.Write(",\"_ev\":{\"v\":1,\"crit\":["u8);
             prefix.Write(selectors && bind ? "\"sel\",\"bind\""u8 : bind ? "\"bind\""u8 : "\"sel\""u8);
+            if (commit)
+            {
+                prefix.Write(",\"commit\""u8);
+            }
             prefix.Write("]}"u8);
         }
 
@@ -74,6 +78,40 @@ internal static class ExtendedEnvelope
         }
 
         return prefix.WrittenSpan.ToArray();
+    }
+
+    /// <summary>Where the anchor's base64 starts in a format 101 prefix (after <c>"_ex":"</c>).</summary>
+    public const int AnchorValueOffset = 7;
+
+    /// <summary>The anchor's base64 length: 34 bytes, 48 characters (with or without a commitment).</summary>
+    public const int AnchorBase64Length = 48;
+
+    /// <summary>Writes the base64 of <c>EC 01 ‖ commitment</c> (exactly <see cref="AnchorBase64Length"/> bytes) to <paramref name="destination"/>.</summary>
+    public static void WriteCommittedAnchor(ReadOnlySpan<byte> commitment, Span<byte> destination)
+    {
+        Span<byte> anchor = stackalloc byte[AnchorLength];
+        anchor[0] = AnchorTag;
+        anchor[1] = AnchorVersion;
+        commitment[..CommitmentLength].CopyTo(anchor[2..]);
+        System.Buffers.Text.Base64.EncodeToUtf8(anchor, destination, out _, out _);
+    }
+
+    /// <summary>
+    /// Decodes a committed anchor (unescaped base64 content) into its commitment; false when it is not
+    /// <c>EC 01</c> followed by 32 bytes.
+    /// </summary>
+    public static bool TryReadCommittedAnchor(ReadOnlySpan<byte> base64, Span<byte> commitment)
+    {
+        Span<byte> anchor = stackalloc byte[AnchorLength + 2];
+        if (base64.Length != AnchorBase64Length
+            || System.Buffers.Text.Base64.DecodeFromUtf8(base64, anchor, out int consumed, out int written) != OperationStatus.Done
+            || consumed != base64.Length || written != AnchorLength || anchor[0] != AnchorTag || anchor[1] != AnchorVersion)
+        {
+            return false;
+        }
+
+        anchor.Slice(2, CommitmentLength).CopyTo(commitment);
+        return true;
     }
 
     /// <summary>The anchor value as stored, quoted (what the stream reader compares an unescaped token with).</summary>

@@ -1,0 +1,113 @@
+using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json;
+using Encryption.Custom.Json.JTokens;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
+using Encryption.Custom.Processing;
+using Encryption.Custom.Tests.TestSupport;
+using Newtonsoft.Json.Linq;
+
+namespace Encryption.Custom.Tests.Json;
+
+/// <summary>
+/// Writing the document commitment (docs/wire-format.md "Document commitment"): a committing binding writes
+/// <c>commit</c> in crit and, in the anchor, the commitment over D, the listed paths and the chain of the cells in
+/// document order. Both processors' anchors are recomputed here from the written cells with the primitive, so the
+/// two write the same commitment for the same cells.
+/// </summary>
+public sealed class DocumentCommitmentWriteTests : IDisposable
+{
+    private const string Dek = "dek1";
+    private const string Alice = """{"id":"alice","pk":"tenant-1","ssn":"SECRET-111","limit":5000,"email":"alice@example.com","address":{"city":"SECRET-Paris","zip":"75001"},"cards":[{"number":"SECRET-4111"},{"number":null},{"number":"SECRET-4222"}]}""";
+
+    private readonly DataEncryptionKey _key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+
+    public void Dispose() => _key.Dispose();
+
+    private static BindingTarget Target(bool commit) => new("db/orders", ["/pk"]) { Commit = commit };
+
+    private static PolicyRuleSet Rules(bool commit, params string[] paths) =>
+        new ContainerEncryptionPolicy(Dek, (paths.Length == 0 ? ["/ssn", "/limit", "/address/city", "/cards/[]/number"] : paths).Select(p => new EncryptionPolicyIncludedPath(p)).Append(new EncryptionPolicyIncludedPath("/email") { EncryptionType = PathEncryptionType.Deterministic }))
+        {
+            Bind = true,
+        }.Rules.BindTo(Target(commit));
+
+    private JObject Encrypt(JsonProcessor kind, PolicyRuleSet rules, string document = Alice) =>
+        JObject.Parse(EncryptionProcessor.Create(kind).Encrypt(document, _key, rules.CreateWriteOptions()).Utf8());
+
+    // Independent of both processors' walks: the cells of Alice's shape, in the order the document holds them.
+    private byte[] Expected(JObject stored, IEnumerable<JToken> cells)
+    {
+        var chain = default(CommitmentChain);
+        foreach (JToken cell in cells)
+        {
+            byte[] blob = Convert.FromBase64String((string)cell!);
+            chain.Append(blob[0], blob.AsSpan(1));
+        }
+
+        var plain = (JObject)stored.DeepClone();
+        CellBinding binding = JBinding.Compute(plain, Target(commit: true), (string)stored["_ei"]!["_ea"]!, Dek);
+        byte[] block = DocumentCommitment.CreateSelectorBlock(stored["_ei"]!["_ep"]!.Select(p => (string)p!).Where(p => p != "/_ex"));
+        byte[] anchor = new byte[ExtendedEnvelope.AnchorLength];
+        anchor[0] = ExtendedEnvelope.AnchorTag;
+        anchor[1] = ExtendedEnvelope.AnchorVersion;
+        using (DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(_key))
+        {
+            _key.ComputeCommitmentLeased(binding.DocumentDigest, block, chain, anchor.AsSpan(2));
+        }
+
+        return anchor;
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void CommittingBinding_WritesCommitInCrit_AndTheCommitmentOfItsCells(JsonProcessor kind)
+    {
+        JObject stored = Encrypt(kind, Rules(commit: true));
+
+        Assert.Equal("""{"v":1,"crit":["sel","bind","commit"]}""", stored["_ei"]!["_ev"]!.ToString(Newtonsoft.Json.Formatting.None));
+        JToken[] cells = [stored["ssn"]!, stored["limit"]!, stored["email"]!, stored["address"]!["city"]!, stored["cards"]![0]!["number"]!, stored["cards"]![2]!["number"]!];
+        Assert.Equal(JTokenType.Null, stored["cards"]![1]!["number"]!.Type);
+        Assert.Equal(Convert.ToBase64String(Expected(stored, cells)), (string)stored["_ex"]!);
+        Assert.NotEqual(ExtendedEnvelope.AnchorBase64, (string)stored["_ex"]!);
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void CommittingTopLevelBinding_WritesBindAndCommit(JsonProcessor kind)
+    {
+        JObject stored = Encrypt(kind, Rules(true, "/ssn", "/limit"));
+
+        Assert.Equal("""{"v":1,"crit":["bind","commit"]}""", stored["_ei"]!["_ev"]!.ToString(Newtonsoft.Json.Formatting.None));
+        Assert.Equal(Convert.ToBase64String(Expected(stored, [stored["ssn"]!, stored["limit"]!, stored["email"]!])), (string)stored["_ex"]!);
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void BindingWithoutCommit_KeepsTheZeroAnchor(JsonProcessor kind)
+    {
+        JObject stored = Encrypt(kind, Rules(commit: false));
+
+        Assert.Equal("""{"v":1,"crit":["sel","bind"]}""", stored["_ei"]!["_ev"]!.ToString(Newtonsoft.Json.Formatting.None));
+        Assert.Equal(ExtendedEnvelope.AnchorBase64, (string)stored["_ex"]!);
+    }
+
+    [Fact]
+    public void BothProcessors_ComputeTheSameCommitment_ForTheSameCells()
+    {
+        // The stream processor chains cells as it writes them; the Newtonsoft walk recomputes from the stored cells.
+        JObject stored = Encrypt(JsonProcessor.Stream, Rules(commit: true));
+        EncryptionPlan plan = Rules(commit: true).Plan;
+        string[] listed = [.. stored["_ei"]!["_ep"]!.Select(p => (string)p!).Where(p => p != "/_ex")];
+        CommitmentChain chain = JCommitment.Chain(stored, name => listed.Contains("/" + name), plan.NestedSelectors);
+        CellBinding binding = JBinding.Compute(stored, Target(commit: true), plan.EncryptionAlgorithm, Dek);
+        string anchor;
+        using (DataEncryptionKeyLease lease = DataEncryptionKeyLease.Acquire(_key))
+        {
+            anchor = JCommitment.Anchor(_key, binding, listed, chain);
+        }
+
+        Assert.Equal((string)stored["_ex"]!, anchor);
+    }
+}
