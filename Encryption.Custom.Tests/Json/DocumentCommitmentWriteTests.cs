@@ -111,3 +111,107 @@ public sealed class DocumentCommitmentWriteTests : IDisposable
         Assert.Equal((string)stored["_ex"]!, anchor);
     }
 }
+
+/// <summary>
+/// Reading the document commitment (Newtonsoft processor; the stream processor refuses <c>commit</c> until it verifies
+/// it): a committed document round-trips, and a removed cell, a cell put back from an older version of the same
+/// document, a dropped listed path or a tampered anchor is refused with CellBindingMismatch; crit with commit but
+/// without bind is refused.
+/// </summary>
+public sealed class DocumentCommitmentReadTests : IDisposable
+{
+    private const string Dek = "dek1";
+    private const string Alice = """{"id":"alice","pk":"tenant-1","ssn":"SECRET-111","limit":5000,"email":"alice@example.com","address":{"city":"SECRET-Paris","zip":"75001"},"cards":[{"number":"SECRET-4111"},{"number":"SECRET-4222"}]}""";
+
+    private readonly DataEncryptionKey _key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+    private readonly TestEncryptor _encryptor = new();
+
+    public DocumentCommitmentReadTests() => _encryptor.Add(Dek, _key);
+
+    public void Dispose() => _key.Dispose();
+
+    private static PolicyRuleSet Rules(bool commit = true) =>
+        new ContainerEncryptionPolicy(Dek, new[] { "/ssn", "/limit", "/address/city", "/cards/[]/number" }.Select(p => new EncryptionPolicyIncludedPath(p)).Append(new EncryptionPolicyIncludedPath("/email") { EncryptionType = PathEncryptionType.Deterministic }))
+        {
+            Bind = true,
+        }.Rules.BindTo(new BindingTarget("db/orders", ["/pk"]) { Commit = commit });
+
+    private byte[] Encrypt(JsonProcessor kind, string document = Alice) =>
+        EncryptionProcessor.Create(kind).Encrypt(document, _key, Rules().CreateWriteOptions());
+
+    private byte[] Decrypt(JsonProcessor kind, string document) =>
+        EncryptionProcessor.Create(kind, rules: Rules()).Decrypt(System.Text.Encoding.UTF8.GetBytes(document), _encryptor);
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void CommittedDocument_RoundTrips(JsonProcessor writer)
+    {
+        JsonAssert.Equivalent(Alice, Decrypt(JsonProcessor.Newtonsoft, Encrypt(writer).Utf8()).Utf8());
+    }
+
+    [Fact]
+    public void StreamProcessor_RefusesCommit_UntilItVerifiesIt()
+    {
+        EncryptionException error = Assert.Throws<EncryptionException>(() => Decrypt(JsonProcessor.Stream, Encrypt(JsonProcessor.Stream).Utf8()));
+        Assert.Equal(EncryptionErrorKind.UnsupportedFormat, error.Kind);
+    }
+
+    public static TheoryData<JsonProcessor, string> Tamperings()
+    {
+        var data = new TheoryData<JsonProcessor, string>();
+        foreach (JsonProcessor writer in Enum.GetValues<JsonProcessor>())
+        {
+            foreach (string tampering in new[] { "cell-removed", "cell-set-to-null", "card-removed", "cell-from-older-version", "cards-swapped", "listed-path-dropped", "anchor-changed" })
+            {
+                data.Add(writer, tampering);
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Tamperings))]
+    public void TamperedCommittedDocument_IsRefusedAsCellBindingMismatch(JsonProcessor writer, string tampering)
+    {
+        JObject stored = JObject.Parse(Encrypt(writer).Utf8());
+        JObject older = JObject.Parse(Encrypt(writer, Alice.Replace("SECRET-111", "SECRET-000", StringComparison.Ordinal)).Utf8());
+        switch (tampering)
+        {
+            case "cell-removed": stored.Remove("limit"); break;
+            case "cell-set-to-null": stored["address"]!["city"] = null; break;
+            case "card-removed": ((JArray)stored["cards"]!).RemoveAt(1); break;
+            case "cell-from-older-version": stored["ssn"] = older["ssn"]!.DeepClone(); break;
+            case "cards-swapped":
+                JToken first = stored["cards"]![0]!.DeepClone();
+                stored["cards"]![0] = stored["cards"]![1]!.DeepClone();
+                stored["cards"]![1] = first;
+                break;
+            case "listed-path-dropped":
+                stored.Remove("limit");
+                ((JArray)stored["_ei"]!["_ep"]!).Remove(((JArray)stored["_ei"]!["_ep"]!).First(p => (string)p! == "/limit"));
+                break;
+            case "anchor-changed":
+                byte[] anchor = Convert.FromBase64String((string)stored["_ex"]!);
+                anchor[^1] ^= 1;
+                stored["_ex"] = Convert.ToBase64String(anchor);
+                break;
+        }
+
+        EncryptionException error = Assert.Throws<EncryptionException>(() => Decrypt(JsonProcessor.Newtonsoft, stored.ToString(Newtonsoft.Json.Formatting.None)));
+        Assert.Equal(EncryptionErrorKind.CellBindingMismatch, error.Kind);
+        Assert.Contains("document commitment", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void CommitWithoutBind_InCrit_IsRefused(JsonProcessor reader)
+    {
+        JObject stored = JObject.Parse(Encrypt(JsonProcessor.Newtonsoft).Utf8());
+        stored["_ei"]!["_ev"]!["crit"] = new JArray("sel", "commit");
+
+        EncryptionException error = Assert.Throws<EncryptionException>(() => Decrypt(reader, stored.ToString(Newtonsoft.Json.Formatting.None)));
+        Assert.Equal(EncryptionErrorKind.UnsupportedFormat, error.Kind);
+        Assert.Contains("without 'bind'", error.Message, StringComparison.Ordinal);
+    }
+}

@@ -17,8 +17,8 @@ internal static class JCommitment
     /// <summary>The chain over the cells of <paramref name="document"/>, in document order.</summary>
     /// <param name="document">The document holding cells (encrypted, not yet decrypted).</param>
     /// <param name="isListedTopLevel">Whether a top-level property name is a listed top-level path.</param>
-    /// <param name="nested">The nested selectors (the root stands for the document).</param>
-    public static CommitmentChain Chain(JObject document, Func<string, bool> isListedTopLevel, SelectorNode nested)
+    /// <param name="nested">The nested selectors (the root stands for the document), or <see langword="null"/> for none.</param>
+    public static CommitmentChain Chain(JObject document, Func<string, bool> isListedTopLevel, SelectorNode? nested)
     {
         var chain = default(CommitmentChain);
         foreach (JProperty property in document.Properties())
@@ -29,10 +29,10 @@ internal static class JCommitment
                 continue;
             }
 
-            int child = nested.FindChild(property.Name);
+            int child = nested?.FindChild(property.Name) ?? -1;
             if (child >= 0)
             {
-                Walk(ref chain, property.Value, nested.GetChild(child));
+                Walk(ref chain, property.Value, nested!.GetChild(child));
             }
         }
 

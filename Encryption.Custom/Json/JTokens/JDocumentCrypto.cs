@@ -98,6 +98,17 @@ internal static class JDocumentCrypto
         {
             BindingTarget target = policy?.Binding ?? throw DocumentBinding.NoBindingTarget(envelope.KeyId);
             binding = JBinding.Compute(document, target, envelope.Algorithm, envelope.KeyId);
+            if (envelope.Commitment is { } commitment)
+            {
+                // Before any value is decrypted: the cells at the listed positions, in document order, must be the
+                // ones the writer committed to.
+                CommitmentChain chain = JCommitment.Chain(document, name => envelope.Paths.Contains("/" + name, StringComparer.Ordinal), envelope.Selectors?.Root);
+                string expected = JCommitment.Anchor(key, binding, [.. envelope.Paths, .. envelope.Nested], chain);
+                if (!CryptographicOperations.FixedTimeEquals(Convert.FromBase64String(expected).AsSpan(2), commitment))
+                {
+                    throw ExtendedEnvelope.CommitmentMismatch(envelope.KeyId);
+                }
+            }
         }
 
         var replacements = new List<KeyValuePair<string, JToken>>(envelope.Paths.Count);

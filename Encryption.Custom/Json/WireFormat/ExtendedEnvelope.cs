@@ -20,7 +20,7 @@ internal static class ExtendedEnvelope
     /// <summary>Reserved for bound cells (a cell's MAC covers its document and selector); refused until supported.</summary>
     public const string BindFeature = "bind";
 
-    /// <summary>Reserved for the document commitment held in the anchor; refused until supported.</summary>
+    /// <summary>The document commitment held in the anchor (wire-format.md "Document commitment").</summary>
     public const string CommitFeature = "commit";
 
     /// <summary>The first byte of the anchor: no cell starts with it (cells start with a type marker, then 0x01).</summary>
@@ -132,9 +132,9 @@ internal static class ExtendedEnvelope
     }
 
     /// <summary>
-    /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/> and
-    /// <see cref="BindFeature"/> are understood; <see cref="CommitFeature"/> is known but not supported yet; anything
-    /// else is unknown. Either way the document is refused rather than read without the feature's checks.
+    /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/>,
+    /// <see cref="BindFeature"/> and <see cref="CommitFeature"/> are understood (each reader verifies what it accepts);
+    /// anything else is unknown and refused rather than read without the feature's checks.
     /// </summary>
     /// <returns>The feature.</returns>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
@@ -150,14 +150,35 @@ internal static class ExtendedEnvelope
             return ExtendedFeatureSet.Bind;
         }
 
+        if (utf8Feature.SequenceEqual("commit"u8))
+        {
+            return ExtendedFeatureSet.Commit;
+        }
+
         string feature = UntrustedText.Shorten(Encoding.UTF8.GetString(utf8Feature));
-        string why = utf8Feature.SequenceEqual("commit"u8)
-            ? "which this version of the library does not support yet"
-            : "which this version of the library does not know";
         throw new EncryptionException(
             EncryptionErrorKind.UnsupportedFormat,
-            $"The document requires the encryption feature '{feature}' ('_ev.crit'), {why}: it is refused rather than read without that feature's checks.");
+            $"The document requires the encryption feature '{feature}' ('_ev.crit'), which this version of the library does not know: it is refused rather than read without that feature's checks.");
     }
+
+    /// <summary>Checks that a feature list with <c>commit</c> also has <c>bind</c> (the commitment reuses D).</summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
+    public static void CheckCommitNeedsBind(ExtendedFeatureSet features)
+    {
+        if ((features & ExtendedFeatureSet.Commit) != 0 && (features & ExtendedFeatureSet.Bind) == 0)
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.UnsupportedFormat,
+                "The document requires the encryption feature 'commit' ('_ev.crit') without 'bind', which it needs (the commitment covers the binding's document digest): it is refused.");
+        }
+    }
+
+    /// <summary>The refusal when a document's commitment does not verify.</summary>
+    public static EncryptionException CommitmentMismatch(string keyId) =>
+        new(
+            EncryptionErrorKind.CellBindingMismatch,
+            "The document commitment ('_ex') does not match the document's cells: a cell was removed, set to null or put back from another version of this document, a listed path was dropped from '_ep', values were reordered, or the anchor was changed. The document is refused as tampered with.",
+            keyId);
 
     /// <summary>Whether <paramref name="base64"/> (unescaped string content) is the anchor this library writes.</summary>
     public static bool IsAnchor(ReadOnlySpan<byte> base64) => base64.SequenceEqual(s_anchorToken.AsSpan(1, s_anchorToken.Length - 2));
