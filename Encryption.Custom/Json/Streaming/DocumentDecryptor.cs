@@ -41,19 +41,15 @@ internal static class DocumentDecryptor
         CellBinding binding = default;
         ulong unboundSelectors = 0;
         EncryptionPlan? policy = rules?.Plan;
-        if (document.Committed)
-        {
-            // Fail closed: this processor does not verify the document commitment yet (docs/policy.md "Not yet").
-            throw new EncryptionException(
-                EncryptionErrorKind.UnsupportedFormat,
-                "The document requires the encryption feature 'commit' ('_ev.crit'), which the stream processor does not verify yet: it is refused rather than read without the commitment's check (read it with the Newtonsoft processor).",
-                keyId);
-        }
-
         if (document.Bound)
         {
             BindingTarget target = policy?.Binding ?? throw DocumentBinding.NoBindingTarget(keyId);
             binding = BindingScan.Compute(input[document.Start..document.End], target, document.Algorithm!, keyId, maxDepth);
+            if (document.Committed)
+            {
+                // Before any value is decrypted (and before any output is written).
+                CommitmentCheck.Verify(input, scan, document, key, binding, maxDepth);
+            }
             string[] texts = document.Selectors?.Texts ?? [];
             for (int i = 0; i < texts.Length; i++)
             {
