@@ -31,6 +31,7 @@ public sealed class DocumentCommitmentWriteTests : IDisposable
         new ContainerEncryptionPolicy(Dek, (paths.Length == 0 ? ["/ssn", "/limit", "/address/city", "/cards/[]/number"] : paths).Select(p => new EncryptionPolicyIncludedPath(p)).Append(new EncryptionPolicyIncludedPath("/email") { EncryptionType = PathEncryptionType.Deterministic }))
         {
             Bind = true,
+            Commit = commit,
         }.Rules.BindTo(Target(commit));
 
     private JObject Encrypt(JsonProcessor kind, PolicyRuleSet rules, string document = Alice) =>
@@ -133,6 +134,7 @@ public sealed class DocumentCommitmentReadTests : IDisposable
         new ContainerEncryptionPolicy(Dek, new[] { "/ssn", "/limit", "/address/city", "/cards/[]/number" }.Select(p => new EncryptionPolicyIncludedPath(p)).Append(new EncryptionPolicyIncludedPath("/email") { EncryptionType = PathEncryptionType.Deterministic }))
         {
             Bind = true,
+            Commit = commit,
         }.Rules.BindTo(new BindingTarget("db/orders", ["/pk"]) { Commit = commit });
 
     private byte[] Encrypt(JsonProcessor kind, string document = Alice) =>
@@ -217,5 +219,59 @@ public sealed class DocumentCommitmentReadTests : IDisposable
         EncryptionException error = Assert.Throws<EncryptionException>(() => Decrypt(reader, stored.ToString(Newtonsoft.Json.Formatting.None)));
         Assert.Equal(EncryptionErrorKind.UnsupportedFormat, error.Kind);
         Assert.Contains("without 'bind'", error.Message, StringComparison.Ordinal);
+    }
+}
+
+/// <summary>The public option: <c>ContainerEncryptionPolicy.Commit</c> needs binding, commits through the container's binding, and a committing strict reader refuses documents written without it.</summary>
+public sealed class DocumentCommitmentPolicyTests : IDisposable
+{
+    private const string Dek = "dek1";
+    private const string Alice = """{"id":"alice","pk":"tenant-1","ssn":"SECRET-111","limit":5000}""";
+
+    private readonly DataEncryptionKey _key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+    private readonly TestEncryptor _encryptor = new();
+
+    public DocumentCommitmentPolicyTests() => _encryptor.Add(Dek, _key);
+
+    public void Dispose() => _key.Dispose();
+
+    private static ContainerEncryptionPolicy Policy(bool? bind, bool commit, PlaintextPolicy mode = PlaintextPolicy.WriteEncryptedForbidPlaintext) =>
+        new(Dek, ["/ssn", "/limit"]) { Bind = bind, Commit = commit, PlaintextPolicy = mode };
+
+    private static BindingTarget Container => new("db/orders", ["/pk"]);
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(null)]
+    public void Commit_WithoutBinding_IsRefused(bool? bind)
+    {
+        EncryptionException error = Assert.Throws<EncryptionException>(() => Policy(bind, commit: true).Rules);
+        Assert.Equal(EncryptionErrorKind.InvalidOptions, error.Kind);
+        Assert.Contains("Bind", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void CommittingPolicy_BoundToItsContainer_WritesAndVerifiesTheCommitment(JsonProcessor kind)
+    {
+        PolicyRuleSet rules = Policy(bind: true, commit: true).Rules.BindTo(Container);
+        byte[] encrypted = EncryptionProcessor.Create(kind).Encrypt(Alice, _key, rules.CreateWriteOptions());
+
+        Assert.Equal("""{"v":1,"crit":["bind","commit"]}""", JObject.Parse(encrypted.Utf8())["_ei"]!["_ev"]!.ToString(Newtonsoft.Json.Formatting.None));
+        JsonAssert.Equivalent(Alice, EncryptionProcessor.Create(kind, rules: rules).Decrypt(encrypted, _encryptor).Utf8());
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void UncommittedDocument_UnderACommittingPolicy_IsADowngrade_RefusedOnlyWhenPlaintextIsForbidden(JsonProcessor kind)
+    {
+        byte[] uncommitted = EncryptionProcessor.Create(kind).Encrypt(Alice, _key, Policy(bind: true, commit: false).Rules.BindTo(Container).CreateWriteOptions());
+
+        EncryptionException error = Assert.Throws<EncryptionException>(() => EncryptionProcessor.Create(kind, rules: Policy(true, true).Rules.BindTo(Container)).Decrypt(uncommitted, _encryptor));
+        Assert.Equal(EncryptionErrorKind.UnsupportedFormat, error.Kind);
+        Assert.Contains("'commit' missing", error.Message, StringComparison.Ordinal);
+
+        PolicyRuleSet migrating = Policy(true, true, PlaintextPolicy.WriteEncryptedReadBoth).Rules.BindTo(Container);
+        JsonAssert.Equivalent(Alice, EncryptionProcessor.Create(kind, rules: migrating).Decrypt(uncommitted, _encryptor).Utf8());
     }
 }

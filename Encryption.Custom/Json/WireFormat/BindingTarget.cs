@@ -56,6 +56,10 @@ internal sealed class BindingTarget
     /// </summary>
     public bool Commit { get; init; }
 
+    /// <summary>This target with <see cref="Commit"/> set to <paramref name="commit"/> (itself when it already is).</summary>
+    public BindingTarget WithCommit(bool commit) =>
+        commit == Commit ? this : new BindingTarget(Scope, _partitionKeyPaths) { Commit = commit };
+
     /// <summary>How many partition-key paths the container defines.</summary>
     public int PartitionKeyCount => _partitionKeyPaths.Length;
 
