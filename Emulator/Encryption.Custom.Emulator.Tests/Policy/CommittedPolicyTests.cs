@@ -57,4 +57,19 @@ public sealed class CommittedPolicyTests(EncryptionFixture fixture) : IClassFixt
         Assert.Contains("document commitment", error.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("SECRET", error.ToString(), StringComparison.Ordinal);
     }
+
+    [Theory]
+    [MemberData(nameof(Processors))]
+    public async Task PatchOfACommittedDocument_IsAppliedByTheConditionalReplace_AndStaysReadable(JsonProcessor processor)
+    {
+        (Container _, Container container) = await fixture.CreateContainerAsync(options: Committed(processor), cancellationToken: Ct);
+        await container.CreateItemAsync(Person("one"), new PartitionKey("p1"), cancellationToken: Ct);
+
+        await container.PatchItemAsync<JObject>("alice", new PartitionKey("p1"), [PatchOperation.Remove("/address/city")], cancellationToken: Ct);
+        await container.PatchItemAsync<JObject>("alice", new PartitionKey("p1"), [PatchOperation.Set("/ssn", "SECRET-two")], cancellationToken: Ct);
+
+        JObject read = (await container.ReadItemAsync<JObject>("alice", new PartitionKey("p1"), cancellationToken: Ct)).Resource;
+        Assert.Equal("SECRET-two", (string)read["ssn"]!);
+        Assert.Null(read["address"]!["city"]);
+    }
 }

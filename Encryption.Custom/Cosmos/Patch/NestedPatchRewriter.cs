@@ -41,6 +41,7 @@ internal static class NestedPatchRewriter
         CancellationToken cancellationToken)
     {
         bool writes = false;
+        bool touches = false;
         for (int i = 0; i < operations.Count; i++)
         {
             if (operations[i].MovesEncryptedValue)
@@ -49,10 +50,18 @@ internal static class NestedPatchRewriter
             }
 
             writes |= operations[i].WritesEncryptedValue;
+            touches |= operations[i].Target.Kind is PatchPathKind.Selected or PatchPathKind.Ancestor;
         }
 
         if (!writes)
         {
+            // A remove of encrypted values changes which cells a committed document holds: only a rewrite can
+            // recompute its commitment (docs/wire-format.md "Document commitment").
+            if (touches && JEnvelope.Read(JObjectReader.ParseObject(document.Span, maxDepth))?.Commitment is not null)
+            {
+                return NestedPatchResult.Replace("the document carries a document commitment ('commit' in '_ev.crit'), which a patch that removes encrypted values cannot recompute.");
+            }
+
             // Removes, and operations on plain values: nothing to encrypt, the metadata stays true.
             return NestedPatchResult.Send([.. operations.Select(o => o.Operation)]);
         }
