@@ -1,6 +1,6 @@
-using Encryption.Custom.Crypto.Binding;
 using System.Security.Cryptography;
 using System.Text;
+using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;

@@ -1,6 +1,6 @@
-using Encryption.Custom.Crypto.Binding;
 using System.Buffers;
 using System.Text.Json;
+using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;

@@ -1,9 +1,9 @@
-using Encryption.Custom.Crypto.Binding;
 using System.Buffers;
 using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using System.Text.Json;
+using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 
