@@ -75,7 +75,19 @@ internal sealed partial class EncryptionContainer : Container
     private async ValueTask<BindingTarget> ResolveBindingTargetAsync(CancellationToken cancellationToken)
     {
         IReadOnlyList<string> paths = await _partitionKeyGuard.GetPartitionKeyPathsAsync(cancellationToken).ConfigureAwait(false);
-        return new BindingTarget($"{_inner.Database.Id}/{_inner.Id}", paths);
+        if (Policy?.Commit == true)
+        {
+            // A merge made by multi-region conflict resolution never recomputes the commitment (docs/wire-format.md).
+            AccountProperties account = await _inner.Database.Client.ReadAccountAsync().ConfigureAwait(false);
+            if (account.WritableRegions.Count() > 1)
+            {
+                throw new EncryptionException(
+                    EncryptionErrorKind.InvalidOptions,
+                    "The container's encryption policy commits documents (Commit), which is not supported on an account with several write regions: conflict resolution could merge versions without recomputing the commitment.");
+            }
+        }
+
+        return new BindingTarget($"{_inner.Database.Id}/{_inner.Id}", paths) { Commit = Policy?.Commit == true };
     }
 
     public override Database Database => _inner.Database;

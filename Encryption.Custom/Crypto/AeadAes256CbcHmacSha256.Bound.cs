@@ -76,6 +76,28 @@ internal sealed partial class AeadAes256CbcHmacSha256
         return written;
     }
 
+    /// <summary>
+    /// Writes HMAC-SHA256(commitmentKey, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
+    /// to <paramref name="mac"/>: the document commitment's MAC (wire-format.md "Document commitment"), under the
+    /// key derived from this instance's root key. The input is public; the caller lays it out.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
+    public void ComputeCommitmentMac(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
+    {
+        ThrowIfDisposed();
+        AeadContext context = _pool.Rent();
+        bool completed = false;
+        try
+        {
+            context.ComputeCommitmentMac(first, second, third, mac);
+            completed = true;
+        }
+        finally
+        {
+            _pool.Return(context, reusable: completed);
+        }
+    }
+
     private static void ThrowIfInvalidAssociatedData(ReadOnlySpan<byte> associatedData)
     {
         if (associatedData.IsEmpty

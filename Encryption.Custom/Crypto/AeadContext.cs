@@ -28,6 +28,7 @@ internal sealed class AeadContext : IDisposable
     private HmacSha256? _mac;
     private HmacSha256? _ivMac;
     private HmacSha256? _boundMac;
+    private HmacSha256? _commitmentMac;
 
     /// <param name="backend">Makes the keyed primitives.</param>
     /// <param name="keySource">Where the sub-keys come from when a part is keyed for the first time.</param>
@@ -108,6 +109,16 @@ internal sealed class AeadContext : IDisposable
         }
     }
 
+    /// <summary>
+    /// Writes HMAC-SHA256(commitmentKey, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
+    /// to <paramref name="mac"/> (32 bytes): the document commitment (wire-format.md "Document commitment").
+    /// </summary>
+    public void ComputeCommitmentMac(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
+    {
+        HmacSha256 hmac = _commitmentMac ??= CreateHmac(AeadSubKey.Commitment);
+        hmac.Compute(first, second, third, mac);
+    }
+
     /// <summary>Writes HMAC-SHA256(ivKey, <paramref name="context"/> ‖ <paramref name="plainText"/>) to <paramref name="mac"/> (32 bytes).</summary>
     public void ComputeIvMac(ReadOnlySpan<byte> context, ReadOnlySpan<byte> plainText, Span<byte> mac) =>
         ComputeMac(AeadSubKey.Iv, context, plainText, default, mac);
@@ -120,8 +131,9 @@ internal sealed class AeadContext : IDisposable
         _mac?.Dispose();
         _ivMac?.Dispose();
         _boundMac?.Dispose();
+        _commitmentMac?.Dispose();
         _encryptor = _decryptor = null;
-        _mac = _ivMac = _boundMac = null;
+        _mac = _ivMac = _boundMac = _commitmentMac = null;
     }
 
     // HMAC-SHA256(key, first ‖ second ‖ third) to mac (32 bytes); key is AeadSubKey.Mac or AeadSubKey.Iv.

@@ -110,6 +110,14 @@ internal static class PolicyReadCheck
             $"{Which(id)} is encrypted without binding ('bind' missing from '_ev.crit'), but the container's encryption policy binds values to their document: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating).",
             rules.DataEncryptionKeyId);
 
+    /// <summary>Refuses a document written without the document commitment under a policy that commits (strict mode).</summary>
+    [DoesNotReturn]
+    public static void ThrowCommitmentDowngrade(PolicyRuleSet rules, string? id) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.UnsupportedFormat,
+            $"{Which(id)} is encrypted without the document commitment ('commit' missing from '_ev.crit'), but the container's encryption policy commits: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating).",
+            rules.DataEncryptionKeyId);
+
     private static string Which(string? id) =>
         id is null ? "The document" : string.Create(CultureInfo.InvariantCulture, $"The document '{UntrustedText.Shorten(id)}'");
 

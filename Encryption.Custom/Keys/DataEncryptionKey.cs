@@ -167,6 +167,16 @@ public abstract partial class DataEncryptionKey : IDisposable
     internal virtual AeadCellCheck TryDecryptBoundLeased(ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten) =>
         throw CannotBind();
 
+    /// <summary>
+    /// For a caller that holds a lease: computes the document commitment (wire-format.md "Document commitment") of a
+    /// document with digest <paramref name="documentDigest"/>, listed paths <paramref name="selectorBlock"/> and cells
+    /// <paramref name="chain"/> into <paramref name="destination"/>. Only the library's own keys can; a key
+    /// implemented elsewhere is refused (it cannot bind either, and a commitment needs binding).
+    /// </summary>
+    /// <exception cref="EncryptionException">The key cannot bind (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    internal virtual void ComputeCommitmentLeased(ReadOnlySpan<byte> documentDigest, ReadOnlySpan<byte> selectorBlock, in Crypto.Binding.CommitmentChain chain, Span<byte> destination) =>
+        throw CannotBind();
+
     /// <summary>Encrypts into a new array, for a caller that holds a lease.</summary>
     internal byte[] EncryptLeased(ReadOnlySpan<byte> plainText)
     {

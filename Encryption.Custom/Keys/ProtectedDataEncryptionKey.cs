@@ -105,6 +105,9 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     internal override AeadCellCheck TryDecryptBoundLeased(ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> cipherText, Span<byte> destination, out int bytesWritten) =>
         _aead.TryDecryptBound(associatedData, cipherText, destination, out bytesWritten);
 
+    internal override void ComputeCommitmentLeased(ReadOnlySpan<byte> documentDigest, ReadOnlySpan<byte> selectorBlock, in Crypto.Binding.CommitmentChain chain, Span<byte> destination) =>
+        Crypto.Binding.DocumentCommitment.Compute(_aead, documentDigest, selectorBlock, chain, destination);
+
     public override string ToString() => $"DataEncryptionKey({EncryptionAlgorithm}, {_material.Protection})";
 
     protected override void Dispose(bool disposing)

@@ -41,6 +41,7 @@ internal static class NestedPatchRewriter
         CancellationToken cancellationToken)
     {
         bool writes = false;
+        bool touches = false;
         for (int i = 0; i < operations.Count; i++)
         {
             if (operations[i].MovesEncryptedValue)
@@ -49,10 +50,18 @@ internal static class NestedPatchRewriter
             }
 
             writes |= operations[i].WritesEncryptedValue;
+            touches |= operations[i].Target.Kind is PatchPathKind.Selected or PatchPathKind.Ancestor;
         }
 
         if (!writes)
         {
+            // A remove of encrypted values changes which cells a committed document holds: only a rewrite can
+            // recompute its commitment (docs/wire-format.md "Document commitment").
+            if (touches && JEnvelope.Read(JObjectReader.ParseObject(document.Span, maxDepth))?.Commitment is not null)
+            {
+                return NestedPatchResult.Replace("the document carries a document commitment ('commit' in '_ev.crit'), which a patch that removes encrypted values cannot recompute.");
+            }
+
             // Removes, and operations on plain values: nothing to encrypt, the metadata stays true.
             return NestedPatchResult.Send([.. operations.Select(o => o.Operation)]);
         }
@@ -112,6 +121,7 @@ internal static class NestedPatchRewriter
             { Format: not EnvelopeFormat.Extended } => "the document is in an older format than the one the policy writes (101), and a patch cannot convert it.",
             _ when envelope.KeyId != plan.DataEncryptionKeyId || envelope.Algorithm != plan.EncryptionAlgorithm => "the document is encrypted with another key or algorithm than the policy's (a rotation), and a patch would mix them.",
             _ when envelope.Bound != plan.IsBound => "the document's binding differs from the policy's, and a patch cannot change it.",
+            _ when envelope.Commitment is not null => "the document carries a document commitment ('commit' in '_ev.crit'), which a patch cannot recompute without every other cell.",
             _ when !JToken.DeepEquals(stored[EncryptionEnvelope.PropertyName]![EncryptionEnvelope.FeaturesName], Features(plan)) => "the document's format features differ from the policy's.",
             _ when envelope.Paths.Any(p => p != "/" + EncryptionEnvelope.AnchorName && plan.IndexOf(p) < 0) => "the document lists encrypted paths the policy does not have.",
             _ => null,

@@ -101,6 +101,23 @@ public sealed class ContainerEncryptionPolicy
     /// </remarks>
     public bool? Bind { get; init; }
 
+    /// <summary>
+    /// Whether each document also carries a document commitment: a MAC in its anchor over which cells it holds, so a
+    /// cell removed or set to <see langword="null"/>, a cell of an older version of the same document put back, or
+    /// values reordered are refused (<see cref="EncryptionErrorKind.CellBindingMismatch"/>, the message naming the
+    /// commitment). Default <see langword="false"/>. Needs binding (<see cref="Bind"/>, or a nested selector with
+    /// <see cref="Bind"/> unset); a policy that commits without binding is refused
+    /// (<see cref="EncryptionErrorKind.InvalidOptions"/>).
+    /// </summary>
+    /// <remarks>
+    /// Not on accounts with several write regions (a merge by conflict resolution would never recompute the
+    /// commitment): the container refuses it there, checked once with the container's definition; regions added later
+    /// are not noticed. A patch of a committed document is applied by the conditional replace
+    /// (<see cref="EncryptionContainerOptions.PatchFallbackToReplace"/>). Does not detect a whole document replaced by
+    /// an older version of itself. docs/policy.md "Binding", docs/wire-format.md "Document commitment".
+    /// </remarks>
+    public bool Commit { get; init; }
+
     /// <summary>What the container does with plaintext in the policy's paths. Default <see cref="PlaintextPolicy.WriteEncryptedForbidPlaintext"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is not defined.</exception>
     public PlaintextPolicy PlaintextPolicy
@@ -179,7 +196,8 @@ public sealed class ContainerEncryptionPolicy
         _acceptedKeyIds,
         forbidsPlaintext: _plaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext,
         encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth,
-        binds: Binds);
+        binds: Binds,
+        commits: Commit);
 
     private static bool HasNestedSelector(PathRule[] rules)
     {

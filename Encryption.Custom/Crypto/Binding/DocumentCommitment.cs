@@ -55,6 +55,27 @@ internal static class DocumentCommitment
     }
 
     /// <summary>
+    /// Computes the commitment into <paramref name="destination"/> under the commitment key of <paramref name="aead"/>
+    /// (the key never leaves it): the MAC input is passed in three public parts, nothing is copied to the heap.
+    /// </summary>
+    /// <exception cref="ArgumentException">A length is wrong.</exception>
+    public static void Compute(AeadAes256CbcHmacSha256 aead, ReadOnlySpan<byte> documentDigest, ReadOnlySpan<byte> selectorBlock, in CommitmentChain chain, Span<byte> destination)
+    {
+        if (documentDigest.Length != BindingDigestBuilder.DigestSize || destination.Length < Size || selectorBlock.Length < 2)
+        {
+            throw new ArgumentException("The digest is 32 bytes, the selector block at least its count, and the destination 32 bytes.");
+        }
+
+        Span<byte> head = stackalloc byte[12 + BindingDigestBuilder.DigestSize];
+        Domain.CopyTo(head);
+        documentDigest.CopyTo(head[Domain.Length..]);
+        Span<byte> tail = stackalloc byte[4 + Size];
+        BinaryPrimitives.WriteUInt32BigEndian(tail, chain.Count);
+        chain.Value.CopyTo(tail[4..]);
+        aead.ComputeCommitmentMac(head, selectorBlock, tail, destination[..Size]);
+    }
+
+    /// <summary>
     /// Computes the commitment into <paramref name="destination"/>.
     /// </summary>
     /// <param name="commitmentKey">The DEK's commitment key (label "Encryption.Custom document commitment key …").</param>

@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using System.Text;
+using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
@@ -69,12 +70,17 @@ internal static class JDocumentCrypto
             }
         }
 
-        if (plan.IsExtendedFormat)
+        if (plan.Commits)
+        {
+            CommitmentChain chain = JCommitment.Chain(document, name => plan.FindPath(name) is int index and >= 0 && index < plan.TopLevelCount && encrypted[index], nested);
+            document.Add(EncryptionEnvelope.AnchorName, JCommitment.Anchor(key, binding, listed, chain));
+        }
+        else if (plan.IsExtendedFormat)
         {
             document.Add(EncryptionEnvelope.AnchorName, ExtendedEnvelope.AnchorBase64);
         }
 
-        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, listed, plan.IsExtendedFormat, selectors: nested.ChildCount > 0, bind: plan.IsBound));
+        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, listed, plan.IsExtendedFormat, selectors: nested.ChildCount > 0, bind: plan.IsBound, commit: plan.Commits));
     }
 
     /// <summary>
@@ -92,6 +98,17 @@ internal static class JDocumentCrypto
         {
             BindingTarget target = policy?.Binding ?? throw DocumentBinding.NoBindingTarget(envelope.KeyId);
             binding = JBinding.Compute(document, target, envelope.Algorithm, envelope.KeyId);
+            if (envelope.Commitment is { } commitment)
+            {
+                // Before any value is decrypted: the cells at the listed positions, in document order, must be the
+                // ones the writer committed to.
+                CommitmentChain chain = JCommitment.Chain(document, name => envelope.Paths.Contains("/" + name, StringComparer.Ordinal), envelope.Selectors?.Root);
+                string expected = JCommitment.Anchor(key, binding, [.. envelope.Paths, .. envelope.Nested], chain);
+                if (!CryptographicOperations.FixedTimeEquals(Convert.FromBase64String(expected).AsSpan(2), commitment))
+                {
+                    throw ExtendedEnvelope.CommitmentMismatch(envelope.KeyId);
+                }
+            }
         }
 
         var replacements = new List<KeyValuePair<string, JToken>>(envelope.Paths.Count);

@@ -80,6 +80,7 @@ internal sealed class JEnvelope
             // The stream reader's rules, on the same bytes.
             JToken featuresToken = envelope[EncryptionEnvelope.FeaturesName] ?? throw JsonErrors.CreateMalformedEnvelope("'_ev' is missing for format version 101.");
             features = Streaming.ExtendedFeatures.Read(System.Text.Encoding.UTF8.GetBytes(featuresToken.ToString(Newtonsoft.Json.Formatting.None)));
+            ExtendedEnvelope.CheckCommitNeedsBind(features);
         }
 
         string? encryptedData = null;
@@ -107,6 +108,7 @@ internal sealed class JEnvelope
         }
 
         DocumentSelectors? selectors = null;
+        byte[]? commitment = null;
         if (extended)
         {
             if (nested.Count > 0 && (features & ExtendedFeatureSet.Selectors) == 0)
@@ -120,7 +122,7 @@ internal sealed class JEnvelope
                 throw JsonErrors.CreateMalformedEnvelope("'_ep' lists a top-level path that nested selectors start at: selectors must not contain one another.");
             }
 
-            CheckAnchor(document);
+            commitment = CheckAnchor(document, committed: (features & ExtendedFeatureSet.Commit) != 0);
         }
 
         if (format == EnvelopeFormat.LegacyBlob && encryptedData is null)
@@ -128,11 +130,11 @@ internal sealed class JEnvelope
             throw JsonErrors.CreateMalformedEnvelope("'_ed' is missing for format version 2.");
         }
 
-        return new JEnvelope(format, keyId, algorithm, paths, encryptedData, selectors, (features & ExtendedFeatureSet.Bind) != 0);
+        return new JEnvelope(format, keyId, algorithm, paths, encryptedData, selectors, (features & ExtendedFeatureSet.Bind) != 0) { Commitment = commitment, Nested = nested };
     }
 
     /// <summary>Builds the metadata object this library writes: format 3, or 101 when <paramref name="extended"/> (then <paramref name="paths"/> follow the anchor).</summary>
-    public static JObject Create(string keyId, string algorithm, List<string> paths, bool extended = false, bool selectors = true, bool bind = false)
+    public static JObject Create(string keyId, string algorithm, List<string> paths, bool extended = false, bool selectors = true, bool bind = false, bool commit = false)
     {
         var envelope = new JObject
         {
@@ -143,7 +145,13 @@ internal sealed class JEnvelope
 
         if (extended)
         {
-            envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = selectors && bind ? new JArray(ExtendedEnvelope.SelectorsFeature, ExtendedEnvelope.BindFeature) : new JArray(bind ? ExtendedEnvelope.BindFeature : ExtendedEnvelope.SelectorsFeature) };
+            JArray critical = selectors && bind ? new JArray(ExtendedEnvelope.SelectorsFeature, ExtendedEnvelope.BindFeature) : new JArray(bind ? ExtendedEnvelope.BindFeature : ExtendedEnvelope.SelectorsFeature);
+            if (commit)
+            {
+                critical.Add(ExtendedEnvelope.CommitFeature);
+            }
+
+            envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = critical };
         }
 
         envelope[EncryptionEnvelope.EncryptedDataName] = null;
@@ -151,18 +159,38 @@ internal sealed class JEnvelope
         return envelope;
     }
 
-    // Format 101: the top-level _ex must be exactly the anchor this library writes.
-    private static void CheckAnchor(JObject document)
+    /// <summary>The document commitment the anchor holds when the document requires <c>commit</c>, else <see langword="null"/>.</summary>
+    public byte[]? Commitment { get; private init; }
+
+    /// <summary>The nested selectors <c>_ep</c> lists (format 101), as listed.</summary>
+    public IReadOnlyList<string> Nested { get; private init; } = [];
+
+    // Format 101: the top-level _ex must be exactly the anchor this library writes; with 'commit', the tag and
+    // version followed by a commitment, which is returned for the decryption to verify.
+    private static byte[]? CheckAnchor(JObject document, bool committed)
     {
         if (!document.TryGetValue(EncryptionEnvelope.AnchorName, out JToken? anchor))
         {
             throw JsonErrors.CreateMalformedEnvelope("the anchor property '_ex' that format version 101 requires is missing.");
         }
 
+        if (committed)
+        {
+            byte[] commitment = new byte[ExtendedEnvelope.CommitmentLength];
+            if (anchor.Type != JTokenType.String || !ExtendedEnvelope.TryReadCommittedAnchor(System.Text.Encoding.UTF8.GetBytes((string)anchor!), commitment))
+            {
+                throw JsonErrors.CreateMalformedEnvelope("the anchor property '_ex' does not hold an anchor with a document commitment.");
+            }
+
+            return commitment;
+        }
+
         if (anchor.Type != JTokenType.String || !string.Equals((string)anchor!, ExtendedEnvelope.AnchorBase64, StringComparison.Ordinal))
         {
             throw JsonErrors.CreateMalformedEnvelope("the anchor property '_ex' does not hold the anchor value of format version 101.");
         }
+
+        return null;
     }
 
     private static string ReadString(JObject envelope, string name)

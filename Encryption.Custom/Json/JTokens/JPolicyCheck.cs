@@ -31,6 +31,11 @@ internal static class JPolicyCheck
             {
                 PolicyReadCheck.ThrowBindingDowngrade(rules, Id(document, nameDocument));
             }
+
+            if (envelope.Commitment is null && rules.Commits && rules.ForbidsPlaintext)
+            {
+                PolicyReadCheck.ThrowCommitmentDowngrade(rules, Id(document, nameDocument));
+            }
         }
 
         PathRule? plaintext = null;

@@ -27,14 +27,21 @@ internal sealed class PolicyRuleSet
     /// <param name="encryptsWrites">Whether writes that ask for nothing are encrypted by the rules.</param>
     /// <param name="binds">Whether the policy binds values to their document.</param>
     /// <param name="binding">The container to bind to (used only when <paramref name="binds"/>).</param>
+    /// <param name="commits">Whether documents carry the document commitment (needs <paramref name="binds"/>).</param>
     /// <exception cref="EncryptionException">The key, algorithm or paths are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
-    public PolicyRuleSet(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<PathRule> rules, IEnumerable<string> acceptedKeyIds, bool forbidsPlaintext, bool encryptsWrites, bool binds = false, BindingTarget? binding = null)
+    public PolicyRuleSet(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<PathRule> rules, IEnumerable<string> acceptedKeyIds, bool forbidsPlaintext, bool encryptsWrites, bool binds = false, BindingTarget? binding = null, bool commits = false)
     {
         _rules = [.. rules];
         _paths = [.. _rules.Select(r => r.Text)];
         _deterministicPaths = [.. _rules.Where(r => r.IsDeterministic).Select(r => r.Text)];
+        if (commits && !binds)
+        {
+            JsonErrors.ThrowInvalidOptions("The document commitment (Commit) needs binding (Bind): the commitment covers the binding's document digest.");
+        }
+
         Binds = binds;
-        Plan = EncryptionPlan.Create(dataEncryptionKeyId, encryptionAlgorithm, _paths, _deterministicPaths, binds ? binding : null);
+        Commits = commits;
+        Plan = EncryptionPlan.Create(dataEncryptionKeyId, encryptionAlgorithm, _paths, _deterministicPaths, binds && binding is not null ? binding.WithCommit(commits) : null);
         DataEncryptionKeyId = dataEncryptionKeyId;
         EncryptionAlgorithm = encryptionAlgorithm;
         _readableKeyIds = [.. acceptedKeyIds.Prepend(dataEncryptionKeyId).Distinct(StringComparer.Ordinal)];
@@ -60,9 +67,12 @@ internal sealed class PolicyRuleSet
     /// </summary>
     public bool Binds { get; }
 
+    /// <summary>Whether documents carry, and reads verify, the document commitment (<c>Commit</c>; needs <see cref="Binds"/>).</summary>
+    public bool Commits { get; }
+
     /// <summary>The same rules bound to the container <paramref name="target"/> (scope and partition-key paths).</summary>
     public PolicyRuleSet BindTo(BindingTarget target) =>
-        new(DataEncryptionKeyId, EncryptionAlgorithm, _rules, _readableKeyIds.Skip(1), ForbidsPlaintext, EncryptsWrites, Binds, target);
+        new(DataEncryptionKeyId, EncryptionAlgorithm, _rules, _readableKeyIds.Skip(1), ForbidsPlaintext, EncryptsWrites, Binds, target, Commits);
 
     /// <summary>The rules, in the policy's order.</summary>
     public IReadOnlyList<PathRule> Rules => _rules;

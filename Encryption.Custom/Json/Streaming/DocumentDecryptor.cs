@@ -45,6 +45,11 @@ internal static class DocumentDecryptor
         {
             BindingTarget target = policy?.Binding ?? throw DocumentBinding.NoBindingTarget(keyId);
             binding = BindingScan.Compute(input[document.Start..document.End], target, document.Algorithm!, keyId, maxDepth);
+            if (document.Committed)
+            {
+                // Before any value is decrypted (and before any output is written).
+                CommitmentCheck.Verify(input, scan, document, key, binding, maxDepth);
+            }
             string[] texts = document.Selectors?.Texts ?? [];
             for (int i = 0; i < texts.Length; i++)
             {

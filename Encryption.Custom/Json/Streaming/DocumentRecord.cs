@@ -46,6 +46,9 @@ internal struct DocumentRecord
     /// <summary>Whether <c>_ev.crit</c> requires <c>bind</c>: every randomized cell is bound to this document.</summary>
     public bool Bound;
 
+    /// <summary>Whether <c>_ev.crit</c> requires <c>commit</c>: the anchor holds the document commitment.</summary>
+    public bool Committed;
+
     /// <summary>The <c>_ed</c> string token (quotes included), or -1.</summary>
     public int EncryptedDataStart;
 

@@ -83,8 +83,11 @@ internal static partial class EnvelopeReader
         }
     }
 
-    // Format 101: the top-level _ex must be exactly the anchor this library writes (no commitment: 'commit' is refused
-    // with the other features it does not support, before this).
+    // Format 101: the top-level _ex must be exactly the anchor this library writes; with 'commit', the tag and version
+    // followed by a commitment (verified by the decryption, not here).
+    private static bool IsAnchor(ReadOnlySpan<byte> base64, bool committed, Span<byte> commitment) =>
+        committed ? ExtendedEnvelope.TryReadCommittedAnchor(base64, commitment) : ExtendedEnvelope.IsAnchor(base64);
+
     private static void CheckAnchor(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document)
     {
         if (document.AnchorProperty < 0)
@@ -100,10 +103,11 @@ internal static partial class EnvelopeReader
         ref readonly PropertyRecord anchor = ref scan.Properties[document.AnchorProperty];
         ReadOnlySpan<byte> token = input[anchor.ValueStart..anchor.ValueEnd];
         Span<byte> unescaped = stackalloc byte[128];
+        Span<byte> commitment = stackalloc byte[ExtendedEnvelope.CommitmentLength];
         bool valid = anchor.ValueType == JsonTokenType.String
             && (!anchor.ValueEscaped
-                ? ExtendedEnvelope.IsAnchor(token[1..^1])
-                : token.Length <= unescaped.Length && ExtendedEnvelope.IsAnchor(unescaped[..JsonStringUnescaper.Unescape(token, unescaped)]));
+                ? IsAnchor(token[1..^1], document.Committed, commitment)
+                : token.Length <= unescaped.Length && IsAnchor(unescaped[..JsonStringUnescaper.Unescape(token, unescaped)], document.Committed, commitment));
         if (!valid)
         {
             JsonErrors.ThrowMalformedEnvelope("the anchor property '_ex' does not hold the anchor value of format version 101.");

@@ -172,6 +172,7 @@ internal static partial class EnvelopeReader
         document.Format = EncryptionEnvelope.ResolveFormat(formatVersion, document.Algorithm);
         bool extended = document.Format == EnvelopeFormat.Extended;
         document.Bound = false;
+        document.Committed = false;
         var features = ExtendedFeatureSet.None;
         if (extended)
         {
@@ -182,6 +183,7 @@ internal static partial class EnvelopeReader
             }
 
             features = ExtendedFeatures.Read(envelope[starts[FeaturesMember]..ends[FeaturesMember]]);
+            ExtendedEnvelope.CheckCommitNeedsBind(features);
         }
         if (starts[EncryptedDataMember] >= 0)
         {
@@ -220,6 +222,7 @@ internal static partial class EnvelopeReader
 
             document.Selectors = selectors.IsEmpty ? null : DocumentSelectors.Get(selectors);
             document.Bound = (features & ExtendedFeatureSet.Bind) != 0;
+            document.Committed = (features & ExtendedFeatureSet.Commit) != 0;
             for (int i = 0; document.Selectors is not null && i < scan.PathCount; i++)
             {
                 if (document.Selectors.Root.FindChild(scan.GetPathName(scan.Paths[i])) >= 0)

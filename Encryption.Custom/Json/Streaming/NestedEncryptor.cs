@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Text.Json;
+using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 
@@ -29,6 +30,7 @@ internal static class NestedEncryptor
     /// <param name="flags">Per path: set to <see cref="EncryptionPlan.EncryptedFlag"/> when a value of it was encrypted.</param>
     /// <param name="cursor">The first input byte not yet written; advanced past every cell written.</param>
     /// <param name="binding">The document's binding (default when the plan does not bind).</param>
+    /// <param name="chain">The document commitment's chain: one step per cell written when the plan commits.</param>
     /// <param name="maxDepth">The depth limit.</param>
     /// <returns>The number of bytes written.</returns>
     public static long Walk(
@@ -41,6 +43,7 @@ internal static class NestedEncryptor
         scoped Span<byte> flags,
         ref int cursor,
         in CellBinding binding,
+        ref CommitmentChain chain,
         int maxDepth)
     {
         if (node.IsLeaf)
@@ -54,7 +57,7 @@ internal static class NestedEncryptor
             output.Write(document[cursor..start]);
             long written = start - cursor;
             int rule = node.RuleIndex;
-            written += StreamEncryptor.EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(rule), plan.GetPath(rule), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(rule));
+            written += StreamEncryptor.EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(rule), plan.GetPath(rule), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(rule), ref chain, plan.Commits);
             cursor = (int)reader.BytesConsumed;
             flags[rule] = EncryptionPlan.EncryptedFlag;
             return written;
@@ -62,7 +65,7 @@ internal static class NestedEncryptor
 
         if (reader.TokenType == JsonTokenType.StartObject && node.ChildCount > 0)
         {
-            return WalkObject(ref reader, document, output, key, plan, node, flags, ref cursor, binding, maxDepth);
+            return WalkObject(ref reader, document, output, key, plan, node, flags, ref cursor, binding, ref chain, maxDepth);
         }
 
         if (reader.TokenType == JsonTokenType.StartArray && node.Elements is { } elements)
@@ -71,7 +74,7 @@ internal static class NestedEncryptor
             long written = 0;
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                written += Walk(ref reader, document, output, key, plan, elements, flags, ref cursor, binding, maxDepth);
+                written += Walk(ref reader, document, output, key, plan, elements, flags, ref cursor, binding, ref chain, maxDepth);
             }
 
             return written;
@@ -91,6 +94,7 @@ internal static class NestedEncryptor
         scoped Span<byte> flags,
         ref int cursor,
         in CellBinding binding,
+        ref CommitmentChain chain,
         int maxDepth)
     {
         JsonDepth.Check(reader.CurrentDepth, maxDepth, 0);
@@ -120,7 +124,7 @@ internal static class NestedEncryptor
             }
 
             seen |= 1UL << child;
-            written += Walk(ref reader, document, output, key, plan, next, flags, ref cursor, binding, maxDepth);
+            written += Walk(ref reader, document, output, key, plan, next, flags, ref cursor, binding, ref chain, maxDepth);
         }
 
         return written;

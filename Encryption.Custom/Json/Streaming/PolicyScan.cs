@@ -47,6 +47,11 @@ internal static class PolicyScan
             PolicyReadCheck.ThrowBindingDowngrade(rules, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
         }
 
+        if (encrypted && rules.Commits && !document.Committed && rules.ForbidsPlaintext)
+        {
+            PolicyReadCheck.ThrowCommitmentDowngrade(rules, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
+        }
+
         int index = FindUnlisted(input, scan, document, rules, out int property, out bool cellShaped);
         if (cellShaped)
         {

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Text.Json;
+using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -19,7 +20,7 @@ internal static partial class StreamEncryptor
     /// <remarks>
     /// The scan covers the whole document before anything is written, so a document that is malformed anywhere goes to
     /// the reader and its error; after a scan is accepted, the rules are the reader walk's own (<see cref="Match"/>, the
-    /// reserved names, duplicates, <see cref="EncryptValue(ref Utf8JsonReader, ReadOnlySpan{byte}, IBufferWriter{byte}, DataEncryptionKey, EncryptionPlan, int, in CellBinding, int)"/>).
+    /// reserved names, duplicates, <see cref="EncryptValue(ref Utf8JsonReader, ReadOnlySpan{byte}, IBufferWriter{byte}, DataEncryptionKey, EncryptionPlan, int, in CellBinding, ref CommitmentChain, int)"/>).
     /// Plans with nested selectors use the reader walk, which descends into values.
     /// </remarks>
     private static bool TryEncryptScanned(
@@ -110,24 +111,26 @@ internal static partial class StreamEncryptor
         in CellBinding binding,
         int maxDepth)
     {
+        // The fast path never commits (Encrypt sends committing plans to the reader walk).
+        var unused = default(CommitmentChain);
         switch (property.ValueType)
         {
             case JsonTokenType.String when !property.ValueEscaped:
                 ReadOnlySpan<byte> text = document[(property.ValueStart + 1)..(property.ValueEnd - 1)];
-                return WriteEncrypted(output, key, TypeMarker.String, text, new CellTarget(plan.GetDeterministicPrefix(pathIndex), binding, plan.GetSelector(pathIndex)));
+                return WriteEncrypted(output, key, TypeMarker.String, text, new CellTarget(plan.GetDeterministicPrefix(pathIndex), binding, plan.GetSelector(pathIndex), commit: false), ref unused);
 
             case JsonTokenType.True:
             case JsonTokenType.False:
                 Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
                 ScalarEncoding.WriteBoolean(property.ValueType == JsonTokenType.True, boolean);
-                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, new CellTarget(plan.GetDeterministicPrefix(pathIndex), binding, plan.GetSelector(pathIndex)));
+                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, new CellTarget(plan.GetDeterministicPrefix(pathIndex), binding, plan.GetSelector(pathIndex), commit: false), ref unused);
 
             default:
                 // The scan judged the value well-formed and within the depth limit; the reader only decodes it.
                 ReadOnlySpan<byte> value = document[property.ValueStart..property.ValueEnd];
                 var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(maxDepth, 0));
                 reader.Read();
-                return EncryptValue(ref reader, value, output, key, plan, pathIndex, binding, maxDepth);
+                return EncryptValue(ref reader, value, output, key, plan, pathIndex, binding, ref unused, maxDepth);
         }
     }
 }

@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using System.Text.Json;
+using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 
@@ -55,7 +56,9 @@ internal static partial class StreamEncryptor
             CellBinding binding = plan.Binding is { } target
                 ? BindingScan.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId, maxDepth)
                 : default;
-            if (allowFastPath && plan.NestedSelectors.ChildCount == 0 && TryEncryptScanned(document, output, key, plan, encrypted, binding, maxDepth, maxLength))
+            // A committing plan takes the reader walk: the scanned fast path would need the chain threaded through it
+            // too, and the walk already costs nothing per document beyond the chain itself (kept on the stack).
+            if (allowFastPath && plan.NestedSelectors.ChildCount == 0 && !plan.Commits && TryEncryptScanned(document, output, key, plan, encrypted, binding, maxDepth, maxLength))
             {
                 return;
             }
@@ -87,6 +90,9 @@ internal static partial class StreamEncryptor
         int maxDepth,
         int maxLength)
     {
+        // The document commitment's chain (wire-format.md "Document commitment"): one SHA-256 step per cell, in the
+        // order cells are written, which is document order. On the stack; unused unless the plan commits.
+        var chain = default(CommitmentChain);
         if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
         {
             JsonErrors.ThrowRootNotObject();
@@ -119,7 +125,7 @@ internal static partial class StreamEncryptor
                 }
 
                 nestedSeen |= 1UL << nestedRoot;
-                written += NestedEncryptor.Walk(ref reader, document, output, key, plan, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref cursor, binding, maxDepth);
+                written += NestedEncryptor.Walk(ref reader, document, output, key, plan, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref cursor, binding, ref chain, maxDepth);
                 lastValueEnd = (int)reader.BytesConsumed;
                 CheckOutputLength(written + (document.Length - cursor), maxLength);
                 continue;
@@ -145,7 +151,7 @@ internal static partial class StreamEncryptor
 
             output.Write(document[cursor..(int)reader.TokenStartIndex]);
             written += (int)reader.TokenStartIndex - cursor;
-            written += EncryptValue(ref reader, document, output, key, plan, pathIndex, binding, maxDepth);
+            written += EncryptValue(ref reader, document, output, key, plan, pathIndex, binding, ref chain, maxDepth);
             cursor = lastValueEnd = (int)reader.BytesConsumed;
             CheckOutputLength(written + (document.Length - cursor), maxLength);
         }
@@ -160,8 +166,40 @@ internal static partial class StreamEncryptor
             output.Write(","u8);
         }
 
-        plan.WriteEnvelope(output, encrypted);
+        if (plan.Commits)
+        {
+            WriteCommittedEnvelope(output, key, plan, encrypted, binding, chain);
+        }
+        else
+        {
+            plan.WriteEnvelope(output, encrypted);
+        }
+
         output.Write(document[lastValueEnd..]);
+    }
+
+    // The anchor holds the commitment over D, the paths _ep lists and the chain of the cells just written.
+    private static void WriteCommittedEnvelope(IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, scoped ReadOnlySpan<byte> encrypted, in CellBinding binding, in CommitmentChain chain)
+    {
+        int blockLength = plan.GetSelectorBlockLength(encrypted);
+        byte[]? rented = null;
+        Span<byte> block = blockLength <= ScratchBuffer.StackLimit
+            ? stackalloc byte[ScratchBuffer.StackLimit]
+            : (rented = ArrayPool<byte>.Shared.Rent(blockLength));
+        try
+        {
+            block = block[..plan.WriteSelectorBlock(encrypted, block)];
+            Span<byte> commitment = stackalloc byte[DocumentCommitment.Size];
+            key.ComputeCommitmentLeased(binding.DocumentDigest, block, chain, commitment);
+            plan.WriteEnvelope(output, encrypted, commitment);
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
     }
 
     private static void CheckOutputLength(long projected, int maxLength)
@@ -231,8 +269,9 @@ internal static partial class StreamEncryptor
         EncryptionPlan plan,
         int pathIndex,
         in CellBinding binding,
+        ref CommitmentChain chain,
         int maxDepth) =>
-        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(pathIndex));
+        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(pathIndex), ref chain, plan.Commits);
 
     /// <summary>
     /// Encrypts the value at the reader (positioned on its first token) and writes it quoted: the one mapping from a
@@ -262,22 +301,41 @@ internal static partial class StreamEncryptor
         in CellBinding binding = default,
         ReadOnlySpan<byte> selector = default)
     {
-        var cell = new CellTarget(deterministic, binding, selector);
+        var unused = default(CommitmentChain);
+        return EncryptValue(ref reader, document, output, key, deterministic, path, keyId, maxDepth, binding, selector, ref unused, commit: false);
+    }
+
+    /// <summary>Like the overload above; when <paramref name="commit"/>, the cell written is appended to <paramref name="chain"/>.</summary>
+    internal static int EncryptValue(
+        ref Utf8JsonReader reader,
+        ReadOnlySpan<byte> document,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        ReadOnlySpan<byte> deterministic,
+        string path,
+        string keyId,
+        int maxDepth,
+        in CellBinding binding,
+        ReadOnlySpan<byte> selector,
+        ref CommitmentChain chain,
+        bool commit)
+    {
+        var cell = new CellTarget(deterministic, binding, selector, commit);
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
                 return reader.ValueIsEscaped
-                    ? EncryptEscapedString(ref reader, output, key, cell)
-                    : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, cell);
+                    ? EncryptEscapedString(ref reader, output, key, cell, ref chain)
+                    : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, cell, ref chain);
 
             case JsonTokenType.Number:
-                return EncryptNumber(ref reader, output, key, path, cell);
+                return EncryptNumber(ref reader, output, key, path, cell, ref chain);
 
             case JsonTokenType.True:
             case JsonTokenType.False:
                 Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
                 ScalarEncoding.WriteBoolean(reader.TokenType == JsonTokenType.True, boolean);
-                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, cell);
+                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, cell, ref chain);
 
             case JsonTokenType.StartObject:
             case JsonTokenType.StartArray:
@@ -289,7 +347,7 @@ internal static partial class StreamEncryptor
                 TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
                 int start = (int)reader.TokenStartIndex;
                 JsonDepth.SkipContainer(ref reader, maxDepth, 0);
-                return EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker, cell);
+                return EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker, cell, ref chain);
 
             default:
                 JsonErrors.ThrowUnsupportedValue(path);
@@ -297,13 +355,13 @@ internal static partial class StreamEncryptor
         }
     }
 
-    private static int EncryptNumber(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, string path, scoped in CellTarget cell)
+    private static int EncryptNumber(scoped ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, string path, scoped in CellTarget cell, ref CommitmentChain chain)
     {
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         if (reader.TryGetInt64(out long integer))
         {
             ScalarEncoding.WriteInt64(integer, scalar);
-            return WriteEncrypted(output, key, TypeMarker.Long, scalar, cell);
+            return WriteEncrypted(output, key, TypeMarker.Long, scalar, cell, ref chain);
         }
 
         // A plain integer literal that does not fit int64 is rejected, never silently stored as a double.
@@ -321,11 +379,11 @@ internal static partial class StreamEncryptor
         }
 
         ScalarEncoding.WriteDouble(value, scalar);
-        return WriteEncrypted(output, key, TypeMarker.Double, scalar, cell);
+        return WriteEncrypted(output, key, TypeMarker.Double, scalar, cell, ref chain);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int EncryptEscapedString(ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, scoped in CellTarget cell)
+    private static int EncryptEscapedString(scoped ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, scoped in CellTarget cell, ref CommitmentChain chain)
     {
         var scratch = default(ScratchBuffer);
         int maxLength = reader.ValueSpan.Length;
@@ -334,7 +392,7 @@ internal static partial class StreamEncryptor
         try
         {
             length = JsonStringUnescaper.CopyString(ref reader, plainText);
-            return WriteEncrypted(output, key, TypeMarker.String, plainText[..length], cell);
+            return WriteEncrypted(output, key, TypeMarker.String, plainText[..length], cell, ref chain);
         }
         finally
         {
@@ -343,17 +401,17 @@ internal static partial class StreamEncryptor
         }
     }
 
-    private static int EncryptContainer(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, scoped in CellTarget cell)
+    private static int EncryptContainer(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, scoped in CellTarget cell, ref CommitmentChain chain)
     {
         // Already compact (the usual serializer output): encrypt the document's bytes directly. Objects and arrays
         // are never deterministic (refused above), so no IV context.
         return JsonWhitespace.ContainsWhitespace(json)
-            ? EncryptCompacted(json, output, key, marker, cell)
-            : WriteEncrypted(output, key, marker, json, cell);
+            ? EncryptCompacted(json, output, key, marker, cell, ref chain)
+            : WriteEncrypted(output, key, marker, json, cell, ref chain);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int EncryptCompacted(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, scoped in CellTarget cell)
+    private static int EncryptCompacted(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, scoped in CellTarget cell, ref CommitmentChain chain)
     {
         var scratch = default(ScratchBuffer);
         Span<byte> compact = json.Length <= ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(json.Length);
@@ -361,7 +419,7 @@ internal static partial class StreamEncryptor
         try
         {
             length = JsonWhitespace.Compact(json, compact);
-            return WriteEncrypted(output, key, marker, compact[..length], cell);
+            return WriteEncrypted(output, key, marker, compact[..length], cell, ref chain);
         }
         finally
         {
@@ -370,7 +428,7 @@ internal static partial class StreamEncryptor
         }
     }
 
-    private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, scoped in CellTarget cell)
+    private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, scoped in CellTarget cell, ref CommitmentChain chain)
     {
         int encodedLength = EncryptedValueCodec.GetEncodedLength(key, plainText.Length);
         Span<byte> span = output.GetSpan(encodedLength + 2);
@@ -378,16 +436,41 @@ internal static partial class StreamEncryptor
         int written = cell.Deterministic.IsEmpty && !cell.Binding.IsEmpty
             ? BoundValueCodec.Encode(key, cell.Binding, cell.Selector, marker, plainText, span.Slice(1, encodedLength))
             : EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength), cell.Deterministic);
+        if (cell.Commit)
+        {
+            AppendToChain(ref chain, marker, span.Slice(1, written));
+        }
+
         span[written + 1] = (byte)'"';
         output.Advance(written + 2);
         return written + 2;
     }
 
-    // How one value is encrypted: deterministically (IV context prefix), bound (binding and selector), or neither.
-    private readonly ref struct CellTarget(ReadOnlySpan<byte> deterministic, CellBinding binding, ReadOnlySpan<byte> selector)
+    // One chain step from the base64 just written: its first 48 characters decode to the marker, the cell's version
+    // byte and its 32-byte tag (every cell is longer), which is all a step covers.
+    private static void AppendToChain(ref CommitmentChain chain, TypeMarker marker, ReadOnlySpan<byte> base64)
     {
-        public readonly ReadOnlySpan<byte> Deterministic = deterministic;
-        public readonly CellBinding Binding = binding;
-        public readonly ReadOnlySpan<byte> Selector = selector;
+        Span<byte> head = stackalloc byte[36];
+        System.Buffers.Text.Base64.DecodeFromUtf8(base64[..48], head, out _, out _, isFinalBlock: false);
+        chain.Append((byte)marker, head[1..]);
+    }
+
+    // How one value is encrypted: deterministically (IV context prefix), bound (binding and selector), or neither;
+    // and whether its cell goes into the document commitment's chain (passed beside it by ref: a ref field here
+    // would tie the target's lifetime to the reader's under the ref-safety rules).
+    private readonly ref struct CellTarget
+    {
+        public readonly ReadOnlySpan<byte> Deterministic;
+        public readonly CellBinding Binding;
+        public readonly ReadOnlySpan<byte> Selector;
+        public readonly bool Commit;
+
+        public CellTarget(ReadOnlySpan<byte> deterministic, CellBinding binding, ReadOnlySpan<byte> selector, bool commit)
+        {
+            Deterministic = deterministic;
+            Binding = binding;
+            Selector = selector;
+            Commit = commit;
+        }
     }
 }

@@ -50,6 +50,16 @@ internal sealed class BindingTarget
     /// <summary>"&lt;database id&gt;/&lt;container id&gt;".</summary>
     public string Scope { get; }
 
+    /// <summary>
+    /// Whether documents written here also carry the document commitment (<c>commit</c>, wire-format.md "Document
+    /// commitment") and documents read here must. Part of the binding: it reuses D and needs bound cells.
+    /// </summary>
+    public bool Commit { get; init; }
+
+    /// <summary>This target with <see cref="Commit"/> set to <paramref name="commit"/> (itself when it already is).</summary>
+    public BindingTarget WithCommit(bool commit) =>
+        commit == Commit ? this : new BindingTarget(Scope, _partitionKeyPaths) { Commit = commit };
+
     /// <summary>How many partition-key paths the container defines.</summary>
     public int PartitionKeyCount => _partitionKeyPaths.Length;
 

@@ -26,6 +26,10 @@ internal readonly struct CellBinding
     /// <summary>Whether this is a real binding (the default value is not, and binds nothing).</summary>
     public bool IsEmpty => ((ReadOnlySpan<byte>)_digest).IndexOfAnyExcept((byte)0) < 0;
 
+    /// <summary>D itself (public data): the document commitment covers it too.</summary>
+    [System.Diagnostics.CodeAnalysis.UnscopedRef]
+    public ReadOnlySpan<byte> DocumentDigest => _digest;
+
     /// <summary>A copy of D (tests and diagnostics; public data).</summary>
     public byte[] GetDocumentDigest() => ((ReadOnlySpan<byte>)_digest).ToArray();
 

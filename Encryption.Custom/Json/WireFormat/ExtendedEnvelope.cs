@@ -20,7 +20,7 @@ internal static class ExtendedEnvelope
     /// <summary>Reserved for bound cells (a cell's MAC covers its document and selector); refused until supported.</summary>
     public const string BindFeature = "bind";
 
-    /// <summary>Reserved for the document commitment held in the anchor; refused until supported.</summary>
+    /// <summary>The document commitment held in the anchor (wire-format.md "Document commitment").</summary>
     public const string CommitFeature = "commit";
 
     /// <summary>The first byte of the anchor: no cell starts with it (cells start with a type marker, then 0x01).</summary>
@@ -46,7 +46,7 @@ internal static class ExtendedEnvelope
     /// format 3: <c>"_ei":{"_ef":3,"_en":…,"_ea":…,"_ed":null,"_ep":[</c>; format 101 adds the anchor property before
     /// it, <c>_ev</c> inside it, and lists the anchor first.
     /// </summary>
-    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false)
+    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false, bool commit = false)
     {
         var prefix = new ArrayBufferWriter<byte>();
         if (extended)
@@ -64,6 +64,10 @@ internal static class ExtendedEnvelope
         {
             prefix.Write(",\"_ev\":{\"v\":1,\"crit\":["u8);
             prefix.Write(selectors && bind ? "\"sel\",\"bind\""u8 : bind ? "\"bind\""u8 : "\"sel\""u8);
+            if (commit)
+            {
+                prefix.Write(",\"commit\""u8);
+            }
             prefix.Write("]}"u8);
         }
 
@@ -74,6 +78,40 @@ internal static class ExtendedEnvelope
         }
 
         return prefix.WrittenSpan.ToArray();
+    }
+
+    /// <summary>Where the anchor's base64 starts in a format 101 prefix (after <c>"_ex":"</c>).</summary>
+    public const int AnchorValueOffset = 7;
+
+    /// <summary>The anchor's base64 length: 34 bytes, 48 characters (with or without a commitment).</summary>
+    public const int AnchorBase64Length = 48;
+
+    /// <summary>Writes the base64 of <c>EC 01 ‖ commitment</c> (exactly <see cref="AnchorBase64Length"/> bytes) to <paramref name="destination"/>.</summary>
+    public static void WriteCommittedAnchor(ReadOnlySpan<byte> commitment, Span<byte> destination)
+    {
+        Span<byte> anchor = stackalloc byte[AnchorLength];
+        anchor[0] = AnchorTag;
+        anchor[1] = AnchorVersion;
+        commitment[..CommitmentLength].CopyTo(anchor[2..]);
+        System.Buffers.Text.Base64.EncodeToUtf8(anchor, destination, out _, out _);
+    }
+
+    /// <summary>
+    /// Decodes a committed anchor (unescaped base64 content) into its commitment; false when it is not
+    /// <c>EC 01</c> followed by 32 bytes.
+    /// </summary>
+    public static bool TryReadCommittedAnchor(ReadOnlySpan<byte> base64, Span<byte> commitment)
+    {
+        Span<byte> anchor = stackalloc byte[AnchorLength + 2];
+        if (base64.Length != AnchorBase64Length
+            || System.Buffers.Text.Base64.DecodeFromUtf8(base64, anchor, out int consumed, out int written) != OperationStatus.Done
+            || consumed != base64.Length || written != AnchorLength || anchor[0] != AnchorTag || anchor[1] != AnchorVersion)
+        {
+            return false;
+        }
+
+        anchor.Slice(2, CommitmentLength).CopyTo(commitment);
+        return true;
     }
 
     /// <summary>The anchor value as stored, quoted (what the stream reader compares an unescaped token with).</summary>
@@ -94,9 +132,9 @@ internal static class ExtendedEnvelope
     }
 
     /// <summary>
-    /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/> and
-    /// <see cref="BindFeature"/> are understood; <see cref="CommitFeature"/> is known but not supported yet; anything
-    /// else is unknown. Either way the document is refused rather than read without the feature's checks.
+    /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/>,
+    /// <see cref="BindFeature"/> and <see cref="CommitFeature"/> are understood (each reader verifies what it accepts);
+    /// anything else is unknown and refused rather than read without the feature's checks.
     /// </summary>
     /// <returns>The feature.</returns>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
@@ -112,14 +150,35 @@ internal static class ExtendedEnvelope
             return ExtendedFeatureSet.Bind;
         }
 
+        if (utf8Feature.SequenceEqual("commit"u8))
+        {
+            return ExtendedFeatureSet.Commit;
+        }
+
         string feature = UntrustedText.Shorten(Encoding.UTF8.GetString(utf8Feature));
-        string why = utf8Feature.SequenceEqual("commit"u8)
-            ? "which this version of the library does not support yet"
-            : "which this version of the library does not know";
         throw new EncryptionException(
             EncryptionErrorKind.UnsupportedFormat,
-            $"The document requires the encryption feature '{feature}' ('_ev.crit'), {why}: it is refused rather than read without that feature's checks.");
+            $"The document requires the encryption feature '{feature}' ('_ev.crit'), which this version of the library does not know: it is refused rather than read without that feature's checks.");
     }
+
+    /// <summary>Checks that a feature list with <c>commit</c> also has <c>bind</c> (the commitment reuses D).</summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
+    public static void CheckCommitNeedsBind(ExtendedFeatureSet features)
+    {
+        if ((features & ExtendedFeatureSet.Commit) != 0 && (features & ExtendedFeatureSet.Bind) == 0)
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.UnsupportedFormat,
+                "The document requires the encryption feature 'commit' ('_ev.crit') without 'bind', which it needs (the commitment covers the binding's document digest): it is refused.");
+        }
+    }
+
+    /// <summary>The refusal when a document's commitment does not verify.</summary>
+    public static EncryptionException CommitmentMismatch(string keyId) =>
+        new(
+            EncryptionErrorKind.CellBindingMismatch,
+            "The document commitment ('_ex') does not match the document's cells: a cell was removed, set to null or put back from another version of this document, a listed path was dropped from '_ep', values were reordered, or the anchor was changed. The document is refused as tampered with.",
+            keyId);
 
     /// <summary>Whether <paramref name="base64"/> (unescaped string content) is the anchor this library writes.</summary>
     public static bool IsAnchor(ReadOnlySpan<byte> base64) => base64.SequenceEqual(s_anchorToken.AsSpan(1, s_anchorToken.Length - 2));

@@ -12,4 +12,7 @@ internal enum ExtendedFeatureSet
 
     /// <summary><c>bind</c>: randomized values are bound cells (wire-format.md "Bound cells").</summary>
     Bind = 2,
+
+    /// <summary><c>commit</c>: the anchor holds the document commitment (wire-format.md "Document commitment"); needs <see cref="Bind"/>.</summary>
+    Commit = 4,
 }
