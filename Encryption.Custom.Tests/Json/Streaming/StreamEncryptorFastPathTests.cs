@@ -51,10 +51,11 @@ public sealed class StreamEncryptorFastPathTests : IDisposable
             Outcome outcome = Compare(Encoding.UTF8.GetBytes(shape.Json), shape.Paths, allDeterministic ? shape.Paths : []);
             fast += outcome.Scanned ? 1 : 0;
             return outcome.Agreed;
-        }).Check(Config.QuickThrowOnFailure.WithMaxTest(500));
+        }).Check(Config.QuickThrowOnFailure.WithMaxTest(1000));
 
-        // Escaped names send a document to the reader: most generated ones still take the fast path.
-        Assert.InRange(fast, 100, 500);
+        // Escaped names (and the other inputs the scan declines) send about four in five generated documents to the
+        // reader; about 200 of the 1,000 take the fast path. This only makes sure the property above exercised it.
+        Assert.InRange(fast, 50, 1000);
     }
 
     [Fact]

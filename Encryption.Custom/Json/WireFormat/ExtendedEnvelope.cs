@@ -17,7 +17,7 @@ internal static class ExtendedEnvelope
     /// <summary>The feature of nested selectors: <c>_ep</c> may list paths below the top level, and <c>[]</c>.</summary>
     public const string SelectorsFeature = "sel";
 
-    /// <summary>Reserved for bound cells (a cell's MAC covers its document and selector); refused until supported.</summary>
+    /// <summary>Bound cells (a cell's MAC covers its document and selector): understood by both processors.</summary>
     public const string BindFeature = "bind";
 
     /// <summary>The document commitment held in the anchor (wire-format.md "Document commitment").</summary>
