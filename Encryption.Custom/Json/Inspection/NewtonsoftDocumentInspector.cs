@@ -75,32 +75,13 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
         }
     }
 
+    // The first cell-shaped unlisted value, else the first plaintext one (JPolicyCheck's order).
     private static UnlistedValue? FindUnlisted(JObject document, JEnvelope? envelope, PolicyRuleSet rules)
     {
         UnlistedValue? plaintext = null;
-        bool extended = envelope is { Format: EnvelopeFormat.Extended };
-        foreach (JProperty property in document.Properties())
+        foreach ((JToken value, PathRule rule) in JPolicyPositions.Unlisted(document, envelope, rules))
         {
-            if (property.Value.Type == JTokenType.Null || property.Name == EncryptionEnvelope.PropertyName
-                || (extended && property.Name == EncryptionEnvelope.AnchorName))
-            {
-                continue;
-            }
-
-            int i = rules.FindAtPath(property.Name);
-            if (i < 0)
-            {
-                continue;
-            }
-
-            PathRule rule = rules[i];
-            string listedAs = string.Equals(property.Name, rule.PropertyName, StringComparison.Ordinal) ? rule.Text : "/" + property.Name;
-            if (envelope is { Format: EnvelopeFormat.PerProperty or EnvelopeFormat.Extended } && envelope.Paths.Contains(listedAs))
-            {
-                continue;
-            }
-
-            if (CellShaped(property.Value) is { } cell)
+            if (CellShaped(value) is { } cell)
             {
                 return new UnlistedValue(rule.Text, true, cell);
             }
@@ -108,79 +89,7 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
             plaintext ??= new UnlistedValue(rule.Text, false, null);
         }
 
-        SelectorNode policy = rules.Plan.NestedSelectors;
-        UnlistedValue? nestedPlaintext = null;
-        foreach (JProperty property in policy.ChildCount == 0 ? [] : document.Properties())
-        {
-            if (property.Name == EncryptionEnvelope.PropertyName || (extended && property.Name == EncryptionEnvelope.AnchorName))
-            {
-                continue;
-            }
-
-            int child = policy.FindChild(property.Name);
-            int variant = child < 0 ? policy.FindChildIgnoringCase(property.Name) : -1;
-            if (child < 0 && variant < 0)
-            {
-                continue;
-            }
-
-            SelectorNode? listed = child >= 0 && envelope?.Selectors?.Root is { } root && root.FindChild(property.Name) is int l && l >= 0 ? root.GetChild(l) : null;
-            if (Walk(property.Value, policy.GetChild(child >= 0 ? child : variant), listed, rules, ref nestedPlaintext) is { } cell)
-            {
-                return cell;
-            }
-        }
-
-        return plaintext ?? nestedPlaintext;
-    }
-
-    // JPolicyCheck.Walk: returns the first cell-shaped unlisted value; records the first plaintext one.
-    private static UnlistedValue? Walk(JToken value, SelectorNode policy, SelectorNode? listed, PolicyRuleSet rules, ref UnlistedValue? plaintext)
-    {
-        if (policy.IsLeaf)
-        {
-            if (value.Type != JTokenType.Null && listed is not { IsLeaf: true })
-            {
-                string text = rules[policy.RuleIndex].Text;
-                if (CellShaped(value) is { } cell)
-                {
-                    return new UnlistedValue(text, true, cell);
-                }
-
-                plaintext ??= new UnlistedValue(text, false, null);
-            }
-
-            return null;
-        }
-
-        if (value is JObject obj && policy.ChildCount > 0)
-        {
-            foreach (JProperty property in obj.Properties())
-            {
-                int child = policy.FindChild(property.Name);
-                int variant = child < 0 ? policy.FindChildIgnoringCase(property.Name) : -1;
-                if (child >= 0 || variant >= 0)
-                {
-                    SelectorNode? next = child >= 0 && listed is not null && listed.FindChild(property.Name) is int l && l >= 0 ? listed.GetChild(l) : null;
-                    if (Walk(property.Value, policy.GetChild(child >= 0 ? child : variant), next, rules, ref plaintext) is { } cell)
-                    {
-                        return cell;
-                    }
-                }
-            }
-        }
-        else if (value is JArray array && policy.Elements is { } elements)
-        {
-            foreach (JToken element in array)
-            {
-                if (Walk(element, elements, listed?.Elements, rules, ref plaintext) is { } cell)
-                {
-                    return cell;
-                }
-            }
-        }
-
-        return null;
+        return plaintext;
     }
 
     private static byte[]? CellShaped(JToken value)

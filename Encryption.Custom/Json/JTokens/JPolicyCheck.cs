@@ -38,95 +38,17 @@ internal static class JPolicyCheck
             }
         }
 
+        // A cell-shaped value at an unlisted position throws at once; the first plaintext one is reported after the walk.
         PathRule? plaintext = null;
-        bool extended = envelope is { Format: EnvelopeFormat.Extended };
-        foreach (JProperty property in document.Properties())
+        foreach ((JToken value, PathRule rule) in JPolicyPositions.Unlisted(document, envelope, rules))
         {
-            if (property.Value.Type == JTokenType.Null || property.Name == EncryptionEnvelope.PropertyName
-                || (extended && property.Name == EncryptionEnvelope.AnchorName))
-            {
-                continue;
-            }
-
-            int i = rules.FindAtPath(property.Name);
-            if (i < 0)
-            {
-                continue;
-            }
-
-            PathRule rule = rules[i];
-            string listedAs = string.Equals(property.Name, rule.PropertyName, StringComparison.Ordinal) ? rule.Text : "/" + property.Name;
-            if (envelope is { Format: EnvelopeFormat.PerProperty or EnvelopeFormat.Extended } && envelope.Paths.Contains(listedAs))
-            {
-                continue;
-            }
-
-            ThrowIfCellShaped(property.Value, rules, encryptor, rule, document, nameDocument);
+            ThrowIfCellShaped(value, rules, encryptor, rule, document, nameDocument);
             plaintext ??= rule;
         }
 
-        // The nested selectors' positions: a cell-shaped value there throws now, plaintext is reported after the top level's.
-        SelectorNode policy = rules.Plan.NestedSelectors;
-        PathRule? nestedPlaintext = null;
-        foreach (JProperty property in policy.ChildCount == 0 ? [] : document.Properties())
-        {
-            if (property.Name == EncryptionEnvelope.PropertyName || (extended && property.Name == EncryptionEnvelope.AnchorName))
-            {
-                continue;
-            }
-
-            int child = policy.FindChild(property.Name);
-            int variant = child < 0 ? policy.FindChildIgnoringCase(property.Name) : -1;
-            if (child < 0 && variant < 0)
-            {
-                continue;
-            }
-
-            SelectorNode? listed = child >= 0 && envelope?.Selectors?.Root is { } root && root.FindChild(property.Name) is int l && l >= 0 ? root.GetChild(l) : null;
-            Walk(property.Value, policy.GetChild(child >= 0 ? child : variant), listed, rules, encryptor, document, nameDocument, ref nestedPlaintext);
-        }
-
-        plaintext ??= nestedPlaintext;
         if (plaintext is not null)
         {
             PolicyReadCheck.OnPlaintext(rules, plaintext.Text, Id(document, nameDocument));
-        }
-    }
-
-    private static void Walk(JToken value, SelectorNode policy, SelectorNode? listed, PolicyRuleSet rules, Encryptor encryptor, JObject document, bool nameDocument, ref PathRule? plaintext)
-    {
-        if (policy.IsLeaf)
-        {
-            if (value.Type != JTokenType.Null && listed is not { IsLeaf: true })
-            {
-                PathRule rule = rules[policy.RuleIndex];
-                ThrowIfCellShaped(value, rules, encryptor, rule, document, nameDocument);
-                plaintext ??= rule;
-            }
-
-            return;
-        }
-
-        if (value is JObject obj && policy.ChildCount > 0)
-        {
-            foreach (JProperty property in obj.Properties())
-            {
-                int child = policy.FindChild(property.Name);
-                int variant = child < 0 ? policy.FindChildIgnoringCase(property.Name) : -1;
-                if (child >= 0 || variant >= 0)
-                {
-                    // A case variant is never what the metadata lists: whatever it holds at a policy position counts.
-                    SelectorNode? next = child >= 0 && listed is not null && listed.FindChild(property.Name) is int l && l >= 0 ? listed.GetChild(l) : null;
-                    Walk(property.Value, policy.GetChild(child >= 0 ? child : variant), next, rules, encryptor, document, nameDocument, ref plaintext);
-                }
-            }
-        }
-        else if (value is JArray array && policy.Elements is { } elements)
-        {
-            foreach (JToken element in array)
-            {
-                Walk(element, elements, listed?.Elements, rules, encryptor, document, nameDocument, ref plaintext);
-            }
         }
     }
 
