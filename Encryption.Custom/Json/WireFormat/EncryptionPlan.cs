@@ -11,7 +11,7 @@ namespace Encryption.Custom.Json.WireFormat;
 /// names to match as UTF-8, and the constant part of the <c>_ei</c> metadata pre-serialized.
 /// </summary>
 /// <remarks>Immutable once created; shared by every thread that encrypts with the same options.</remarks>
-internal sealed class EncryptionPlan
+internal sealed partial class EncryptionPlan
 {
     private readonly IEnumerable<string>? _source;
     private readonly string[] _paths;
@@ -81,73 +81,7 @@ internal sealed class EncryptionPlan
         _namesIgnoringCase = new CaseInsensitiveNameIndex(propertyNames);
 
         _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, selectors: paths.Length > topLevelCount, bind: binding is not null, commit: Commits);
-
-        // The commitment's selector block lists _ep's paths sorted by UTF-8 bytes: the order is fixed here once, so
-        // a document's block is one pass over its flags.
-        _commitOrder = [.. Enumerable.Range(0, paths.Length)];
-        Array.Sort(_commitOrder, (a, b) => _selectors[a].AsSpan().SequenceCompareTo(_selectors[b]));
-    }
-
-    // Path indexes sorted by their UTF-8 text (the document commitment's selector order).
-    private readonly int[] _commitOrder;
-
-    /// <summary>Whether documents carry the document commitment (<c>commit</c>): binding plans whose target asks for it.</summary>
-    public bool Commits => Binding?.Commit == true;
-
-    /// <summary>The length of the commitment's selector block for the paths flagged <see cref="EncryptedFlag"/>.</summary>
-    public int GetSelectorBlockLength(ReadOnlySpan<byte> encrypted)
-    {
-        int length = 2;
-        for (int i = 0; i < _selectors.Length; i++)
-        {
-            if (encrypted[i] == EncryptedFlag)
-            {
-                length += 2 + _selectors[i].Length;
-            }
-        }
-
-        return length;
-    }
-
-    /// <summary>
-    /// Writes the commitment's selector block <c>u16be(k) ‖ LP16(s_1) ‖ …</c> of the paths flagged
-    /// <see cref="EncryptedFlag"/> (what <see cref="WriteEnvelope(IBufferWriter{byte}, ReadOnlySpan{byte})"/> lists after the anchor), sorted by UTF-8 bytes.
-    /// </summary>
-    /// <returns>The number of bytes written.</returns>
-    public int WriteSelectorBlock(ReadOnlySpan<byte> encrypted, Span<byte> destination)
-    {
-        int offset = 2;
-        int count = 0;
-        foreach (int i in _commitOrder)
-        {
-            if (encrypted[i] != EncryptedFlag)
-            {
-                continue;
-            }
-
-            byte[] selector = _selectors[i];
-            System.Buffers.Binary.BinaryPrimitives.WriteUInt16BigEndian(destination[offset..], checked((ushort)selector.Length));
-            selector.CopyTo(destination[(offset + 2)..]);
-            offset += 2 + selector.Length;
-            count++;
-        }
-
-        System.Buffers.Binary.BinaryPrimitives.WriteUInt16BigEndian(destination, checked((ushort)count));
-        return offset;
-    }
-
-    /// <summary>
-    /// Like <see cref="WriteEnvelope(IBufferWriter{byte}, ReadOnlySpan{byte})"/>, with the anchor holding
-    /// <paramref name="commitment"/> (32 bytes) instead of zeros. Same length.
-    /// </summary>
-    public void WriteEnvelope(IBufferWriter<byte> output, ReadOnlySpan<byte> encrypted, ReadOnlySpan<byte> commitment)
-    {
-        Debug.Assert(Commits && commitment.Length == ExtendedEnvelope.CommitmentLength, "A committing plan.");
-        output.Write(_envelopePrefix.AsSpan(0, ExtendedEnvelope.AnchorValueOffset));
-        Span<byte> anchor = output.GetSpan(ExtendedEnvelope.AnchorBase64Length);
-        ExtendedEnvelope.WriteCommittedAnchor(commitment, anchor);
-        output.Advance(ExtendedEnvelope.AnchorBase64Length);
-        WriteEnvelopeFrom(output, encrypted, ExtendedEnvelope.AnchorValueOffset + ExtendedEnvelope.AnchorBase64Length);
+        _commitOrder = SortBySelector(_selectors);
     }
 
     /// <summary>The DEK id to encrypt with.</summary>

@@ -1,0 +1,230 @@
+using System.Buffers;
+using System.Globalization;
+using System.Runtime.CompilerServices;
+using System.Security.Cryptography;
+using System.Text.Json;
+using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.WireFormat;
+
+namespace Encryption.Custom.Json.Streaming;
+
+// One value to its cell: the mapping from a JSON value to type marker and plaintext, the cell written as quoted
+// base64, and the cell's step in the document commitment. Documents (StreamEncryptor.cs) and single values
+// (ValueEncryptor) both come here.
+internal static partial class StreamEncryptor
+{
+    /// <returns>The number of bytes written (the quoted base64).</returns>
+    private static int EncryptValue(
+        ref Utf8JsonReader reader,
+        ReadOnlySpan<byte> document,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        EncryptionPlan plan,
+        int pathIndex,
+        in CellBinding binding,
+        ref CommitmentChain chain,
+        int maxDepth) =>
+        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(pathIndex), ref chain, plan.Commits);
+
+    /// <summary>
+    /// Encrypts the value at the reader (positioned on its first token) and writes it quoted: the one mapping from a
+    /// JSON value to marker and plaintext, shared by documents and single values (<see cref="ValueEncryptor"/>).
+    /// </summary>
+    /// <param name="reader">On the value's first token; left on its last.</param>
+    /// <param name="document">The reader's input.</param>
+    /// <param name="output">Receives <c>"base64"</c>.</param>
+    /// <param name="key">The leased key.</param>
+    /// <param name="deterministic">Empty for randomized paths; else the IV context prefix that binds the path.</param>
+    /// <param name="path">The path (for errors).</param>
+    /// <param name="keyId">The key id (for errors).</param>
+    /// <param name="maxDepth">The deepest nesting accepted.</param>
+    /// <param name="binding">The document's binding, or the default value for an unbound cell. Deterministic values
+    /// are never bound (wire-format.md "Bound cells"), whatever this says.</param>
+    /// <param name="selector">The UTF-8 path a bound cell is bound to (ignored when unbound).</param>
+    /// <returns>The number of bytes written (the quoted base64).</returns>
+    internal static int EncryptValue(
+        ref Utf8JsonReader reader,
+        ReadOnlySpan<byte> document,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        ReadOnlySpan<byte> deterministic,
+        string path,
+        string keyId,
+        int maxDepth,
+        in CellBinding binding = default,
+        ReadOnlySpan<byte> selector = default)
+    {
+        var unused = default(CommitmentChain);
+        return EncryptValue(ref reader, document, output, key, deterministic, path, keyId, maxDepth, binding, selector, ref unused, commit: false);
+    }
+
+    /// <summary>Like the overload above; when <paramref name="commit"/>, the cell written is appended to <paramref name="chain"/>.</summary>
+    internal static int EncryptValue(
+        ref Utf8JsonReader reader,
+        ReadOnlySpan<byte> document,
+        IBufferWriter<byte> output,
+        DataEncryptionKey key,
+        ReadOnlySpan<byte> deterministic,
+        string path,
+        string keyId,
+        int maxDepth,
+        in CellBinding binding,
+        ReadOnlySpan<byte> selector,
+        ref CommitmentChain chain,
+        bool commit)
+    {
+        var cell = new CellTarget(deterministic, binding, selector, commit);
+        switch (reader.TokenType)
+        {
+            case JsonTokenType.String:
+                return reader.ValueIsEscaped
+                    ? EncryptEscapedString(ref reader, output, key, cell, ref chain)
+                    : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, cell, ref chain);
+
+            case JsonTokenType.Number:
+                return EncryptNumber(ref reader, output, key, path, cell, ref chain);
+
+            case JsonTokenType.True:
+            case JsonTokenType.False:
+                Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
+                ScalarEncoding.WriteBoolean(reader.TokenType == JsonTokenType.True, boolean);
+                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, cell, ref chain);
+
+            case JsonTokenType.StartObject:
+            case JsonTokenType.StartArray:
+                if (!deterministic.IsEmpty)
+                {
+                    JsonErrors.ThrowDeterministicContainer(path, keyId);
+                }
+
+                TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
+                int start = (int)reader.TokenStartIndex;
+                JsonDepth.SkipContainer(ref reader, maxDepth, 0);
+                return EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker, cell, ref chain);
+
+            default:
+                JsonErrors.ThrowUnsupportedValue(path);
+                return 0;
+        }
+    }
+
+    private static int EncryptNumber(scoped ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, string path, scoped in CellTarget cell, ref CommitmentChain chain)
+    {
+        Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
+        if (reader.TryGetInt64(out long integer))
+        {
+            ScalarEncoding.WriteInt64(integer, scalar);
+            return WriteEncrypted(output, key, TypeMarker.Long, scalar, cell, ref chain);
+        }
+
+        // A plain integer literal that does not fit int64 is rejected, never silently stored as a double.
+        ReadOnlySpan<byte> text = reader.ValueSpan;
+        bool isIntegerLiteral = text.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0;
+
+        // The BCL parser rounds correctly; Utf8JsonReader.TryGetDouble is off by one ulp for some literals
+        // (for example 298969000000000000000.0), which would disagree with Newtonsoft.Json.
+        double value = 0;
+        if (isIntegerLiteral
+            || !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out value)
+            || !double.IsFinite(value))
+        {
+            JsonErrors.ThrowNumberNotRepresentable(path);
+        }
+
+        ScalarEncoding.WriteDouble(value, scalar);
+        return WriteEncrypted(output, key, TypeMarker.Double, scalar, cell, ref chain);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int EncryptEscapedString(scoped ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, scoped in CellTarget cell, ref CommitmentChain chain)
+    {
+        var scratch = default(ScratchBuffer);
+        int maxLength = reader.ValueSpan.Length;
+        Span<byte> plainText = maxLength <= ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(maxLength);
+        int length = 0;
+        try
+        {
+            length = JsonStringUnescaper.CopyString(ref reader, plainText);
+            return WriteEncrypted(output, key, TypeMarker.String, plainText[..length], cell, ref chain);
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(plainText[..length]);
+            scratch.Dispose();
+        }
+    }
+
+    private static int EncryptContainer(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, scoped in CellTarget cell, ref CommitmentChain chain)
+    {
+        // Already compact (the usual serializer output): encrypt the document's bytes directly. Objects and arrays
+        // are never deterministic (refused above), so no IV context.
+        return JsonWhitespace.ContainsWhitespace(json)
+            ? EncryptCompacted(json, output, key, marker, cell, ref chain)
+            : WriteEncrypted(output, key, marker, json, cell, ref chain);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int EncryptCompacted(ReadOnlySpan<byte> json, IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, scoped in CellTarget cell, ref CommitmentChain chain)
+    {
+        var scratch = default(ScratchBuffer);
+        Span<byte> compact = json.Length <= ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(json.Length);
+        int length = 0;
+        try
+        {
+            length = JsonWhitespace.Compact(json, compact);
+            return WriteEncrypted(output, key, marker, compact[..length], cell, ref chain);
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(compact[..length]);
+            scratch.Dispose();
+        }
+    }
+
+    private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, scoped in CellTarget cell, ref CommitmentChain chain)
+    {
+        int encodedLength = EncryptedValueCodec.GetEncodedLength(key, plainText.Length);
+        Span<byte> span = output.GetSpan(encodedLength + 2);
+        span[0] = (byte)'"';
+        int written = cell.Deterministic.IsEmpty && !cell.Binding.IsEmpty
+            ? BoundValueCodec.Encode(key, cell.Binding, cell.Selector, marker, plainText, span.Slice(1, encodedLength))
+            : EncryptedValueCodec.Encode(key, marker, plainText, span.Slice(1, encodedLength), cell.Deterministic);
+        if (cell.Commit)
+        {
+            AppendToChain(ref chain, marker, span.Slice(1, written));
+        }
+
+        span[written + 1] = (byte)'"';
+        output.Advance(written + 2);
+        return written + 2;
+    }
+
+    // One chain step from the base64 just written: its first 48 characters decode to the marker, the cell's version
+    // byte and its 32-byte tag (every cell is longer), which is all a step covers.
+    private static void AppendToChain(ref CommitmentChain chain, TypeMarker marker, ReadOnlySpan<byte> base64)
+    {
+        Span<byte> head = stackalloc byte[36];
+        System.Buffers.Text.Base64.DecodeFromUtf8(base64[..48], head, out _, out _, isFinalBlock: false);
+        chain.Append((byte)marker, head[1..]);
+    }
+
+    // How one value is encrypted: deterministically (IV context prefix), bound (binding and selector), or neither;
+    // and whether its cell goes into the document commitment's chain (passed beside it by ref: a ref field here
+    // would tie the target's lifetime to the reader's under the ref-safety rules).
+    private readonly ref struct CellTarget
+    {
+        public readonly ReadOnlySpan<byte> Deterministic;
+        public readonly CellBinding Binding;
+        public readonly ReadOnlySpan<byte> Selector;
+        public readonly bool Commit;
+
+        public CellTarget(ReadOnlySpan<byte> deterministic, CellBinding binding, ReadOnlySpan<byte> selector, bool commit)
+        {
+            Deterministic = deterministic;
+            Binding = binding;
+            Selector = selector;
+            Commit = commit;
+        }
+    }
+}
