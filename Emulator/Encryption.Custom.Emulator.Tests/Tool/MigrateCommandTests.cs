@@ -11,6 +11,7 @@ namespace Encryption.Custom.Emulator.Tests.Tool;
 /// needs a real process to SIGKILL. Documents come from <see cref="Migration.MigrationScenario"/> (ids <c>d00000…</c>, /ssn and
 /// /salary encrypted).
 /// </summary>
+[StartsFirst]
 public sealed class MigrateCommandTests(ToolFixture fixture) : IClassFixture<ToolFixture>
 {
     private static readonly TimeSpan s_runBound = TimeSpan.FromMinutes(2);
