@@ -26,7 +26,9 @@ root=$(pwd)
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 
 readonly project=Emulator/Encryption.Custom.Emulator.Tests/Encryption.Custom.Emulator.Tests.csproj
-readonly smoke_filter='Category=SdkSmoke'
+# shellcheck source=eng/lib/xunit.sh
+source eng/lib/xunit.sh
+readonly smoke_trait='Category=SdkSmoke'
 results_dir="$root/artifacts/test-results"
 
 property() {
@@ -45,14 +47,12 @@ if [[ ${1:-} == --run-tests ]]; then
   mkdir -p "$logs_dir"
   pids=()
   for version in "$@"; do
-    args=(--filter "$smoke_filter")
+    args=(-trait "$smoke_trait")
     [[ $version == "$newest" ]] && args=()
     (
       started=$SECONDS
-      dotnet test "$project" -c Release --no-build -p:CosmosSdkVersion="$version" \
-        --artifacts-path "artifacts/sdk-matrix/$version" "${args[@]}" \
-        --logger "console;verbosity=minimal" --logger "trx;LogFileName=sdk-matrix-$version.trx" \
-        --results-directory "$results_dir" --blame-hang-timeout 5min --blame-hang-dump-type none
+      run_xunit "artifacts/sdk-matrix/$version/bin/Encryption.Custom.Emulator.Tests/release/Encryption.Custom.Emulator.Tests" \
+        "$results_dir/sdk-matrix-$version.trx" 20m "${args[@]}"
       status=$?
       printf 'tests on %s took %d s\n' "$version" $((SECONDS - started))
       exit $status

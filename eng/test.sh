@@ -25,6 +25,11 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPE
 # reaches every build (MSBuild reads it as a property) without making them distinct global-property builds.
 export ContinuousIntegrationBuild=true
 
+# shellcheck source=eng/lib/xunit.sh
+source eng/lib/xunit.sh
+# The SDK smoke set's trait (Emulator/.../Infrastructure/SdkSmokeAttribute.cs), as eng/sdk-matrix.sh selects it.
+sdk_smoke_trait=$(sed -n "s/^readonly smoke_trait='\(.*\)'$/\1/p" eng/sdk-matrix.sh)
+
 results_dir="$root/artifacts/test-results"
 mkdir -p "$results_dir"
 started_marker="$results_dir/.started"
@@ -58,25 +63,25 @@ print_timings() {
 step "restore"
 dotnet restore Encryption.Custom.slnx || exit 1
 
-# The bundled endpoint's npm dependencies install while the solution builds: on a fresh clone `npm ci` takes ~14 s,
-# nearly all of it waiting on the network and the disk, which the compiler does not. Emulator/emulator.sh installs
-# under a lock and only when needed, so whoever comes next (the node tests, or `emulator.sh run`) waits for this one.
+step "build (Release)"
+dotnet build Encryption.Custom.slnx -c Release --no-restore || exit 1
+
+# The bundled endpoint's npm dependencies (`npm ci`, ~14 s on a fresh clone) install beside the steps that leave a
+# core idle: packing and the sample build (55-80 % busy) and the tool tests. Not beside the solution build: that
+# keeps both cores busy, and the build took as much longer as the install saved. Emulator/emulator.sh installs under
+# a lock and only when needed, so whoever comes next (the node tests, or `emulator.sh run`) waits for this one.
 install_log="$results_dir/emulator-install.log"
 Emulator/emulator.sh install >"$install_log" 2>&1 &
 install_pid=$!
 
-step "build (Release)"
-dotnet build Encryption.Custom.slnx -c Release --no-restore || exit 1
-
-# Runs one test project; its runner prints the summary. A failure is recorded, and the remaining
-# projects still run so that one report shows everything that is broken.
+# Runs one test project (eng/lib/xunit.sh); its runner prints each failure and the summary. A failure is recorded,
+# and the remaining projects still run so that one report shows everything that is broken.
 run_tests() {
-  local project=$1
+  local project_dir=$1
   local name
-  name=$(basename "$project" .csproj)
+  name=$(basename "$project_dir")
   step "test $name"
-  if ! dotnet test "$project" -c Release --no-build --logger "console;verbosity=minimal" \
-       --logger "trx;LogFileName=$name.trx" --results-directory "$results_dir"; then
+  if ! run_xunit "$(xunit_executable "$project_dir")" "$results_dir/$name.trx" 15m; then
     failures+=("$name")
   fi
 }
@@ -96,18 +101,17 @@ run_node_tests() {
 
 # The integration tests drive the real Cosmos SDK against an endpoint: the bundled server, which
 # Emulator/emulator.sh installs, starts and always stops (its log tail is printed when they fail), or the
-# endpoint in COSMOS_ENDPOINT/COSMOS_KEY when set. Normal verbosity lists every test (none is skipped on
-# either endpoint); the hang timeout keeps a stuck request from stalling the whole script.
+# endpoint in COSMOS_ENDPOINT/COSMOS_KEY when set. The summary's "Skipped: 0" shows that none is skipped on either
+# endpoint; the time limit keeps a stuck request from stalling the whole script.
 run_emulator_tests() {
   local name=Encryption.Custom.Emulator.Tests
   local filter=()
   if ((quick)); then
-    filter=(--filter "$(sed -n "s/^readonly smoke_filter='\(.*\)'$/\1/p" eng/sdk-matrix.sh)")
+    filter=(-trait "$sdk_smoke_trait")
   fi
   step "test $name (endpoint: ${COSMOS_ENDPOINT:-bundled server})"
-  if ! Emulator/emulator.sh run -- dotnet test "Emulator/$name/$name.csproj" -c Release --no-build "${filter[@]}" \
-       --logger "console;verbosity=normal" --logger "trx;LogFileName=$name.trx" --results-directory "$results_dir" \
-       --blame-hang-timeout 5min --blame-hang-dump-type none; then
+  if ! Emulator/emulator.sh run -- eng/lib/xunit.sh "$(xunit_executable "Emulator/$name")" "$results_dir/$name.trx" 20m \
+       "${filter[@]}"; then
     failures+=("$name")
   fi
 }
@@ -122,7 +126,8 @@ print_failed_tests() {
       const text = require("fs").readFileSync(process.argv[1], "utf8");
       for (const m of text.matchAll(/<UnitTestResult [^>]*testName="([^"]*)"[^>]*outcome="Failed"[^>]*>([\s\S]*?)<\/UnitTestResult>/g)) {
         const message = (/<Message>([\s\S]*?)<\/Message>/.exec(m[2]) || [, ""])[1].split("\n")[0].slice(0, 300);
-        console.log(`  failed: ${m[1]}\n          ${message}`);
+        const name = m[1].replace(/\\?&quot;/g, "\"");
+        console.log(`  failed: ${name}\n          ${message}`);
       }' "$trx" || true
   done
 }
@@ -140,7 +145,7 @@ summary() {
 }
 
 if ((quick)); then
-  run_tests Encryption.Custom.Tests/Encryption.Custom.Tests.csproj
+  run_tests Encryption.Custom.Tests
   run_emulator_tests
   summary
 fi
@@ -156,8 +161,8 @@ else
   failures+=("pack")
 fi
 
-run_tests Encryption.Custom.Tests/Encryption.Custom.Tests.csproj
-run_tests Encryption.Custom.Tool.Tests/Encryption.Custom.Tool.Tests.csproj
+run_tests Encryption.Custom.Tests
+run_tests Encryption.Custom.Tool.Tests
 run_node_tests
 run_emulator_tests
 

@@ -5,7 +5,8 @@ namespace Encryption.Custom.Emulator.Tests.Infrastructure;
 /// <summary>
 /// Marks a test class (or one test) as part of the SDK smoke set: the tests <c>eng/sdk-matrix.sh</c> runs on every
 /// supported Microsoft.Azure.Cosmos version other than the one the whole suite ran on, and <c>eng/test.sh --quick</c>
-/// runs as its endpoint step. Selected with <c>--filter Category=SdkSmoke</c>.
+/// runs as its endpoint step. Selected with <c>-trait Category=SdkSmoke</c> on the test executable (what the scripts
+/// run) or <c>--filter Category=SdkSmoke</c> through <c>dotnet test</c>.
 /// </summary>
 /// <remarks>
 /// The set is chosen by what can differ between SDK versions for this library (docs/dependencies.md, "Cosmos SDK

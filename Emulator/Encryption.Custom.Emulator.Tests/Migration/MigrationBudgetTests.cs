@@ -7,7 +7,6 @@ namespace Encryption.Custom.Emulator.Tests.Migration;
 /// <see cref="EncryptionMigrationJob"/>'s throughput budget end to end: the measured rate stays under the cap, and the job
 /// still reports done while an application writes faster than the budget lets the job go.
 /// </summary>
-[StartsFirst]
 public sealed class MigrationBudgetTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     // The writer's pace: two writers, one upsert each per 20 ms at most (up to 100 RU/s on the bundled endpoint, ten

@@ -9,7 +9,6 @@ namespace Encryption.Custom.Emulator.Tests.Migration;
 /// <see cref="EncryptionMigrationJob"/> end to end: the real SDK's change feed processor with a real lease container
 /// on the endpoint, documents written by the SDK, the results read back as stored.
 /// </summary>
-[StartsFirst]
 public sealed class MigrationJobTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

@@ -10,7 +10,6 @@ namespace Encryption.Custom.Emulator.Tests.Migration;
 /// pages and queries, and the processor's lease traffic, the job still finishes with every document in the target
 /// state and no document reported: a document fails only for a permanent reason.
 /// </summary>
-[StartsFirst]
 public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

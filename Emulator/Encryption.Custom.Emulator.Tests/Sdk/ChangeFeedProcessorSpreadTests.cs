@@ -8,7 +8,6 @@ namespace Encryption.Custom.Emulator.Tests.Sdk;
 /// real lease container, shared by the instances, every document handled once; a split hands the range's
 /// lease on to its children.
 /// </summary>
-[StartsFirst]
 public sealed class ChangeFeedProcessorSpreadTests(CosmosDatabaseFixture fixture) : IClassFixture<CosmosDatabaseFixture>
 {
     private static readonly TimeSpan s_wait = TimeSpan.FromSeconds(60);

@@ -9,7 +9,6 @@ namespace Encryption.Custom.Emulator.Tests.Tool;
 /// prints the comparison; every DEK is unwrapped first, so a wrong or foreign key fails at once (exit code 3) and
 /// not document by document; the per-document failure lines are capped. The tool runs in process.
 /// </summary>
-[StartsFirst]
 public sealed class MigratePreflightTests(ToolFixture fixture) : IClassFixture<ToolFixture>
 {
     private const int Count = 40;

@@ -8,7 +8,6 @@ namespace Encryption.Custom.Emulator.Tests.Tool;
 /// says <c>done</c> once a verification finds every document in the target state, and each progress line counts the
 /// rewritten documents against the container's documents and says what the run is waiting for.
 /// </summary>
-[StartsFirst]
 public sealed class MigrateUnderWriterTests(ToolFixture fixture) : IClassFixture<ToolFixture>
 {
     private const int Count = 60;
