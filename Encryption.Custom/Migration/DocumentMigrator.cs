@@ -70,42 +70,25 @@ internal sealed class DocumentMigrator
         {
             ReadOnlySpan<byte> content = page[range];
             DocumentInspection inspection = _target.Inspect(content, checkKey);
-            DocumentState state;
-            try
+            switch (Judge(inspection, out DocumentState state, out EncryptionException? refusal))
             {
-                state = _target.Classify(inspection);
-            }
-            catch (EncryptionException exception)
-            {
-                if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } unreadable)
-                {
-                    Fail(unreadable, exception.Kind, exception.Message);
-                }
+                case Verdict.InTarget:
+                    _counters.Skipped();
+                    break;
+                case Verdict.Refused:
+                    if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } refused)
+                    {
+                        Fail(refused, refusal!.Kind, refusal.Message);
+                    }
 
-                continue;
-            }
+                    break;
+                default:
+                    if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } document && Accepts(document, state))
+                    {
+                        work.Add(document);
+                    }
 
-            if (state.InTarget)
-            {
-                _counters.Skipped();
-                continue;
-            }
-
-            if (state.HasUnlistedCipherText)
-            {
-                // Never rewritten: encrypting it would bury the ciphertext under a second layer.
-                EncryptionException unlisted = _target.DescribeUnlistedCipherText(inspection);
-                if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } reported)
-                {
-                    Fail(reported, unlisted.Kind, unlisted.Message);
-                }
-
-                continue;
-            }
-
-            if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } document && Accepts(document, state))
-            {
-                work.Add(document);
+                    break;
             }
         }
 
@@ -230,26 +213,63 @@ internal sealed class DocumentMigrator
                 return null;
             }
 
-            DocumentState state;
-            try
+            DocumentInspection inspection;
+            using (DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false))
             {
-                using DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false);
-                state = _target.Classify(latest.Content, checkKey);
-            }
-            catch (EncryptionException exception)
-            {
-                Fail(latest, exception.Kind, exception.Message);
-                return null;
+                inspection = _target.Inspect(latest.Content, checkKey);
             }
 
-            if (state.InTarget)
+            switch (Judge(inspection, out DocumentState state, out EncryptionException? refusal))
             {
-                _counters.Skipped();
-                return null;
+                case Verdict.InTarget:
+                    _counters.Skipped();
+                    return null;
+                case Verdict.Refused:
+                    Fail(latest, refusal!.Kind, refusal.Message);
+                    return null;
+                default:
+                    return Accepts(latest, state) ? latest : null;
             }
-
-            return Accepts(latest, state) ? latest : null;
         }
+    }
+
+    private enum Verdict
+    {
+        InTarget,
+        Refused,
+        Rewrite,
+    }
+
+    // The one judgement of a stored version, for the first triage and for every re-read (after a 412, or by a
+    // verification): in the target state; refused, because it cannot be classified or because it holds a value shaped
+    // like ciphertext that its metadata does not list (rewriting it would bury that ciphertext under a second layer);
+    // or to be rewritten.
+    private Verdict Judge(DocumentInspection inspection, out DocumentState state, out EncryptionException? refusal)
+    {
+        state = default;
+        refusal = null;
+        try
+        {
+            state = _target.Classify(inspection);
+        }
+        catch (EncryptionException exception)
+        {
+            refusal = exception;
+            return Verdict.Refused;
+        }
+
+        if (state.InTarget)
+        {
+            return Verdict.InTarget;
+        }
+
+        if (state.HasUnlistedCipherText)
+        {
+            refusal = _target.DescribeUnlistedCipherText(inspection);
+            return Verdict.Refused;
+        }
+
+        return Verdict.Rewrite;
     }
 
     private Task BackOffAsync(int attempt, CancellationToken cancellationToken) =>

@@ -113,6 +113,66 @@ public sealed class MigrationFailureTests(EncryptionFixture fixture) : IClassFix
         Assert.All((await ReadStoredAsync(raw, Ct)).Values, d => Assert.Equal(EncryptionFixture.Dek2, KeyId(d)));
     }
 
+    [Fact]
+    public async Task AWriterLeavesUnlistedCipherTextBeforeTheReplace_TheReReadReportsItAndNeverEncryptsItAgain()
+    {
+        const int Count = 20;
+        (Container raw, Container leases) = await ContainersAsync();
+        await SeedAsync(raw, Count, Ct);
+        string victim = DocumentId(7);
+        Container dek1Writer = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { Policy = Policy(EncryptionFixture.Dek1) });
+
+        // Between the job's read of the victim and its conditional replace, an application writes the victim encrypted
+        // and then a bad copy drops its _ei: /ssn and /salary now hold ciphertext that no metadata lists. The replace
+        // meets a 412 and the job reads the document again; that re-read must refuse it as the first triage would.
+        JObject? stripped = null;
+        var injector = new BeforeFirstReplaceOf(victim, async () =>
+        {
+            JObject latest = Document(7, version: 2);
+            await dek1Writer.UpsertItemAsync(latest, PartitionKeyOf(latest), cancellationToken: Ct);
+            JObject stored = (await ReadStoredAsync(raw, Ct))[victim];
+            stored.Remove("_ei");
+            await raw.ReplaceItemAsync(stored, victim, PartitionKeyOf(stored), cancellationToken: Ct);
+            stripped = (await ReadStoredAsync(raw, Ct))[victim];
+        });
+        using CosmosClient jobClient = fixture.Endpoint.CreateClient(options => options.CustomHandlers.Add(injector));
+        Container jobContainer = jobClient.GetContainer(fixture.Database.Id, raw.Id);
+
+        await using var job = new EncryptionMigrationJob(jobContainer, fixture.Encryptor, Policy(EncryptionFixture.Dek1), leases, Options());
+        EncryptionMigrationResult result = await RunAsync(job, Ct);
+
+        Assert.True(injector.Injected, "The writer was never put between the job's read and its replace.");
+        Assert.True(result.Progress.Conflicts >= 1, "The job's replace of the victim did not meet the writer's version.");
+        EncryptionMigrationFailure failure = Assert.Single(result.Failures);
+        Assert.Equal(victim, failure.Id);
+        Assert.Equal(EncryptionErrorKind.UnlistedCipherText, failure.ErrorKind);
+
+        // Left exactly as the writer left it: no second layer over its ciphertext, no _ei claiming the values.
+        Dictionary<string, JObject> after = await ReadStoredAsync(raw, Ct);
+        Assert.True(JToken.DeepEquals(stripped, after[victim]), "The victim was rewritten.");
+        Assert.Equal(Count - 1, after.Values.Count(d => KeyId(d) == EncryptionFixture.Dek1));
+    }
+
+    // Runs an action once, just before the first replace (PUT) of one document goes out, then sends the replace.
+    private sealed class BeforeFirstReplaceOf(string id, Func<Task> action) : RequestHandler
+    {
+        private int _fired;
+
+        public bool Injected => Volatile.Read(ref _fired) == 1;
+
+        public override async Task<ResponseMessage> SendAsync(RequestMessage request, CancellationToken cancellationToken)
+        {
+            if (request.Method == HttpMethod.Put
+                && request.RequestUri.OriginalString.EndsWith("/docs/" + id, StringComparison.Ordinal)
+                && Interlocked.CompareExchange(ref _fired, 1, 0) == 0)
+            {
+                await action();
+            }
+
+            return await base.SendAsync(request, cancellationToken);
+        }
+    }
+
     private async Task ReplaceStoredAsync(Container raw, JObject stored, Action<JObject> change)
     {
         var copy = (JObject)stored.DeepClone();
