@@ -104,6 +104,45 @@ public sealed class AllocationTests : IDisposable
         Assert.Equal(0, decryptBytes);
     }
 
+    [Fact]
+    public void StreamProcessor_EscapedPropertyNames_AllocateNothingWhenWarm()
+    {
+        // A name written with escapes is unescaped into scratch space before it is looked up
+        // (ScratchBuffer.WithUnescaped): on the stack, or in a rented buffer past 256 bytes. A top-level path, a nested
+        // selector and a long unrelated name each take that way here.
+        var policy = new ContainerEncryptionPolicy(DocumentShapes.KeyId, ["/ssn", "/address/city"]) { Bind = false };
+        EncryptionProcessor processor = EncryptionProcessor.Create(JsonProcessor.Stream, rules: policy.Rules);
+        EncryptionOptions options = policy.Rules.CreateWriteOptions();
+        string longName = new string('n', 300) + "\\u0041";
+        byte[] document = Encoding.UTF8.GetBytes($$"""{"id":"a","s\u0073n":"111-22-3333","addr\u0065ss":{"c\u0069ty":"Paris","z\u0069p":"75001"},"{{longName}}":1}""");
+        var encrypted = new ArrayBufferWriter<byte>(4096);
+        var decrypted = new ArrayBufferWriter<byte>(4096);
+        processor.Encrypt(document, encrypted, _key, options);
+        byte[] encryptedDocument = encrypted.WrittenSpan.ToArray();
+        string stored = Encoding.UTF8.GetString(encryptedDocument);
+        Assert.DoesNotContain("111-22-3333", stored, StringComparison.Ordinal);
+        Assert.DoesNotContain("Paris", stored, StringComparison.Ordinal);
+
+        void EncryptOnce()
+        {
+            encrypted.ResetWrittenCount();
+            processor.Encrypt(document, encrypted, _key, options);
+        }
+
+        void DecryptOnce()
+        {
+            decrypted.ResetWrittenCount();
+            processor.Decrypt(encryptedDocument, decrypted, _encryptor);
+        }
+
+        long encryptBytes = MeasureAllocations(EncryptOnce);
+        long decryptBytes = MeasureAllocations(DecryptOnce);
+
+        JsonAssert.Equivalent(document, decrypted.WrittenSpan);
+        Assert.Equal(0, encryptBytes);
+        Assert.Equal(0, decryptBytes);
+    }
+
     [Theory]
     [MemberData(nameof(Sizes))]
     public void StreamProcessor_StreamOverloads_StayWithinTheBudgetWhenWarm(int size)

@@ -1,7 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Text.Json;
 using Encryption.Custom.Json.Rules;
-using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.Streaming;
 
@@ -31,19 +30,7 @@ internal static class SelectorLookup
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int FindEscaped(ref Utf8JsonReader reader, SelectorNode node, out int variant)
     {
-        // An unescaped name is never longer than its escaped form.
-        var scratch = default(ScratchBuffer);
-        try
-        {
-            Span<byte> name = reader.ValueSpan.Length <= ScratchBuffer.StackLimit
-                ? stackalloc byte[ScratchBuffer.StackLimit]
-                : scratch.Rent(reader.ValueSpan.Length);
-            int length = JsonStringUnescaper.CopyString(ref reader, name);
-            return Find(name[..length], node, out variant);
-        }
-        finally
-        {
-            scratch.Dispose();
-        }
+        (int exact, variant) = ScratchBuffer.WithUnescaped(ref reader, node, static (name, node) => (Find(name, node, out int variant), variant));
+        return exact;
     }
 }

@@ -1,7 +1,5 @@
 using System.Buffers;
-using System.Globalization;
 using System.Runtime.CompilerServices;
-using System.Security.Cryptography;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Text;
@@ -234,20 +232,8 @@ internal static partial class StreamEncryptor
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int FindEscapedPath(ref Utf8JsonReader reader, EncryptionPlan plan, out int nestedRoot)
     {
-        // An unescaped name is never longer than its escaped form.
-        var scratch = default(ScratchBuffer);
-        try
-        {
-            Span<byte> name = reader.ValueSpan.Length <= ScratchBuffer.StackLimit
-                ? stackalloc byte[ScratchBuffer.StackLimit]
-                : scratch.Rent(reader.ValueSpan.Length);
-            int length = JsonStringUnescaper.CopyString(ref reader, name);
-            return Match(name[..length], plan, out nestedRoot);
-        }
-        finally
-        {
-            scratch.Dispose();
-        }
+        (int index, nestedRoot) = ScratchBuffer.WithUnescaped(ref reader, plan, static (name, plan) => (Match(name, plan, out int root), root));
+        return index;
     }
 
     // _ei, and in the extended format also its anchor _ex: a document that holds either already has metadata.
