@@ -18,7 +18,8 @@ public static class MachineDescription
             ("OS", RuntimeInformation.OSDescription),
             (".NET", $"{RuntimeInformation.FrameworkDescription} ({RuntimeInformation.ProcessArchitecture})"),
             ("OpenSSL", OpenSslVersion()),
-            ("GC", System.Runtime.GCSettings.IsServerGC ? "server" : "workstation"),
+            ("GC", (System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")
+                + (Environment.GetEnvironmentVariable("DOTNET_GCgen0size") is { Length: > 0 } gen0 ? $", young generation {gen0} (DOTNET_GCgen0size)" : string.Empty)),
         ];
     }
 
