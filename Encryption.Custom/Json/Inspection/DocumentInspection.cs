@@ -1,3 +1,6 @@
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
+
 namespace Encryption.Custom.Json.Inspection;
 
 /// <summary>
@@ -46,6 +49,40 @@ internal sealed record DocumentInspection
 
     /// <summary>Whether the metadata lists nested selectors (format 101).</summary>
     public bool HasNestedSelectors => Paths.Any(p => p.Nested);
+
+    /// <summary>
+    /// A document with metadata, as both processors report it: the top-level <paramref name="paths"/> already typed,
+    /// then the nested <paramref name="selectors"/> (their values are many, so typed <see cref="InspectedCellType.Unchecked"/>).
+    /// </summary>
+    public static DocumentInspection WithEnvelope(
+        EnvelopeFormat format,
+        string? keyId,
+        string? algorithm,
+        bool bound,
+        List<InspectedPath> paths,
+        DocumentSelectors? selectors,
+        UnlistedValue? unlisted,
+        string? id,
+        EncryptionException? typeError)
+    {
+        foreach (string selector in selectors?.Texts ?? [])
+        {
+            paths.Add(new InspectedPath(selector, Nested: true, InspectedCellType.Unchecked));
+        }
+
+        return new DocumentInspection
+        {
+            State = format == EnvelopeFormat.LegacyBlob ? InspectedState.LegacyBlob : InspectedState.Encrypted,
+            FormatVersion = CellTypes.FormatVersion(format),
+            KeyId = keyId,
+            Algorithm = algorithm,
+            Bound = bound,
+            Paths = paths,
+            Unlisted = unlisted,
+            Id = id,
+            TypeError = typeError,
+        };
+    }
 
     /// <summary>An unreadable document.</summary>
     public static DocumentInspection Unreadable(EncryptionException error) => new() { State = InspectedState.Unreadable, Error = error };

@@ -51,23 +51,7 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
                 paths.Add(new InspectedPath(path, Nested: false, type));
             }
 
-            foreach (string selector in envelope.Selectors?.Texts ?? [])
-            {
-                paths.Add(new InspectedPath(selector, Nested: true, InspectedCellType.Unchecked));
-            }
-
-            return new DocumentInspection
-            {
-                State = legacy ? InspectedState.LegacyBlob : InspectedState.Encrypted,
-                FormatVersion = CellTypes.FormatVersion(envelope.Format),
-                KeyId = envelope.KeyId,
-                Algorithm = envelope.Algorithm,
-                Bound = envelope.Bound,
-                Paths = paths,
-                Unlisted = unlisted,
-                Id = id,
-                TypeError = typeError,
-            };
+            return DocumentInspection.WithEnvelope(envelope.Format, envelope.KeyId, envelope.Algorithm, envelope.Bound, paths, envelope.Selectors, unlisted, id, typeError);
         }
         catch (EncryptionException exception)
         {

@@ -47,23 +47,7 @@ internal sealed class StreamDocumentInspector : DocumentInspector
                 paths.Add(new InspectedPath(text, Nested: false, type));
             }
 
-            foreach (string selector in record.Selectors?.Texts ?? [])
-            {
-                paths.Add(new InspectedPath(selector, Nested: true, InspectedCellType.Unchecked));
-            }
-
-            return new DocumentInspection
-            {
-                State = record.Format == EnvelopeFormat.LegacyBlob ? InspectedState.LegacyBlob : InspectedState.Encrypted,
-                FormatVersion = CellTypes.FormatVersion(record.Format),
-                KeyId = record.KeyId,
-                Algorithm = record.Algorithm,
-                Bound = record.Bound,
-                Paths = paths,
-                Unlisted = unlisted,
-                Id = id,
-                TypeError = typeError,
-            };
+            return DocumentInspection.WithEnvelope(record.Format, record.KeyId, record.Algorithm, record.Bound, paths, record.Selectors, unlisted, id, typeError);
         }
         catch (EncryptionException exception)
         {
