@@ -1,6 +1,7 @@
 using Encryption.Custom.Emulator.Tests.Encryption;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
+using static Encryption.Custom.Emulator.Tests.Policy.NestedCustomers;
 
 namespace Encryption.Custom.Emulator.Tests.Policy;
 
@@ -17,29 +18,6 @@ public sealed class NestedBatchPatchTests(EncryptionFixture fixture) : IClassFix
 
     private static readonly PartitionKey s_pk = new("p1");
 
-    private static EncryptionContainerOptions Bound(JsonProcessor processor, bool bind = true) => new()
-    {
-        JsonProcessor = processor,
-        Policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, ["/ssn", "/address/city", "/cards/[]/number"]) { Bind = bind },
-    };
-
-    private static JObject Customer(string id) => JObject.Parse($$"""
-        {"id":"{{id}}","pk":"p1","name":"Ada","ssn":"SECRET-ssn",
-         "address":{"street":"1 Main St","city":"SECRET-Paris"},
-         "cards":[{"number":"SECRET-4111","expiry":"12/30"},{"number":"SECRET-5500","expiry":"01/31"}]}
-        """);
-
-    private static async Task<JObject> ReadAsync(Container container, string id) =>
-        (await container.ReadItemAsync<JObject>(id, s_pk, cancellationToken: Ct)).Resource;
-
-    private static async Task<JObject> AssertStoredEncryptedAsync(Container raw, string id)
-    {
-        JObject stored = await RawDocuments.ReadAsync(raw, id, s_pk, Ct);
-        Assert.DoesNotContain("SECRET", stored.ToString(Formatting.None), StringComparison.Ordinal);
-        Assert.Equal(101, (int)stored["_ei"]!["_ef"]!);
-        return stored;
-    }
-
     public static TheoryData<JsonProcessor, bool> ProcessorsAndBinding => new()
     {
         { JsonProcessor.Stream, true }, { JsonProcessor.Newtonsoft, true }, { JsonProcessor.Stream, false },
@@ -49,7 +27,7 @@ public sealed class NestedBatchPatchTests(EncryptionFixture fixture) : IClassFix
     [MemberData(nameof(ProcessorsAndBinding))]
     public async Task BatchOfNestedLeafAndAncestorPatches_AppliesAtomically_AndIsStoredAsCipherText(JsonProcessor processor, bool bind)
     {
-        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(processor, bind), cancellationToken: Ct);
+        (Container raw, Container container) = await fixture.CreateContainerAsync(options: Bound(processor, bind: bind), cancellationToken: Ct);
         await container.CreateItemAsync(Customer("c1"), s_pk, cancellationToken: Ct);
         await container.CreateItemAsync(Customer("c2"), s_pk, cancellationToken: Ct);
         JObject before = await RawDocuments.ReadAsync(raw, "c1", s_pk, Ct);

@@ -1,6 +1,7 @@
 using Encryption.Custom.Emulator.Tests.Encryption;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
+using static Encryption.Custom.Emulator.Tests.Policy.NestedCustomers;
 
 namespace Encryption.Custom.Emulator.Tests.Policy;
 
@@ -21,30 +22,6 @@ public sealed class NestedPatchTests(EncryptionFixture fixture) : IClassFixture<
     {
         { JsonProcessor.Stream, true }, { JsonProcessor.Newtonsoft, true }, { JsonProcessor.Stream, false }, { JsonProcessor.Newtonsoft, false },
     };
-
-    private static EncryptionContainerOptions Bound(JsonProcessor processor, bool fallback = true, bool bind = true) => new()
-    {
-        JsonProcessor = processor,
-        PatchFallbackToReplace = fallback,
-        Policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, ["/ssn", "/address/city", "/cards/[]/number"]) { Bind = bind },
-    };
-
-    private static JObject Customer(string id) => JObject.Parse($$"""
-        {"id":"{{id}}","pk":"p1","name":"Ada","ssn":"SECRET-ssn",
-         "address":{"street":"1 Main St","city":"SECRET-Paris"},
-         "cards":[{"number":"SECRET-4111","expiry":"12/30"},{"number":"SECRET-5500","expiry":"01/31"}]}
-        """);
-
-    private static async Task<JObject> ReadAsync(Container container, string id) =>
-        (await container.ReadItemAsync<JObject>(id, s_pk, cancellationToken: Ct)).Resource;
-
-    private static async Task<JObject> AssertStoredEncryptedAsync(Container raw, string id)
-    {
-        JObject stored = await RawDocuments.ReadAsync(raw, id, s_pk, Ct);
-        Assert.DoesNotContain("SECRET", stored.ToString(Formatting.None), StringComparison.Ordinal);
-        Assert.Equal(101, (int)stored["_ei"]!["_ef"]!);
-        return stored;
-    }
 
     [Theory]
     [MemberData(nameof(ProcessorsAndBinding))]
