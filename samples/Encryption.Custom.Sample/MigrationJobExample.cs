@@ -43,8 +43,8 @@ internal static class MigrationJobExample
         (EncryptionMigrationResult result, EncryptionMigrationStatus status) = await RotateAsync(
             database, encryptor, NullLoggerFactory.Instance, p => Output.Line($"{p.DocumentsRewritten} rewritten, {p.DocumentsSkipped} skipped, lag {p.EstimatedLag}"), CancellationToken.None);
         Output.Line($"dek-2023: {status.DocumentsByDataEncryptionKeyId.GetValueOrDefault("dek-2023")} documents, dek-2024: {status.DocumentsByDataEncryptionKeyId.GetValueOrDefault("dek-2024")}");
-        return Check(result.Completed && result.Failures.Count == 0, "the job completed without failures")
-            & Check(status.DocumentsByDataEncryptionKeyId.GetValueOrDefault("dek-2023") == 0 && status.DocumentsInTargetState == 20, "the status query counts every document on 'dek-2024' and none on 'dek-2023'");
+        return Output.Check(result.Completed && result.Failures.Count == 0, "the job completed without failures")
+            & Output.Check(status.DocumentsByDataEncryptionKeyId.GetValueOrDefault("dek-2023") == 0 && status.DocumentsInTargetState == 20, "the status query counts every document on 'dek-2024' and none on 'dek-2023'");
     }
 
     /// <summary>docs/migration.md's block: the job and the status query.</summary>
@@ -59,11 +59,5 @@ internal static class MigrationJobExample
         EncryptionMigrationResult result = await job.RunAsync(new Progress<EncryptionMigrationProgress>(show), ct);
         EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(container, encryptor, target, ct);
         return (result, status);
-    }
-
-    private static bool Check(bool condition, string what)
-    {
-        Output.Line((condition ? "ok: " : "FAILED: ") + what);
-        return condition;
     }
 }

@@ -36,7 +36,7 @@ internal static class NestedSelectorsExample
         await wallets.CreateItemAsync(ada, new PartitionKey(ada.Tenant));
         await wallets.CreateItemAsync(grace, new PartitionKey(grace.Tenant));
 
-        JObject stored = await ReadRawAsync(raw, ada.Id, ada.Tenant);
+        JObject stored = await Stored.ReadAsync(raw, ada.Id, ada.Tenant);
         Wallet read = (await wallets.ReadItemAsync<Wallet>(ada.Id, new PartitionKey(ada.Tenant))).Resource;
         Output.Line("stored (raw container):");
         Output.Line(stored["address"]!.ToString(Formatting.None));
@@ -46,15 +46,15 @@ internal static class NestedSelectorsExample
 
         JToken[] cells = [stored["address"]!["street"]!, stored["address"]!["city"]!, .. stored["cards"]!.Select(card => card["number"]!)];
         string[] crit = [.. stored["_ei"]!["_ev"]!["crit"]!.Select(feature => (string)feature!)];
-        bool ok = Check(read.SameAs(ada), "the application reads the wallet it wrote, in plaintext")
-            & Check(cells.All(IsBoundCell), "the stored street, city and card numbers are ciphertext (bound cells: type marker, then version 2)")
-            & Check((string?)stored["address"]!["zip"] == "12345" && (string?)stored["cards"]![0]!["expiry"] == "12/30" && (string?)stored["cards"]![1]!["nickname"] == "groceries",
+        bool ok = Output.Check(read.SameAs(ada), "the application reads the wallet it wrote, in plaintext")
+            & Output.Check(cells.All(IsBoundCell), "the stored street, city and card numbers are ciphertext (bound cells: type marker, then version 2)")
+            & Output.Check((string?)stored["address"]!["zip"] == "12345" && (string?)stored["cards"]![0]!["expiry"] == "12/30" && (string?)stored["cards"]![1]!["nickname"] == "groceries",
                 "the zip code, expiry dates and nicknames stay plaintext")
-            & Check(crit.SequenceEqual(["sel", "bind"]), "the document is format 101 with nested selectors and bound values");
+            & Output.Check(crit.SequenceEqual(["sel", "bind"]), "the document is format 101 with nested selectors and bound values");
 
         // Binding: Ada's first card number, copied by a writer without the key into Grace's document, is refused.
         Output.Step("Binding: a card number copied raw into another customer's document");
-        JObject storedGrace = await ReadRawAsync(raw, grace.Id, grace.Tenant);
+        JObject storedGrace = await Stored.ReadAsync(raw, grace.Id, grace.Tenant);
         storedGrace["cards"]![0]!["number"] = stored["cards"]![0]!["number"]!.DeepClone();
         foreach (string system in new[] { "_rid", "_self", "_etag", "_attachments", "_ts", "_lsn" })
         {
@@ -65,12 +65,12 @@ internal static class NestedSelectorsExample
         try
         {
             await wallets.ReadItemAsync<Wallet>(grace.Id, new PartitionKey(grace.Tenant));
-            ok &= Check(false, "the copied card number is refused");
+            ok &= Output.Check(false, "the copied card number is refused");
         }
         catch (EncryptionException refused)
         {
             Output.Line($"{refused.Kind}: {refused.Message}");
-            ok &= Check(refused.Kind == EncryptionErrorKind.CellBindingMismatch && !refused.Message.Contains("4111", StringComparison.Ordinal), "the copied card number is refused (CellBindingMismatch), without echoing it");
+            ok &= Output.Check(refused.Kind == EncryptionErrorKind.CellBindingMismatch && !refused.Message.Contains("4111", StringComparison.Ordinal), "the copied card number is refused (CellBindingMismatch), without echoing it");
         }
 
         CryptographicOperations.ZeroMemory(kek);
@@ -82,19 +82,5 @@ internal static class NestedSelectorsExample
     {
         Span<byte> bytes = stackalloc byte[512];
         return value.Type == JTokenType.String && Convert.TryFromBase64String((string)value!, bytes, out int length) && length > 2 && bytes[1] == 0x02;
-    }
-
-    private static bool Check(bool condition, string what)
-    {
-        Output.Line((condition ? "ok: " : "FAILED: ") + what);
-        return condition;
-    }
-
-    private static async Task<JObject> ReadRawAsync(Container raw, string id, string tenant)
-    {
-        using ResponseMessage response = await raw.ReadItemStreamAsync(id, new PartitionKey(tenant));
-        response.EnsureSuccessStatusCode();
-        using var reader = new StreamReader(response.Content);
-        return JObject.Parse(await reader.ReadToEndAsync());
     }
 }

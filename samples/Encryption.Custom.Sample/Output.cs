@@ -14,6 +14,13 @@ internal static class Output
 
     public static void Line(string text) => System.Console.WriteLine("   " + text);
 
+    /// <summary>Prints whether a check held ("ok:" or "FAILED:") and returns it.</summary>
+    public static bool Check(bool condition, string what)
+    {
+        Line((condition ? "ok: " : "FAILED: ") + what);
+        return condition;
+    }
+
     /// <summary>Prints two JSON documents side by side, one property per line.</summary>
     public static void SideBySide(string leftTitle, JObject left, string rightTitle, JObject right)
     {

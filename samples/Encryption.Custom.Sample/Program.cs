@@ -75,10 +75,10 @@ internal static class Program
 
         var customer = new Customer("r1", "contoso", "Ada", "078-05-1120", "4111 1111 1111 1111", new("1 Main St", "Springfield"), 7);
         Customer read = await ReadmeExample.WriteAndReadAsync(database, provider, kek, customer);
-        JObject stored = await ReadRawAsync(database.GetContainer("customers"), customer.Id, customer.Tenant);
+        JObject stored = await Stored.ReadAsync(database.GetContainer("customers"), customer.Id, customer.Tenant);
         Output.Line($"stored ssn: {stored["ssn"]}");
-        bool ok = Check(read == customer, "the README's read returns the written customer")
-            & Check((string?)stored["ssn"] != customer.Ssn && stored["_ei"] is not null, "the README's write stored the SSN encrypted");
+        bool ok = Output.Check(read == customer, "the README's read returns the written customer")
+            & Output.Check((string?)stored["ssn"] != customer.Ssn && stored["_ei"] is not null, "the README's write stored the SSN encrypted");
 
         // Another writer, without the encryption container, stores a customer in plaintext: the policy refuses to read it.
         Output.Step("A document written in plaintext by another writer, read through the container's policy");
@@ -91,12 +91,12 @@ internal static class Program
         try
         {
             await customers.ReadItemAsync<Customer>(intruder.Id, new PartitionKey(intruder.Tenant));
-            return Check(false, "the policy refuses the plaintext document");
+            return Output.Check(false, "the policy refuses the plaintext document");
         }
         catch (EncryptionException refused)
         {
             Output.Line($"{refused.Kind}: {refused.Message}");
-            return ok & Check(refused.Kind == EncryptionErrorKind.PlaintextForbidden && !refused.Message.Contains(intruder.Ssn, StringComparison.Ordinal), "the policy refuses the plaintext document without echoing its values");
+            return ok & Output.Check(refused.Kind == EncryptionErrorKind.PlaintextForbidden && !refused.Message.Contains(intruder.Ssn, StringComparison.Ordinal), "the policy refuses the plaintext document without echoing its values");
         }
     }
 
@@ -135,16 +135,16 @@ internal static class Program
         CustomerStore store = host.Services.GetRequiredService<CustomerStore>();
         await store.AddAsync(customer);
         Customer read = await store.GetAsync(customer.Id, customer.Tenant);
-        JObject stored = await ReadRawAsync(database.GetContainer("customers"), customer.Id, customer.Tenant);
+        JObject stored = await Stored.ReadAsync(database.GetContainer("customers"), customer.Id, customer.Tenant);
         await host.StopAsync();
         if (developmentKek is not null)
         {
             CryptographicOperations.ZeroMemory(developmentKek);
         }
 
-        return Check(health.Status == HealthStatus.Healthy, "the host started with the DEK warmed and the health check healthy")
-            & Check(read == customer, "the customer read through the keyed container is the one written")
-            & Check((string?)stored["ssn"] != customer.Ssn && stored["_ei"] is not null, "the host's write stored the SSN encrypted");
+        return Output.Check(health.Status == HealthStatus.Healthy, "the host started with the DEK warmed and the health check healthy")
+            & Output.Check(read == customer, "the customer read through the keyed container is the one written")
+            & Output.Check((string?)stored["ssn"] != customer.Ssn && stored["_ei"] is not null, "the host's write stored the SSN encrypted");
     }
 
     // docs/migrating.md's "after" code: Microsoft's idioms (EncryptableItem, DecryptableItem, a HashSet of paths,
@@ -162,10 +162,10 @@ internal static class Program
 
         var order = new Order("o1", "contoso", "4111 1111 1111 1111", new("1 Main St", "Springfield"), 42.5);
         IReadOnlyList<Order> reads = await MigrationExample.WriteAndReadAsync(database, provider, keyUrl, order);
-        JObject stored = await ReadRawAsync(database.GetContainer("orders"), order.Id, order.Tenant);
+        JObject stored = await Stored.ReadAsync(database.GetContainer("orders"), order.Id, order.Tenant);
         Output.Line($"stored cardNumber: {stored["cardNumber"]}");
-        return Check(reads.Count == 3 && reads.All(read => read == order), "the migrated code's create response, point read and query return the written order")
-            & Check((string?)stored["cardNumber"] != order.CardNumber && stored["_ei"] is not null, "the migrated code stored the card number encrypted");
+        return Output.Check(reads.Count == 3 && reads.All(read => read == order), "the migrated code's create response, point read and query return the written order")
+            & Output.Check((string?)stored["cardNumber"] != order.CardNumber && stored["_ei"] is not null, "the migrated code stored the card number encrypted");
     }
 
     // docs/key-management.md's local-key block as written: the key files it names, in a folder of their own.
@@ -184,7 +184,7 @@ internal static class Program
             string jwk = $$"""{"kty":"oct","k":"{{Convert.ToBase64String(RandomNumberGenerator.GetBytes(32)).TrimEnd('=').Replace('+', '-').Replace('/', '_')}}"}""";
             await File.WriteAllTextAsync(Path.Combine(folder.FullName, "secrets", "dev-kek.jwk"), jwk);
             DataEncryptionKeyProperties dek = await DocsExamples.LocalKeysAsync(database, RandomNumberGenerator.GetBytes(32), folder.FullName);
-            return Check(dek.EncryptionKeyWrapMetadata.Type == LocalKeyWrapProvider.MetadataType && dek.EncryptionKeyWrapMetadata.Name == "dev-kek", "the local-key block created a DEK wrapped by 'dev-kek'");
+            return Output.Check(dek.EncryptionKeyWrapMetadata.Type == LocalKeyWrapProvider.MetadataType && dek.EncryptionKeyWrapMetadata.Name == "dev-kek", "the local-key block created a DEK wrapped by 'dev-kek'");
         }
         finally
         {
@@ -220,27 +220,27 @@ internal static class Program
             await customers.CreateItemAsync(customer, new PartitionKey(customer.Tenant));
         }
 
-        JObject stored = await ReadRawAsync(raw, "q1", "contoso");
+        JObject stored = await Stored.ReadAsync(raw, "q1", "contoso");
         Output.Line($"stored ssn of q1: {stored["ssn"]}");
         List<Customer> bySql = await ReadAllAsync(QueriesExample.BySsn(customers));
         List<Customer> byList = await ReadAllAsync(QueriesExample.BySsns(customers));
         List<Customer> byExplicit = await ReadAllAsync(await QueriesExample.BySsnExplicitAsync(customers));
         List<Customer> byLinq = await ReadAllAsync(QueriesExample.BySsnLinq(customers, "457-55-5462"));
         bySql.ForEach(c => Output.Line($"SQL c.ssn = @ssn: {c.Id} {c.Name}, SSN {c.Ssn}"));
-        bool ok = Check((string?)stored["ssn"] != written[0].Ssn, "the stored SSN is ciphertext")
-            & Check(bySql.SequenceEqual(written.Take(1)), "c.ssn = @ssn finds exactly the customer with that SSN, decrypted")
-            & Check(byList.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "c.ssn IN (@a, '219-09-9999') finds both customers")
-            & Check(byExplicit.SequenceEqual(written.Take(1)), "AddParameterAsync, the explicit form, finds the same customer")
-            & Check(byLinq.SequenceEqual(written.Skip(2)), "LINQ c.Ssn == ssn finds the customer with that SSN");
+        bool ok = Output.Check((string?)stored["ssn"] != written[0].Ssn, "the stored SSN is ciphertext")
+            & Output.Check(bySql.SequenceEqual(written.Take(1)), "c.ssn = @ssn finds exactly the customer with that SSN, decrypted")
+            & Output.Check(byList.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "c.ssn IN (@a, '219-09-9999') finds both customers")
+            & Output.Check(byExplicit.SequenceEqual(written.Take(1)), "AddParameterAsync, the explicit form, finds the same customer")
+            & Output.Check(byLinq.SequenceEqual(written.Skip(2)), "LINQ c.Ssn == ssn finds the customer with that SSN");
         try
         {
             customers.GetItemQueryIterator<Customer>("SELECT * FROM c ORDER BY c.ssn").Dispose();
-            ok &= Check(false, "ORDER BY an encrypted path is refused");
+            ok &= Output.Check(false, "ORDER BY an encrypted path is refused");
         }
         catch (NotSupportedException refused)
         {
             Output.Line($"refused: {refused.Message}");
-            ok &= Check(true, "ORDER BY an encrypted path is refused before anything is sent");
+            ok &= Output.Check(true, "ORDER BY an encrypted path is refused before anything is sent");
         }
 
         Output.Step("docs/queries.md: a lookup during a DEK rotation finds the SSN under both keys");
@@ -249,9 +249,9 @@ internal static class Program
         await during.CreateItemAsync(duplicate, new PartitionKey(duplicate.Tenant));
         List<Customer> both = await ReadAllAsync(QueriesExample.BySsnUnderBothKeys(during));
         both.ForEach(c => Output.Line($"{c.Id} {c.Name}, SSN {c.Ssn}"));
-        JObject storedNew = await ReadRawAsync(raw, "q4", "contoso");
-        ok &= Check((string?)storedNew["_ei"]?["_en"] == "customers-dek-2" && (string?)storedNew["ssn"] != (string?)stored["ssn"], "the new write is under the new key (another ciphertext for the same SSN)")
-            & Check(both.OrderBy(c => c.Id).Select(c => c.Id).SequenceEqual(["q1", "q4"]), "the query finds the document under the old key and the one under the new key");
+        JObject storedNew = await Stored.ReadAsync(raw, "q4", "contoso");
+        ok &= Output.Check((string?)storedNew["_ei"]?["_en"] == "customers-dek-2" && (string?)storedNew["ssn"] != (string?)stored["ssn"], "the new write is under the new key (another ciphertext for the same SSN)")
+            & Output.Check(both.OrderBy(c => c.Id).Select(c => c.Id).SequenceEqual(["q1", "q4"]), "the query finds the document under the old key and the one under the new key");
         CryptographicOperations.ZeroMemory(kek);
         return ok;
     }
@@ -293,28 +293,28 @@ internal static class Program
         }
 
         Output.Step("What the service stores beside what the application reads");
-        JObject stored = await ReadRawAsync(raw, "c1", "contoso");
+        JObject stored = await Stored.ReadAsync(raw, "c1", "contoso");
         Customer read = (await customers.ReadItemAsync<Customer>("c1", new PartitionKey("contoso"))).Resource;
         Output.SideBySide("stored (raw container)", stored, "read (encryption container)", JObject.FromObject(read));
-        bool ok = Check(read == written[0], "the read customer equals the written one")
-            & Check((string?)stored["ssn"] != written[0].Ssn && stored["_ei"] is not null, "the stored SSN is ciphertext");
+        bool ok = Output.Check(read == written[0], "the read customer equals the written one")
+            & Output.Check((string?)stored["ssn"] != written[0].Ssn && stored["_ei"] is not null, "the stored SSN is ciphertext");
 
         Output.Step("Query: SELECT * FROM c WHERE c.tenant = 'contoso'");
         QueryDefinition query = new QueryDefinition("SELECT * FROM c WHERE c.tenant = @tenant").WithParameter("@tenant", "contoso");
         List<Customer> found = await ReadAllAsync(customers.GetItemQueryIterator<Customer>(query));
         found.ForEach(c => Output.Line($"{c.Id}: {c.Name}, SSN {c.Ssn}, {c.Address.City}, balance {c.Balance}"));
-        ok &= Check(found.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "the query returns the two contoso customers, decrypted");
+        ok &= Output.Check(found.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "the query returns the two contoso customers, decrypted");
 
         Output.Step("Change feed from the beginning");
         List<Customer> changes = await ReadChangesAsync(customers);
         changes.ForEach(c => Output.Line($"{c.Id}: {c.Name}, card {c.CreditCard}"));
-        ok &= Check(changes.OrderBy(c => c.Id).SequenceEqual(written), "the change feed returns every customer, decrypted");
+        ok &= Output.Check(changes.OrderBy(c => c.Id).SequenceEqual(written), "the change feed returns every customer, decrypted");
 
         Output.Step("Rotate the key-encryption key: rewrap the DEK with 'kek-2025' (documents stay as they are)");
         keyWrapProvider.AddAesKey("kek-2025", kek2025);
         DataEncryptionKeyProperties rewrapped = (await keys.DataEncryptionKeyContainer.RewrapDataEncryptionKeyAsync(DekId, Metadata("kek-2025"))).Resource;
         Output.Line($"DEK '{rewrapped.Id}' is now wrapped by '{rewrapped.EncryptionKeyWrapMetadata.Name}'");
-        ok &= Check(rewrapped.EncryptionKeyWrapMetadata.Name == "kek-2025", "the DEK is wrapped by the new KEK");
+        ok &= Output.Check(rewrapped.EncryptionKeyWrapMetadata.Name == "kek-2025", "the DEK is wrapped by the new KEK");
 
         Output.Step("Read again, as a new process that only has 'kek-2025'");
         using var newKeyWrapProvider = new LocalKeyWrapProvider();
@@ -326,7 +326,7 @@ internal static class Program
         {
             Customer again = (await afterRotation.ReadItemAsync<Customer>(customer.Id, new PartitionKey(customer.Tenant))).Resource;
             Output.Line($"{again.Id}: {again.Name}, SSN {again.Ssn}");
-            ok &= Check(again == customer, $"{customer.Id} reads back unchanged after the rotation");
+            ok &= Output.Check(again == customer, $"{customer.Id} reads back unchanged after the rotation");
         }
 
         CryptographicOperations.ZeroMemory(kek2024);
@@ -335,20 +335,6 @@ internal static class Program
     }
 
     private static Encryption.Custom.EncryptionKeyWrapMetadata Metadata(string kek) => LocalKeyWrapProvider.CreateMetadata(kek, KeyWrapAlgorithm.AesKeyWrap);
-
-    private static bool Check(bool condition, string what)
-    {
-        Output.Line((condition ? "ok: " : "FAILED: ") + what);
-        return condition;
-    }
-
-    private static async Task<JObject> ReadRawAsync(Container raw, string id, string tenant)
-    {
-        using ResponseMessage response = await raw.ReadItemStreamAsync(id, new PartitionKey(tenant));
-        response.EnsureSuccessStatusCode();
-        using var reader = new StreamReader(response.Content);
-        return JObject.Parse(await reader.ReadToEndAsync());
-    }
 
     private static async Task<List<T>> ReadAllAsync<T>(FeedIterator<T> iterator)
     {
