@@ -20,6 +20,10 @@ internal sealed partial class EncryptionPlan
     private readonly byte[][] _pathTokens;
     private readonly IReadOnlyCollection<string>? _deterministicSource;
 
+    // Per path, its query-token declaration (docs/queries.md "Range and prefix queries"); null when no path has one.
+    private readonly Tokens.QueryTokenRule?[]? _queryTokens;
+    private readonly IReadOnlyList<Tokens.QueryTokenRule?>? _queryTokenSource;
+
     // Per path: the deterministic IV context prefix, or null when the path is encrypted randomized.
     private readonly byte[]?[] _deterministicPrefixes;
 
@@ -38,8 +42,10 @@ internal sealed partial class EncryptionPlan
     // The UTF-8 text of every path: the selector a bound cell's tag covers.
     private readonly byte[][] _selectors;
 
-    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding)
+    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding, Tokens.QueryTokenRule?[]? queryTokens, IReadOnlyList<Tokens.QueryTokenRule?>? queryTokenSource)
     {
+        _queryTokens = queryTokens;
+        _queryTokenSource = queryTokenSource;
         Binding = binding;
         _selectors = new byte[paths.Length][];
         _sourceOrder = sourceOrder;
@@ -51,7 +57,7 @@ internal sealed partial class EncryptionPlan
 
         TopLevelCount = topLevelCount;
         NestedSelectors = nested;
-        IsExtendedFormat = paths.Length > topLevelCount || binding is not null;
+        IsExtendedFormat = paths.Length > topLevelCount || binding is not null || queryTokens is not null;
         _deterministicSource = deterministicPaths;
         _deterministicPrefixes = new byte[]?[paths.Length];
         DataEncryptionKeyId = dataEncryptionKeyId;
@@ -80,7 +86,7 @@ internal sealed partial class EncryptionPlan
 
         _namesIgnoringCase = new CaseInsensitiveNameIndex(propertyNames);
 
-        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, selectors: paths.Length > topLevelCount, bind: binding is not null, commit: Commits);
+        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, selectors: paths.Length > topLevelCount, bind: binding is not null, commit: Commits, queryTokens: queryTokens is not null);
         _commitOrder = SortBySelector(_selectors);
     }
 
@@ -117,6 +123,12 @@ internal sealed partial class EncryptionPlan
     /// <summary>Whether the values of randomized paths are written as bound cells.</summary>
     public bool IsBound => Binding is not null;
 
+    /// <summary>Whether any path carries query tokens (documents then hold <c>_q</c> and <c>crit</c> names <c>qt</c>).</summary>
+    public bool HasQueryTokens => _queryTokens is not null;
+
+    /// <summary>The query-token declaration of the path at <paramref name="index"/>, or <see langword="null"/>.</summary>
+    public Tokens.QueryTokenRule? GetQueryTokens(int index) => _queryTokens?[index];
+
     /// <summary>The UTF-8 text of the path at <paramref name="index"/>: the selector its bound cells are bound to.</summary>
     public ReadOnlySpan<byte> GetSelector(int index) => _selectors[index];
 
@@ -130,7 +142,8 @@ internal sealed partial class EncryptionPlan
     /// <param name="deterministicPaths">The paths among <paramref name="pathsToEncrypt"/> encrypted deterministically (a container policy's choice), or <see langword="null"/>.</param>
     /// <exception cref="EncryptionException">An option is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     /// <param name="binding">The container to bind documents to, or <see langword="null"/> for unbound cells.</param>
-    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null)
+    /// <param name="queryTokens">Per path in the plan's order (top-level first), its query-token declaration, or <see langword="null"/> for none.</param>
+    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null, IReadOnlyList<Tokens.QueryTokenRule?>? queryTokens = null)
     {
         // Whitespace-only ids are rejected as Microsoft's package rejects them, so both libraries accept the same ids.
         if (string.IsNullOrWhiteSpace(dataEncryptionKeyId))
@@ -219,11 +232,30 @@ internal sealed partial class EncryptionPlan
             }
         }
 
-        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding) { MaxNameLength = maxNameLength };
+        // Query tokens are declared per path in the plan's order (the policy's compiled rules); top-level paths only.
+        Tokens.QueryTokenRule?[]? tokens = null;
+        if (queryTokens is not null)
+        {
+            if (queryTokens.Count != paths.Length)
+            {
+                JsonErrors.ThrowInvalidOptions("The query-token declarations do not match the paths to encrypt.", dataEncryptionKeyId);
+            }
+
+            tokens = [.. queryTokens];
+            for (int i = 0; i < tokens.Length; i++)
+            {
+                if (tokens[i] is { } rule && (i >= topLevel.Count || rule.Path != paths[i]))
+                {
+                    JsonErrors.ThrowInvalidPath(paths[i], "query tokens are served on top-level paths only.");
+                }
+            }
+        }
+
+        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding, tokens, queryTokens) { MaxNameLength = maxNameLength };
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
-    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null)
+    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null, IReadOnlyList<Tokens.QueryTokenRule?>? queryTokens = null)
     {
         // Reference comparisons: a replaced string or collection element recompiles, so a path added to the same
         // collection after first use is never silently left in plaintext.
@@ -232,7 +264,8 @@ internal sealed partial class EncryptionPlan
             || pathsToEncrypt is null
             || !ReferenceEquals(pathsToEncrypt, _source)
             || !ReferenceEquals(deterministicPaths, _deterministicSource)
-            || !ReferenceEquals(binding, Binding))
+            || !ReferenceEquals(binding, Binding)
+            || !ReferenceEquals(queryTokens, _queryTokenSource))
         {
             return false;
         }

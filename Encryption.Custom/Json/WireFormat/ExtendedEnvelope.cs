@@ -46,7 +46,7 @@ internal static class ExtendedEnvelope
     /// format 3: <c>"_ei":{"_ef":3,"_en":…,"_ea":…,"_ed":null,"_ep":[</c>; format 101 adds the anchor property before
     /// it, <c>_ev</c> inside it, and lists the anchor first.
     /// </summary>
-    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false, bool commit = false)
+    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false, bool commit = false, bool queryTokens = false)
     {
         var prefix = new ArrayBufferWriter<byte>();
         if (extended)
@@ -63,10 +63,17 @@ internal static class ExtendedEnvelope
         if (extended)
         {
             prefix.Write(",\"_ev\":{\"v\":1,\"crit\":["u8);
-            prefix.Write(selectors && bind ? "\"sel\",\"bind\""u8 : bind ? "\"bind\""u8 : "\"sel\""u8);
+            // "sel" when nothing else is named: a plan without another feature is extended only for its selectors.
+            bool sel = selectors || !(bind || queryTokens);
+            prefix.Write(sel && bind ? "\"sel\",\"bind\""u8 : bind ? "\"bind\""u8 : sel ? "\"sel\""u8 : default);
             if (commit)
             {
                 prefix.Write(",\"commit\""u8);
+            }
+
+            if (queryTokens)
+            {
+                prefix.Write(sel || bind ? ",\"qt\""u8 : "\"qt\""u8);
             }
             prefix.Write("]}"u8);
         }
