@@ -1,6 +1,7 @@
 using FsCheck;
 using FsCheck.Fluent;
 using Encryption.Custom.Json.Tokens;
+using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Tests.Json.Tokens;
 
@@ -64,7 +65,7 @@ public sealed class RangeCoverTests
         {
             (int low, int high, int value) = generated;
             byte[] stored = new byte[rule.TokenCount * rule.TokenLength];
-            QueryTokens.ComputeValue(key, rule, isString: false, System.Text.Encoding.UTF8.GetBytes(value.ToString(System.Globalization.CultureInfo.InvariantCulture)), stored);
+            QueryTokens.ComputeFromPlainText(key, rule, TypeMarker.Long, BitConverter.GetBytes((long)value), stored);
             var nodes = new List<(int Level, ulong Node)>();
             rule.Range!.Cover(rule.Range.ClampOffset(low), rule.Range.ClampOffset(high), nodes);
             int matches = 0;

@@ -215,6 +215,11 @@ public sealed class ContainerEncryptionPolicy
                 JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are served on top-level paths only (a nested selector, and one under an array above all, has no single value per document to give tokens to).");
             }
 
+            if (index >= 64)
+            {
+                JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are served on the first 64 top-level paths of a policy only (readers track them in one 64-bit set).");
+            }
+
             try
             {
                 rules[index] = rules[index] with { QueryTokens = queries.Compile(entry.Path) };

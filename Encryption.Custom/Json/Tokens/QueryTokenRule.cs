@@ -19,7 +19,7 @@ internal enum QueryTokenKind : byte
     /// <summary>A prefix of a prefix path's normalized text: the length in runes, then its UTF-8.</summary>
     Prefix = (byte)'P',
 
-    /// <summary>A padding slot of a prefix path: the slot number, then the value's cell tag (so a reader can recompute it).</summary>
+    /// <summary>A padding slot of a prefix path: the slot number, then the whole normalized text (so a reader can recompute it).</summary>
     Padding = (byte)'p',
 }
 
@@ -60,7 +60,11 @@ internal sealed class QueryTokenRule
         BinaryPrimitives.WriteUInt16BigEndian(_header.AsSpan(10 + pathBytes.Length), (ushort)descriptorBytes.Length);
         descriptorBytes.CopyTo(_header, 12 + pathBytes.Length);
         QuotedPath = EncryptionPlan.Quote(JsonStringEscaper.EscapeToArray(pathBytes));
+        PathUtf8 = pathBytes;
     }
+
+    /// <summary><see cref="Path"/> as UTF-8.</summary>
+    public byte[] PathUtf8 { get; }
 
     /// <summary>The path, for example <c>/dob</c>: also the tokens' key in <c>_q</c>.</summary>
     public string Path { get; }

@@ -4,7 +4,6 @@
 // document holds the same number of tokens and a strict reader can recompute every one of them.
 using System.Buffers.Binary;
 using System.Buffers.Text;
-using System.Globalization;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Tokens;
@@ -33,32 +32,72 @@ internal static class QueryTokens
 
     /// <summary>
     /// Writes the <see cref="QueryTokenRule.TokenCount"/> tokens of a value into <paramref name="destination"/>
-    /// (count × length bytes). <paramref name="isString"/> says whether <paramref name="utf8"/> is a string's
-    /// unescaped UTF-8 (else a JSON number's text).
+    /// (count × length bytes), from the value as the cell holds it (<paramref name="marker"/> and the cell's
+    /// plaintext): writers and readers of both processors compute from the same bytes, so they agree by construction.
     /// </summary>
     /// <exception cref="EncryptionException">The value does not fit the declaration (naming the path, never the value).</exception>
-    public static void ComputeValue(DataEncryptionKey key, QueryTokenRule rule, bool isString, ReadOnlySpan<byte> utf8, Span<byte> destination)
+    public static void ComputeFromPlainText(DataEncryptionKey key, QueryTokenRule rule, TypeMarker marker, ReadOnlySpan<byte> plainText, Span<byte> destination)
     {
-        if (rule.Range is { } domain)
+        switch (marker)
         {
-            ulong offset = RangeOffset(rule, domain, isString, utf8);
-            int slot = 0;
-            for (int level = 1; level <= domain.Bits; level++)
-            {
-                if (domain.IsStored(level))
+            case TypeMarker.String when rule.Range is { Type: RangeValueType.DateTime } domain:
+                if (!IsoDateTime.TryParseUtcTicks(plainText, out long ticks))
                 {
-                    ComputeRangeNode(key, rule, level, offset >> (domain.Bits - level), destination.Slice(slot++ * rule.TokenLength, rule.TokenLength));
+                    throw ValueError(rule, EncryptionErrorKind.InvalidOptions, "a date-time range path holds ISO 8601 strings with an offset (yyyy-MM-ddTHH:mm:ss[.fffffff](Z|+hh:mm|-hh:mm))");
                 }
-            }
 
-            return;
+                ComputeRange(key, rule, domain, ticks, destination);
+                return;
+            case TypeMarker.String when rule.IsPrefix:
+                ComputePrefix(key, rule, plainText, destination);
+                return;
+            case TypeMarker.Long when rule.Range is { Type: not RangeValueType.DateTime } domain:
+                ComputeRange(key, rule, domain, BinaryPrimitives.ReadInt64LittleEndian(plainText), destination);
+                return;
+            case TypeMarker.Double when rule.Range is { Type: not RangeValueType.DateTime } domain:
+                decimal value;
+                try
+                {
+                    value = (decimal)BinaryPrimitives.ReadDoubleLittleEndian(plainText);
+                }
+                catch (OverflowException)
+                {
+                    throw ValueError(rule, EncryptionErrorKind.LimitExceeded, "the value lies outside the declared range");
+                }
+
+                if (domain.Type == RangeValueType.Integer && decimal.Truncate(value) != value)
+                {
+                    throw ValueError(rule, EncryptionErrorKind.InvalidOptions, "an integer range path holds integers only");
+                }
+
+                ComputeRange(key, rule, domain, value, destination);
+                return;
+            default:
+                throw ValueError(rule, EncryptionErrorKind.InvalidOptions, rule.IsPrefix
+                    ? "a prefix path holds strings only"
+                    : rule.Range!.Type == RangeValueType.DateTime ? "a date-time range path holds strings only" : "a numeric range path holds JSON numbers only");
         }
+    }
 
-        if (!isString)
+    private static void ComputeRange(DataEncryptionKey key, QueryTokenRule rule, RangeDomain domain, decimal value, Span<byte> destination)
+    {
+        if (!domain.TryGetOffset(value, out ulong offset))
         {
-            throw ValueError(rule, EncryptionErrorKind.InvalidOptions, "a prefix path holds strings only");
+            throw ValueError(rule, EncryptionErrorKind.LimitExceeded, "the value lies outside the declared range");
         }
 
+        int slot = 0;
+        for (int level = 1; level <= domain.Bits; level++)
+        {
+            if (domain.IsStored(level))
+            {
+                ComputeRangeNode(key, rule, level, offset >> (domain.Bits - level), destination.Slice(slot++ * rule.TokenLength, rule.TokenLength));
+            }
+        }
+    }
+
+    private static void ComputePrefix(DataEncryptionKey key, QueryTokenRule rule, ReadOnlySpan<byte> utf8, Span<byte> destination)
+    {
         var text = default(PrefixText);
         try
         {
@@ -86,36 +125,6 @@ internal static class QueryTokens
         {
             text.Dispose();
         }
-    }
-
-    /// <summary>The tree offset of a stored value.</summary>
-    /// <exception cref="EncryptionException">The value has the wrong type, does not parse, or lies outside the domain.</exception>
-    public static ulong RangeOffset(QueryTokenRule rule, RangeDomain domain, bool isString, ReadOnlySpan<byte> utf8)
-    {
-        decimal value;
-        if (domain.Type == RangeValueType.DateTime)
-        {
-            if (!isString || !IsoDateTime.TryParseUtcTicks(utf8, out long ticks))
-            {
-                throw ValueError(rule, EncryptionErrorKind.InvalidOptions, "a date-time range path holds ISO 8601 strings with an offset (yyyy-MM-ddTHH:mm:ss[.fffffff](Z|+hh:mm|-hh:mm))");
-            }
-
-            value = ticks;
-        }
-        else if (isString || !decimal.TryParse(utf8, NumberStyles.Float, CultureInfo.InvariantCulture, out value))
-        {
-            throw isString
-                ? ValueError(rule, EncryptionErrorKind.InvalidOptions, "a numeric range path holds JSON numbers only")
-                : ValueError(rule, EncryptionErrorKind.LimitExceeded, "the number lies outside the declared range");
-        }
-        else if (domain.Type == RangeValueType.Integer && decimal.Truncate(value) != value)
-        {
-            throw ValueError(rule, EncryptionErrorKind.InvalidOptions, "an integer range path holds integers only");
-        }
-
-        return domain.TryGetOffset(value, out ulong offset)
-            ? offset
-            : throw ValueError(rule, EncryptionErrorKind.LimitExceeded, "the value lies outside the declared range");
     }
 
     /// <summary>Writes <paramref name="tokens"/> as a JSON array of base64url strings; returns the bytes written.</summary>

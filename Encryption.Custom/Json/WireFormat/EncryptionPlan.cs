@@ -20,10 +20,6 @@ internal sealed partial class EncryptionPlan
     private readonly byte[][] _pathTokens;
     private readonly IReadOnlyCollection<string>? _deterministicSource;
 
-    // Per path, its query-token declaration (docs/queries.md "Range and prefix queries"); null when no path has one.
-    private readonly Tokens.QueryTokenRule?[]? _queryTokens;
-    private readonly IReadOnlyList<Tokens.QueryTokenRule?>? _queryTokenSource;
-
     // Per path: the deterministic IV context prefix, or null when the path is encrypted randomized.
     private readonly byte[]?[] _deterministicPrefixes;
 
@@ -46,6 +42,8 @@ internal sealed partial class EncryptionPlan
     {
         _queryTokens = queryTokens;
         _queryTokenSource = queryTokenSource;
+        (_queryTokenOffsets, QueryTokenBytes, QueryTokenMemberLength) = LayOutQueryTokens(queryTokens, paths.Length);
+
         Binding = binding;
         _selectors = new byte[paths.Length][];
         _sourceOrder = sourceOrder;
@@ -123,11 +121,6 @@ internal sealed partial class EncryptionPlan
     /// <summary>Whether the values of randomized paths are written as bound cells.</summary>
     public bool IsBound => Binding is not null;
 
-    /// <summary>Whether any path carries query tokens (documents then hold <c>_q</c> and <c>crit</c> names <c>qt</c>).</summary>
-    public bool HasQueryTokens => _queryTokens is not null;
-
-    /// <summary>The query-token declaration of the path at <paramref name="index"/>, or <see langword="null"/>.</summary>
-    public Tokens.QueryTokenRule? GetQueryTokens(int index) => _queryTokens?[index];
 
     /// <summary>The UTF-8 text of the path at <paramref name="index"/>: the selector its bound cells are bound to.</summary>
     public ReadOnlySpan<byte> GetSelector(int index) => _selectors[index];

@@ -23,6 +23,9 @@ internal static class ExtendedEnvelope
     /// <summary>The document commitment held in the anchor (wire-format.md "Document commitment").</summary>
     public const string CommitFeature = "commit";
 
+    /// <summary>Query tokens in the reserved top-level member <c>_q</c> (docs/wire-format.md "Query tokens").</summary>
+    public const string QueryTokensFeature = "qt";
+
     /// <summary>The first byte of the anchor: no cell starts with it (cells start with a type marker, then 0x01).</summary>
     public const byte AnchorTag = 0xEC;
 
@@ -140,7 +143,7 @@ internal static class ExtendedEnvelope
 
     /// <summary>
     /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/>,
-    /// <see cref="BindFeature"/> and <see cref="CommitFeature"/> are understood (each reader verifies what it accepts);
+    /// <see cref="BindFeature"/>, <see cref="CommitFeature"/> and <see cref="QueryTokensFeature"/> are understood (each reader verifies what it accepts);
     /// anything else is unknown and refused rather than read without the feature's checks.
     /// </summary>
     /// <returns>The feature.</returns>
@@ -160,6 +163,11 @@ internal static class ExtendedEnvelope
         if (utf8Feature.SequenceEqual("commit"u8))
         {
             return ExtendedFeatureSet.Commit;
+        }
+
+        if (utf8Feature.SequenceEqual("qt"u8))
+        {
+            return ExtendedFeatureSet.QueryTokens;
         }
 
         string feature = UntrustedText.Shorten(Encoding.UTF8.GetString(utf8Feature));
