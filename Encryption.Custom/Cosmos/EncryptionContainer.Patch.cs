@@ -1,5 +1,6 @@
 using Encryption.Custom.Cosmos.Patch;
 using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
