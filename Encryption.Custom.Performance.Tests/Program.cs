@@ -12,7 +12,8 @@ namespace Encryption.Custom.Performance.Tests;
 /// BenchmarkDotNet benchmarks, <c>-- StreamAllocationBenchmark</c> for the fast allocation report, or
 /// <c>-- InterleavedRatios</c> for the speedup and efficiency ratios measured in one process, <c>-- ScalingCheck</c> for
 /// the check that cost grows linearly with document and policy size, or
-/// <c>-- MigrationThroughput</c> for the migration job's documents per second against an endpoint, <c>-- BatchEncryptRatios</c> for the
+/// <c>-- MigrationThroughput</c> for the migration job's documents per second against an endpoint, <c>-- MigrationModel</c>
+/// for the model of a migration too large to try, <c>-- BatchEncryptRatios</c> for the
 /// multi-value AES-CBC experiment, or <c>-- BoundCellCost</c> for what bound cells cost (docs/benchmarks.md).
 /// </summary>
 public static class Program
@@ -53,6 +54,11 @@ public static class Program
         if (args.Length > 0 && string.Equals(args[0], ScalingCheck.Name, StringComparison.OrdinalIgnoreCase))
         {
             return ScalingCheck.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && string.Equals(args[0], Migration.Model.MigrationModelReport.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return Migration.Model.MigrationModelReport.Run(args[1..]);
         }
 
         if (args.Length > 0 && string.Equals(args[0], MigrationThroughput.Name, StringComparison.OrdinalIgnoreCase))

@@ -39,7 +39,7 @@ public static class StreamAllocationReport
                 {
                     foreach (ProcessorApi api in s_apis)
                     {
-                        var harness = new ProcessorHarness(EncryptionProcessor.Create(processor), encryptor, document, api);
+                        var harness = new ProcessorHarness(document.CreateProcessor(processor), encryptor, document, api);
                         foreach (AllocationRow row in MeasureCase(harness, processor, document, operations, settings.Rounds))
                         {
                             rows.Add(row);

@@ -1,4 +1,5 @@
 using Encryption.Custom.Json;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Performance.Tests.Documents;
@@ -34,12 +35,21 @@ public sealed class BenchmarkDocument
     /// New options for <see cref="KeyId"/> and <see cref="Paths"/> (compiled on first use, then reused), with
     /// <see cref="DeterministicPaths"/> set as a container policy sets them.
     /// </summary>
-    public EncryptionOptions CreateOptions() => new()
+    public EncryptionOptions CreateOptions() => Rules?.CreateWriteOptions() ?? new()
     {
         DataEncryptionKeyId = KeyId,
         PathsToEncrypt = Paths,
         DeterministicPaths = DeterministicPaths.Count == 0 ? null : DeterministicPaths,
     };
+
+    /// <summary>
+    /// The compiled container policy a processor needs for this shape (bound and committed shapes: the container it
+    /// binds to), or null when options alone describe it.
+    /// </summary>
+    internal PolicyRuleSet? Rules { get; init; }
+
+    /// <summary>A processor for this document: with its container policy where the shape has one (<see cref="Rules"/>).</summary>
+    public EncryptionProcessor CreateProcessor(JsonProcessor processor) => EncryptionProcessor.Create(processor, rules: Rules);
 
     public override string ToString() => $"{Shape} {Size} B";
 }

@@ -18,8 +18,12 @@ public static class BenchmarkDocuments
     /// <summary>The shapes the throughput benchmarks and ratios run over.</summary>
     public static IReadOnlyList<DocumentShape> Shapes { get; } = [DocumentShape.Published, DocumentShape.Mixed];
 
-    /// <summary>The shapes the allocation report runs over: <see cref="Shapes"/>, the deterministic <see cref="DocumentShape.Lookup"/> and <see cref="DocumentShape.Nested"/>.</summary>
-    public static IReadOnlyList<DocumentShape> AllocationShapes { get; } = [DocumentShape.Published, DocumentShape.Mixed, DocumentShape.Lookup, DocumentShape.Nested];
+    /// <summary>
+    /// The shapes the allocation report runs over: <see cref="Shapes"/>, the deterministic <see cref="DocumentShape.Lookup"/>,
+    /// <see cref="DocumentShape.Nested"/>, and the format 101 <see cref="DocumentShape.Bound"/> and <see cref="DocumentShape.Committed"/>.
+    /// </summary>
+    public static IReadOnlyList<DocumentShape> AllocationShapes { get; } =
+        [DocumentShape.Published, DocumentShape.Mixed, DocumentShape.Lookup, DocumentShape.Nested, DocumentShape.Bound, DocumentShape.Committed];
 
     /// <summary>A compact, ASCII-only document of exactly <paramref name="size"/> bytes.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is below <see cref="MinimumSize"/> or <paramref name="shape"/> is unknown.</exception>
@@ -35,6 +39,7 @@ public static class BenchmarkDocuments
             DocumentShape.Mixed => MixedDocumentBuilder.Build(size, random, lookupKeys: false),
             DocumentShape.Lookup => MixedDocumentBuilder.Build(size, random, lookupKeys: true),
             DocumentShape.Nested => NestedDocumentBuilder.Build(size, random),
+            DocumentShape.Bound or DocumentShape.Committed => BoundDocumentBuilder.Build(shape, size, random),
             _ => throw new ArgumentOutOfRangeException(nameof(shape), shape, "Unknown document shape."),
         };
     }

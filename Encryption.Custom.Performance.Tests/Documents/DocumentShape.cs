@@ -29,4 +29,14 @@ public enum DocumentShape
     /// holds the nested walk to the same targets.
     /// </summary>
     Nested = 3,
+
+    /// <summary>
+    /// The mixed shape in a container whose policy binds documents (format 101, wire-format.md "Bound cells"): every
+    /// value becomes a bound cell over the document digest (its id and partition key, here <c>/type</c>). Measured by
+    /// the allocation report.
+    /// </summary>
+    Bound = 4,
+
+    /// <summary>The bound shape with the document commitment as well (wire-format.md "Document commitment").</summary>
+    Committed = 5,
 }

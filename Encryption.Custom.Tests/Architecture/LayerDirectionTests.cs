@@ -95,6 +95,50 @@ public sealed class LayerDirectionTests
         AssertNone("stale entries (remove them from the list)", s_knownCosmosSdkUses.Keys.Except(knownSeen).Select(k => $"{k.From} → {k.To}"));
     }
 
+    /// <summary>
+    /// Json's sub-folders (Streaming, JTokens, Text, WireFormat, Rules, Inspection) depend on each other without a
+    /// cycle, so each can be read and changed knowing only the ones below it. The processors' public entry points at
+    /// Json's root dispatch to the sub-folders and are left out: they sit above all of them by design.
+    /// </summary>
+    [Fact]
+    public void JsonSubFolders_FormNoCycle()
+    {
+        Dictionary<string, HashSet<string>> edges = new(StringComparer.Ordinal);
+        Dictionary<(string From, string To), string> example = [];
+        foreach ((Type from, Layer fromLayer, Type to, string via) in LibraryDependencies())
+        {
+            if (fromLayer != Layer.Json || to.Assembly != Library || LibraryLayers.Of(to) != Layer.Json
+                || JsonSubFolder(from) is not { } fromFolder || JsonSubFolder(to) is not { } toFolder || fromFolder == toFolder)
+            {
+                continue;
+            }
+
+            if (!edges.TryGetValue(fromFolder, out HashSet<string>? targets))
+            {
+                edges[fromFolder] = targets = new HashSet<string>(StringComparer.Ordinal);
+            }
+
+            if (targets.Add(toFolder))
+            {
+                example[(fromFolder, toFolder)] = $"{from.FullName} ({via}) names {to.FullName}";
+            }
+        }
+
+        Assert.True(edges.Count >= 3, "the scan found too few dependencies between Json's sub-folders to judge");
+        List<List<string>> cycles = FolderGraph.Cycles(edges);
+        AssertNone(
+            "cycles among Json's sub-folders",
+            cycles.Select(cycle => $"{{{string.Join(", ", cycle)}}}: " + string.Join("; ", example
+                .Where(e => cycle.Contains(e.Key.From) && cycle.Contains(e.Key.To))
+                .Select(e => $"{e.Key.From} → {e.Key.To} ({e.Value})"))));
+    }
+
+    private static string? JsonSubFolder(Type type)
+    {
+        string folder = LibraryLayers.FolderByTypeName[LibraryLayers.TopLevelName(type)];
+        return folder.StartsWith("Json/", StringComparison.Ordinal) ? folder.Split('/')[1] : null;
+    }
+
     [Fact]
     public void Scan_SeesTheLayersAndTheirDownwardDependencies()
     {

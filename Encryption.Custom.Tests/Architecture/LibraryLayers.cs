@@ -42,7 +42,12 @@ internal static partial class LibraryLayers
     };
 
     /// <summary>Top-level type ("Namespace.Name", generic arity dropped) to its layer.</summary>
-    public static IReadOnlyDictionary<string, Layer> ByTypeName { get; } = ReadSources();
+    public static IReadOnlyDictionary<string, Layer> ByTypeName => s_sources.Layers;
+
+    /// <summary>Top-level type to the folder of its source file, relative to <c>Encryption.Custom/</c> ("Json/Streaming").</summary>
+    public static IReadOnlyDictionary<string, string> FolderByTypeName => s_sources.Folders;
+
+    private static readonly (Dictionary<string, Layer> Layers, Dictionary<string, string> Folders) s_sources = ReadSources();
 
     /// <summary>
     /// Whether code in <paramref name="from"/> may name a type of <paramref name="to"/>: its own layer, any layer
@@ -96,10 +101,11 @@ internal static partial class LibraryLayers
 
     private static string StripArity(string name) => name.Split('`')[0];
 
-    private static Dictionary<string, Layer> ReadSources()
+    private static (Dictionary<string, Layer> Layers, Dictionary<string, string> Folders) ReadSources()
     {
         string library = RepositoryFiles.Path("Encryption.Custom");
         Dictionary<string, Layer> layers = new(StringComparer.Ordinal);
+        Dictionary<string, string> typeFolders = new(StringComparer.Ordinal);
         foreach (string file in Directory.EnumerateFiles(library, "*.cs", SearchOption.AllDirectories))
         {
             string[] folders = Path.GetDirectoryName(Path.GetRelativePath(library, file))!.Split(Path.DirectorySeparatorChar);
@@ -124,10 +130,11 @@ internal static partial class LibraryLayers
                 }
 
                 layers[name] = layer;
+                typeFolders[name] = string.Join('/', folders);
             }
         }
 
-        return layers;
+        return (layers, typeFolders);
     }
 
     [GeneratedRegex(@"^namespace\s+([\w.]+)\s*;", RegexOptions.Multiline)]

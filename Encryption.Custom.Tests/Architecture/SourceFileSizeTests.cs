@@ -1,3 +1,4 @@
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Architecture;

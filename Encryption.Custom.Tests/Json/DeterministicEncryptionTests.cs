@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Json;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Processing;
 using Encryption.Custom.Tests.TestSupport;

@@ -1,6 +1,7 @@
 using Encryption.Custom.Json;
-using Encryption.Custom.Processing;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Tests.Json;
 

@@ -1,4 +1,5 @@
 using Encryption.Custom.Json;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Inspection;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Processing;

@@ -2,6 +2,7 @@ using Encryption.Custom.Cosmos.Feeds;
 using Encryption.Custom.Cosmos.Responses;
 using Encryption.Custom.Cosmos.Streams;
 using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 
@@ -262,22 +263,9 @@ internal sealed partial class EncryptionContainer
         using (raw)
         {
             raw.EnsureSuccessStatusCode();
-            byte[] document = raw.Content is null ? [] : await ReadAllAsync(raw.Content, cancellationToken).ConfigureAwait(false);
+            byte[] document = await CosmosStreams.ReadAllAsync(raw.Content, cancellationToken).ConfigureAwait(false);
             EncryptionProcessor processor = await Crypto.GetProcessorAsync(cancellationToken).ConfigureAwait(false);
             return new DecryptableItemCore(document, Crypto, processor, Serializer, Id);
         }
-    }
-
-    /// <summary>Copies a (not secret: still encrypted) body into an array.</summary>
-    internal static async Task<byte[]> ReadAllAsync(Stream content, CancellationToken cancellationToken)
-    {
-        if (content is MemoryStream memory && memory.TryGetBuffer(out ArraySegment<byte> segment))
-        {
-            return segment.AsSpan((int)memory.Position).ToArray();
-        }
-
-        using var copy = new MemoryStream();
-        await content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
-        return copy.ToArray();
     }
 }

@@ -1,6 +1,8 @@
 using Encryption.Custom.Cosmos.Patch;
 using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 
@@ -102,7 +104,7 @@ internal sealed partial class EncryptionContainer
             byte[] document;
             using (read)
             {
-                document = read.Content is null ? [] : await ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
+                document = await CosmosStreams.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
                 stored = Crypto.ReadMetadata(document);
                 PatchTransformer.CheckStored(document, WriteOptions.Rules, processor.MaxDepth);
                 etag = callerEtag ?? read.Headers.ETag;

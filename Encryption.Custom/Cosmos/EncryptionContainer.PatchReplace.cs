@@ -3,6 +3,7 @@ using Encryption.Custom.Cosmos.Streams;
 using Encryption.Custom.Crypto.Pooling;
 using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Json.JTokens;
+using Encryption.Custom.Keys.Cosmos;
 using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json.Linq;
 
@@ -45,7 +46,7 @@ internal sealed partial class EncryptionContainer
         using (var stored = new MemoryStream(document, writable: false))
         using (PooledContentStream decrypted = await Crypto.DecryptDocumentAsync(stored, telemetry, cancellationToken).ConfigureAwait(false))
         {
-            plain = JObjectReader.ParseObject((await ReadAllAsync(decrypted, cancellationToken).ConfigureAwait(false)).AsSpan(), maxDepth);
+            plain = JObjectReader.ParseObject((await CosmosStreams.ReadAllAsync(decrypted, cancellationToken).ConfigureAwait(false)).AsSpan(), maxDepth);
         }
 
         string? error = PatchApplier.TryApply(plain, patchOperations, Serializer, maxDepth);

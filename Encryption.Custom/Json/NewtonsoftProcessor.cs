@@ -1,5 +1,7 @@
 using System.Buffers;
 using Encryption.Custom.Json.JTokens;
+using Encryption.Custom.Json.Leasing;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;

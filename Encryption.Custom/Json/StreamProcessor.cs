@@ -1,6 +1,8 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
 using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Leasing;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;

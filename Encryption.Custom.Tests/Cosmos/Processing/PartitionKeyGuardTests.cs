@@ -1,6 +1,7 @@
-using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Tests.Cosmos.TestSupport;
 using Microsoft.Azure.Cosmos;
 

@@ -1,4 +1,5 @@
 using System.Security.Cryptography;
+using Encryption.Custom.Json.Leasing;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Processing;

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using Encryption.Custom.Json;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;

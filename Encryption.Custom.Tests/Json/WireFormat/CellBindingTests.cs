@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.Crypto.Binding;

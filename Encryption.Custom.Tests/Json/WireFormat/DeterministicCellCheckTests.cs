@@ -1,4 +1,5 @@
 using System.Text;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Tests.TestSupport;
 

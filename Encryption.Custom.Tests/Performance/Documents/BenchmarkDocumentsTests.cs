@@ -37,6 +37,25 @@ public sealed class BenchmarkDocumentsTests
     }
 
     [Theory]
+    [InlineData(DocumentShape.Bound, "[\"bind\"]")]
+    [InlineData(DocumentShape.Committed, "[\"bind\",\"commit\"]")]
+    public void Create_BoundAndCommitted_AreTheMixedDocumentWrittenInFormat101WithTheirFeatures(DocumentShape shape, string crit)
+    {
+        BenchmarkDocument document = BenchmarkDocuments.Create(shape, 8192);
+        BenchmarkDocument mixed = BenchmarkDocuments.Create(DocumentShape.Mixed, 8192);
+        Assert.Equal(mixed.Paths, document.Paths);
+        Assert.Equal(8192, document.Utf8.Length);
+
+        using var key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+        var output = new ArrayBufferWriter<byte>();
+        document.CreateProcessor(JsonProcessor.Stream).Encrypt(document.Utf8, output, key, document.CreateOptions());
+        using JsonDocument stored = JsonDocument.Parse(output.WrittenMemory);
+        JsonElement envelope = stored.RootElement.GetProperty("_ei");
+        Assert.Equal(101, envelope.GetProperty("_ef").GetInt32());
+        Assert.Equal(crit, envelope.GetProperty("_ev").GetProperty("crit").GetRawText());
+    }
+
+    [Theory]
     [MemberData(nameof(ShapesAndSizes))]
     public void Create_AnyShapeAndSize_IsExactlyThatLongAndEveryPathIsATopLevelValue(DocumentShape shape, int size)
     {

@@ -3,6 +3,7 @@ using Encryption.Custom.Cosmos.Patch;
 using Encryption.Custom.Cosmos.Streams;
 using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys.Cosmos;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Batch;
@@ -252,7 +253,7 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
                 {
                     if (read.IsSuccessStatusCode)
                     {
-                        byte[] bytes = read.Content is null ? [] : await EncryptionContainer.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
+                        byte[] bytes = await CosmosStreams.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
                         document = bytes;
                         stored = _container.Crypto.ReadMetadata(bytes);
                         PatchTransformer.CheckStored(bytes, _container.WriteOptions.Rules, _container.Crypto.Processor.MaxDepth);

@@ -1,5 +1,6 @@
 using Encryption.Custom.Cosmos.Responses;
 using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Keys.Cosmos;
 using Encryption.Custom.Processing;
 using Microsoft.Azure.Cosmos;
 
@@ -60,7 +61,7 @@ internal sealed class EncryptionFeedIterator<T> : FeedIterator<T>
             var items = new List<T>();
             if (raw.Content is not null && raw.IsSuccessStatusCode)
             {
-                byte[] page = await EncryptionContainer.ReadAllAsync(raw.Content, cancellationToken).ConfigureAwait(false);
+                byte[] page = await CosmosStreams.ReadAllAsync(raw.Content, cancellationToken).ConfigureAwait(false);
                 if (page.Length > 0)
                 {
                     foreach (byte[] document in FeedPageSplitter.Split(page))

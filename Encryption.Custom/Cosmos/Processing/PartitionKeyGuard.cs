@@ -1,3 +1,4 @@
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 using Microsoft.Azure.Cosmos;
 

@@ -4,6 +4,8 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Cosmos.Queries.Sql;
+using Encryption.Custom.Json.Errors;
+using Encryption.Custom.Json.Leasing;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;

@@ -1,6 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;

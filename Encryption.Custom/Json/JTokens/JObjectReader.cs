@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json;

@@ -2,6 +2,8 @@ using System.Buffers;
 using System.Security.Cryptography;
 using System.Text;
 using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Errors;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
 

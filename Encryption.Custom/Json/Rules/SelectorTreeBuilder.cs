@@ -1,3 +1,4 @@
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Rules;

@@ -9,6 +9,7 @@ using System.Buffers.Text;
 using System.Security.Cryptography;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Text.Json;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 

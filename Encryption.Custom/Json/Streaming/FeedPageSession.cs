@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using Encryption.Custom.Crypto.Pooling;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;

@@ -1,6 +1,8 @@
 using System.Buffers;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json.Errors;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;

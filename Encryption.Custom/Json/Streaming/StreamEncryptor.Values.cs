@@ -4,6 +4,8 @@ using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json.Errors;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.WireFormat;

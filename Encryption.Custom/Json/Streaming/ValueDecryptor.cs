@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.Unicode;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.WireFormat;

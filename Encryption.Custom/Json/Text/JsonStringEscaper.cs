@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Globalization;
+using System.Text;
 
 namespace Encryption.Custom.Json.Text;
 
@@ -53,6 +54,14 @@ internal static class JsonStringEscaper
             WriteEscaped(writer, utf8, firstEscape);
         }
 
+        return writer.WrittenSpan.ToArray();
+    }
+
+    /// <summary><paramref name="text"/> as a quoted, escaped JSON string token in UTF-8 (for one-time setup only).</summary>
+    public static byte[] QuotedToArray(string text)
+    {
+        var writer = new ArrayBufferWriter<byte>(text.Length + 10);
+        WriteQuoted(writer, Encoding.UTF8.GetBytes(text));
         return writer.WrittenSpan.ToArray();
     }
 

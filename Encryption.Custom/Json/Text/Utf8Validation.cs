@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Text.Unicode;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Text;

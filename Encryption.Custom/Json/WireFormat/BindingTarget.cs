@@ -4,6 +4,7 @@
 // nested partition-key path is refused when binding is asked for rather than bound to a value found some other way.
 using System.Text;
 using Encryption.Custom.Diagnostics;
+using Encryption.Custom.Json.Errors;
 
 namespace Encryption.Custom.Json.WireFormat;
 

@@ -6,6 +6,7 @@ using System.Buffers;
 using System.Buffers.Text;
 using System.Diagnostics;
 using Encryption.Custom.Crypto;
+using Encryption.Custom.Json.Errors;
 
 namespace Encryption.Custom.Json.WireFormat;
 

@@ -1,6 +1,8 @@
 using System.Buffers;
 using System.Buffers.Text;
 using System.Security.Cryptography;
+using Encryption.Custom.Json.Errors;
+using Encryption.Custom.Json.Leasing;
 using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Keys;
 

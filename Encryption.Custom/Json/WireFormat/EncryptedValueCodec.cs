@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Buffers.Text;
 using System.Diagnostics;
 using System.Security.Cryptography;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.WireFormat;

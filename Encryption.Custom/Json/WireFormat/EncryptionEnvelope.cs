@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using Encryption.Custom.Json.Errors;
 
 namespace Encryption.Custom.Json.WireFormat;
 

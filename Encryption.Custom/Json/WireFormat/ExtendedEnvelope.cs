@@ -60,9 +60,9 @@ internal static class ExtendedEnvelope
         }
 
         prefix.Write(extended ? "\"_ei\":{\"_ef\":101,\"_en\":"u8 : "\"_ei\":{\"_ef\":3,\"_en\":"u8);
-        prefix.Write(EncryptionPlan.Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(dataEncryptionKeyId))));
+        prefix.Write(JsonStringEscaper.QuotedToArray(dataEncryptionKeyId));
         prefix.Write(",\"_ea\":"u8);
-        prefix.Write(EncryptionPlan.Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(encryptionAlgorithm))));
+        prefix.Write(JsonStringEscaper.QuotedToArray(encryptionAlgorithm));
         if (extended)
         {
             prefix.Write(",\"_ev\":{\"v\":1,\"crit\":["u8);

@@ -1,9 +1,12 @@
 namespace Encryption.Custom.Keys.Cosmos;
 
-/// <summary>Stream helpers for the (small, not secret) DEK documents.</summary>
+/// <summary>
+/// Reads a Cosmos DB response body whole: the one helper for the DEK container's documents and the encryption
+/// container's bodies and pages (which then go to a processor).
+/// </summary>
 internal static class CosmosStreams
 {
-    /// <summary>Reads a response body to its end; an absent body reads as empty.</summary>
+    /// <summary>Reads a body to its end from its current position into a new array; an absent body reads as empty.</summary>
     public static async Task<byte[]> ReadAllAsync(Stream? content, CancellationToken cancellationToken)
     {
         if (content is null)

@@ -1,7 +1,8 @@
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 
-namespace Encryption.Custom.Json.Streaming;
+namespace Encryption.Custom.Json.Leasing;
 
 /// <summary>Leases a document's key from an <see cref="Encryptor"/> and checks what comes back.</summary>
 /// <remarks>

@@ -1,10 +1,11 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Text;
-using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.WireFormat;
 
-namespace Encryption.Custom.Json.WireFormat;
+namespace Encryption.Custom.Json.Rules;
 
 /// <summary>
 /// <see cref="EncryptionOptions"/> validated (wire-format.md §3.4) and compiled for the hot path: the property
@@ -75,7 +76,7 @@ internal sealed partial class EncryptionPlan
             }
 
             _selectors[i] = Encoding.UTF8.GetBytes(paths[i]);
-            _pathTokens[i] = Quote(JsonStringEscaper.EscapeToArray(Encoding.UTF8.GetBytes(paths[i])));
+            _pathTokens[i] = JsonStringEscaper.QuotedToArray(paths[i]);
             if (deterministicPaths is not null && deterministicPaths.Contains(paths[i]))
             {
                 _deterministicPrefixes[i] = DeterministicIvContext.CreatePathPrefix(paths[i]);
@@ -411,14 +412,5 @@ internal sealed partial class EncryptionPlan
         {
             return false;
         }
-    }
-
-    internal static byte[] Quote(byte[] escaped)
-    {
-        var token = new byte[escaped.Length + 2];
-        token[0] = (byte)'"';
-        escaped.CopyTo(token, 1);
-        token[^1] = (byte)'"';
-        return token;
     }
 }

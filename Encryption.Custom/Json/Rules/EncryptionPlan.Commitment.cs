@@ -1,8 +1,9 @@
 using System.Buffers;
 using System.Buffers.Binary;
 using System.Diagnostics;
+using Encryption.Custom.Json.WireFormat;
 
-namespace Encryption.Custom.Json.WireFormat;
+namespace Encryption.Custom.Json.Rules;
 
 // The document commitment (wire-format.md "Document commitment"): which plans commit, the selector block the
 // commitment covers, and the envelope whose anchor carries it.

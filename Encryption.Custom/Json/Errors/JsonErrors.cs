@@ -4,7 +4,7 @@ using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Diagnostics;
 
-namespace Encryption.Custom.Json.WireFormat;
+namespace Encryption.Custom.Json.Errors;
 
 /// <summary>
 /// Every error the JSON layer raises, in one place. Messages name the DEK id, the path and positions, never key

@@ -1,4 +1,4 @@
-namespace Encryption.Custom.Json.WireFormat;
+namespace Encryption.Custom.Json.Errors;
 
 /// <summary>Why an encrypted value could not be decoded (authentication failures throw instead).</summary>
 internal enum EncryptedValueStatus

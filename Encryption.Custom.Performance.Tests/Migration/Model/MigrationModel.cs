@@ -1,0 +1,88 @@
+namespace Encryption.Custom.Performance.Tests.Migration.Model;
+
+/// <summary>
+/// How long the migration job takes on a container too large to try (docs/migration.md, "A billion documents"). The
+/// job is a change feed processor: the container's feed has one lease per physical partition, each lease is worked by
+/// one instance at a time, and each instance rewrites at most <c>MaxDegreeOfParallelism</c> documents at once over all
+/// its leases, within its own request-unit budget. So the busiest instance decides the time:
+/// <code>
+/// partitions P  = max(⌈RU/s ÷ RU per partition⌉, ⌈documents × bytes ÷ bytes per partition⌉)
+/// leases        = ⌈P ÷ instances⌉ for the busiest instance (instances beyond P hold none)
+/// rate          = min(parallelism ÷ latency, cores ÷ CPU per document,
+///                     (RU/s ÷ instances) ÷ RU per document, leases × (RU/s ÷ P) ÷ RU per document)
+/// time          = leases × (documents ÷ P) ÷ rate
+/// </code>
+/// Documents are assumed spread evenly over partitions (a hash partition key); Cosmos DB divides a container's
+/// throughput evenly among its physical partitions; each instance's budget is an equal share of the container's
+/// (instances do not share a budget: docs/migration.md, "Budget").
+/// </summary>
+public static class MigrationModel
+{
+    /// <summary>Estimates one workload.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A count or cost is not positive.</exception>
+    public static MigrationEstimate Estimate(MigrationWorkload workload)
+    {
+        ArgumentNullException.ThrowIfNull(workload);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workload.Documents);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workload.Instances);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workload.ContainerRequestUnitsPerSecond);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workload.RequestUnitsPerDocument);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workload.WriteLatencyMilliseconds);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workload.CpuMicrosecondsPerDocument);
+
+        int byThroughput = (int)Math.Ceiling(workload.ContainerRequestUnitsPerSecond / workload.RequestUnitsPerPartition);
+        int bySize = (int)Math.Ceiling((double)workload.Documents * workload.DocumentBytes / workload.BytesPerPartition);
+        int partitions = Math.Max(1, Math.Max(byThroughput, bySize));
+        int active = Math.Min(workload.Instances, partitions);
+        int leases = (partitions + active - 1) / active;
+
+        double ruPerDocument = workload.RequestUnitsPerDocument;
+        (double Rate, MigrationBound Bound)[] ceilings =
+        [
+            (workload.MaxDegreeOfParallelism / (workload.WriteLatencyMilliseconds / 1000), MigrationBound.Latency),
+            (workload.CoresPerInstance / (workload.CpuMicrosecondsPerDocument / 1_000_000), MigrationBound.Cpu),
+            (workload.ContainerRequestUnitsPerSecond / workload.Instances / ruPerDocument, MigrationBound.Budget),
+            (leases * (workload.ContainerRequestUnitsPerSecond / partitions) / ruPerDocument, MigrationBound.Partitions),
+        ];
+        (double rate, MigrationBound bound) = ceilings.MinBy(c => c.Rate);
+
+        double documentsPerLease = (double)workload.Documents / partitions;
+        double seconds = leases * documentsPerLease / rate;
+        return new MigrationEstimate(partitions, active, leases, rate, bound, seconds, workload.Documents * ruPerDocument);
+    }
+
+    /// <summary>The fewest instances (up to <paramref name="maxInstances"/>) that finish within <paramref name="deadline"/>, or null.</summary>
+    public static int? FewestInstancesWithin(MigrationWorkload workload, TimeSpan deadline, int maxInstances = 1024)
+    {
+        ArgumentNullException.ThrowIfNull(workload);
+        for (int instances = 1; instances <= maxInstances; instances++)
+        {
+            if (Estimate(workload with { Instances = instances }).Seconds <= deadline.TotalSeconds)
+            {
+                return instances;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// The smallest container budget (in steps of 1,000 RU/s) at which
+    /// some number of instances finishes within <paramref name="deadline"/>: the request units alone need
+    /// documents × RU per document ÷ seconds; more instances are then added until they do not bind.
+    /// </summary>
+    public static (double RequestUnitsPerSecond, int Instances)? SmallestBudgetWithin(MigrationWorkload workload, TimeSpan deadline, int maxInstances = 1024)
+    {
+        ArgumentNullException.ThrowIfNull(workload);
+        double floor = workload.Documents * workload.RequestUnitsPerDocument / deadline.TotalSeconds;
+        for (double budget = Math.Ceiling(floor / 1000) * 1000; budget <= floor * 4; budget += 1000)
+        {
+            if (FewestInstancesWithin(workload with { ContainerRequestUnitsPerSecond = budget }, deadline, maxInstances) is int instances)
+            {
+                return (budget, instances);
+            }
+        }
+
+        return null;
+    }
+}

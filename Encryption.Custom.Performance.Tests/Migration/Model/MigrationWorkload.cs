@@ -1,0 +1,58 @@
+namespace Encryption.Custom.Performance.Tests.Migration.Model;
+
+/// <summary>
+/// What the migration model (<see cref="MigrationModel"/>) is asked about: the container, the account's limits, the
+/// job's instances and what one document costs. Defaults describe 1 billion 1 KB documents at 150,000 RU/s on Cosmos
+/// DB, with per-document costs from docs/migration.md ("Cost in request units per document").
+/// </summary>
+public sealed record MigrationWorkload
+{
+    /// <summary>Documents to rewrite.</summary>
+    public long Documents { get; init; } = 1_000_000_000;
+
+    /// <summary>Stored bytes per document (after encryption).</summary>
+    public int DocumentBytes { get; init; } = 1024;
+
+    /// <summary>The container's provisioned throughput, shared by every instance (each gets an equal budget).</summary>
+    public double ContainerRequestUnitsPerSecond { get; init; } = 150_000;
+
+    /// <summary>Instances of the job sharing the leases.</summary>
+    public int Instances { get; init; } = 1;
+
+    /// <summary>
+    /// Request units of the replace that rewrites one document: about 6–10 RU for 1 KB with default indexing on Cosmos
+    /// DB (docs/migration.md); the bundled endpoint charges 1.
+    /// </summary>
+    public double WriteRequestUnits { get; init; } = 8;
+
+    /// <summary>
+    /// Request units of reading one document once (its share of a change feed or query page). The job reads each
+    /// document about three times: the survey, the feed (once for the document, once for its own rewrite coming
+    /// back) and the verification (docs/migration.md).
+    /// </summary>
+    public double ReadRequestUnits { get; init; } = 1;
+
+    /// <summary>How many times the job reads each document (survey, feed and its own write echoed, verification).</summary>
+    public double ReadsPerDocument { get; init; } = 3;
+
+    /// <summary>Round-trip time of one replace as a client sees it, in milliseconds (same region: a few ms).</summary>
+    public double WriteLatencyMilliseconds { get; init; } = 6;
+
+    /// <summary>Replaces one instance has in flight (<c>EncryptionMigrationOptions.MaxDegreeOfParallelism</c>).</summary>
+    public int MaxDegreeOfParallelism { get; init; } = 8;
+
+    /// <summary>CPU time one document costs the instance (SDK request, decrypt, encrypt), in microseconds.</summary>
+    public double CpuMicrosecondsPerDocument { get; init; } = 150;
+
+    /// <summary>Cores each instance's process can use.</summary>
+    public int CoresPerInstance { get; init; } = 2;
+
+    /// <summary>Most request units per second one physical partition serves (Cosmos DB: 10,000).</summary>
+    public double RequestUnitsPerPartition { get; init; } = 10_000;
+
+    /// <summary>Most bytes one physical partition stores (Cosmos DB: 50 GB).</summary>
+    public long BytesPerPartition { get; init; } = 50L * 1024 * 1024 * 1024;
+
+    /// <summary>Request units of every read and the rewrite of one document.</summary>
+    public double RequestUnitsPerDocument => WriteRequestUnits + (ReadRequestUnits * ReadsPerDocument);
+}

@@ -1,0 +1,110 @@
+using System.Reflection;
+using System.Runtime.CompilerServices;
+using Encryption.Custom.Processing;
+
+namespace Encryption.Custom.Tests.Architecture;
+
+/// <summary>
+/// No method or constructor of the library takes <see cref="MaxParameters"/> or more parameters: state that travels
+/// together becomes a type (a ref struct where it must). The ones that still do are listed by name, so the count can
+/// only go down: a new one fails, and so does a listed one that no longer exists (remove it from the list).
+/// </summary>
+public sealed class ParameterCountTests
+{
+    private const int MaxParameters = 8;
+
+    /// <summary>
+    /// Methods still over the limit ("Type.Method", overloads together), 26 names when the test was written
+    /// (2026-11-28). The goal is at most 6 and none in Json/ (issue 33: one document reader whose state travels as a
+    /// type). Public result types are not counted (a record's constructor is its shape), nor source-generated log
+    /// messages (one parameter per placeholder).
+    /// </summary>
+    private static readonly HashSet<string> s_known = new(StringComparer.Ordinal)
+    {
+        "BoundValueCodec.TryDecrypt",
+        "ContainerSurvey.RunAsync",
+        "DocumentDecryptor.WriteLegacyProperties",
+        "DocumentInspection.WithEnvelope",
+        "DocumentMigrator.ctor",
+        "EncryptionContainer.ReplaceAsPatchedAsync",
+        "EncryptionContainer.WriteStreamCoreAsync",
+        "EncryptionContainer.WriteTypedAsync",
+        "EncryptionLog.ctor",
+        "EncryptionPlan.ctor",
+        "JNestedCrypto.Decrypt",
+        "NestedDecryptor.Walk",
+        "NestedDecryptor.Write",
+        "NestedEncryptor.Walk",
+        "NestedEncryptor.WalkObject",
+        "PatchTransformer.TransformAsync",
+        "PatchValueEncryptor.EncryptAsync",
+        "PolicyRuleSet.ctor",
+        "SqlQuery.ctor",
+        "StatusScan.RunAsync",
+        "StreamEncryptor.EncryptDocument",
+        "StreamEncryptor.EncryptScannedValue",
+        "StreamEncryptor.EncryptValue",
+        "StreamEncryptor.TryEncryptScanned",
+        "ValueDecryptor.DecryptAndWrite",
+        "ValueDecryptor.Write",
+    };
+
+    [Fact]
+    public void NoNewMethod_TakesEightOrMoreParameters()
+    {
+        SortedSet<string> found = [];
+        foreach (MethodBase method in LibraryMethods())
+        {
+            if (method.GetParameters().Length < MaxParameters)
+            {
+                continue;
+            }
+
+            Type owner = Outermost(method.DeclaringType!);
+            string name = $"{owner.Name}.{(method is ConstructorInfo ? "ctor" : method.Name)}";
+            found.Add(name);
+        }
+
+        string[] unknown = [.. found.Except(s_known)];
+        Assert.True(unknown.Length == 0, $"New methods with {MaxParameters} or more parameters (make a type of what travels together): {string.Join("; ", unknown)}");
+        string[] stale = [.. s_known.Except(found)];
+        Assert.True(stale.Length == 0, $"Listed but no longer over the limit (remove them from the list): {string.Join("; ", stale)}");
+    }
+
+    private static IEnumerable<MethodBase> LibraryMethods()
+    {
+        const BindingFlags declared = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly;
+        foreach (Type type in typeof(EncryptionProcessor).Assembly.GetTypes())
+        {
+            if (LibraryLayers.Of(type) is null || IsPublicResultType(type))
+            {
+                continue;
+            }
+
+            foreach (MethodBase method in type.GetMethods(declared).Cast<MethodBase>().Concat(type.GetConstructors(declared)))
+            {
+                if (!method.IsDefined(typeof(CompilerGeneratedAttribute)) && !IsLogMessage(method))
+                {
+                    yield return method;
+                }
+            }
+        }
+    }
+
+    // A public type whose constructor is its shape (a result or progress record the user reads).
+    private static bool IsPublicResultType(Type type) =>
+        type.IsPublic && type.GetProperties().Length > 0 && type.GetMethods(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly).All(m => m.IsSpecialName || m.Name is "ToString" or "Equals" or "GetHashCode" or "PrintMembers" or "Deconstruct" or "<Clone>$");
+
+    private static bool IsLogMessage(MethodBase method) =>
+        method.CustomAttributes.Any(a => a.AttributeType.FullName == "Microsoft.Extensions.Logging.LoggerMessageAttribute");
+
+    private static Type Outermost(Type type)
+    {
+        while (type.DeclaringType is { } outer)
+        {
+            type = outer;
+        }
+
+        return type;
+    }
+}
