@@ -132,7 +132,7 @@ internal static class NestedPatchRewriter
     }
 
     private static JToken? Features(EncryptionPlan plan) =>
-        JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, [], extended: true, selectors: plan.NestedSelectors.ChildCount > 0, bind: plan.IsBound)[EncryptionEnvelope.FeaturesName];
+        JEnvelope.Create(plan, [], commit: false)[EncryptionEnvelope.FeaturesName];
 
     private static List<string> ReadListedPaths(JObject stored) =>
         [.. stored[EncryptionEnvelope.PropertyName]![EncryptionEnvelope.PathsName]!.Values<string>().Select(p => p!)];

@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Text;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Rules;
@@ -39,7 +40,7 @@ internal sealed partial class EncryptionPlan
     // The UTF-8 text of every path: the selector a bound cell's tag covers.
     private readonly byte[][] _selectors;
 
-    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding, Tokens.QueryTokenRule?[]? queryTokens, IReadOnlyList<Tokens.QueryTokenRule?>? queryTokenSource)
+    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding, QueryTokenRule?[]? queryTokens, IReadOnlyList<QueryTokenRule?>? queryTokenSource)
     {
         _queryTokens = queryTokens;
         _queryTokenSource = queryTokenSource;
@@ -137,7 +138,7 @@ internal sealed partial class EncryptionPlan
     /// <exception cref="EncryptionException">An option is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     /// <param name="binding">The container to bind documents to, or <see langword="null"/> for unbound cells.</param>
     /// <param name="queryTokens">Per path in the plan's order (top-level first), its query-token declaration, or <see langword="null"/> for none.</param>
-    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null, IReadOnlyList<Tokens.QueryTokenRule?>? queryTokens = null)
+    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null, IReadOnlyList<QueryTokenRule?>? queryTokens = null)
     {
         // Whitespace-only ids are rejected as Microsoft's package rejects them, so both libraries accept the same ids.
         if (string.IsNullOrWhiteSpace(dataEncryptionKeyId))
@@ -226,30 +227,12 @@ internal sealed partial class EncryptionPlan
             }
         }
 
-        // Query tokens are declared per path in the plan's order (the policy's compiled rules); top-level paths only.
-        Tokens.QueryTokenRule?[]? tokens = null;
-        if (queryTokens is not null)
-        {
-            if (queryTokens.Count != paths.Length)
-            {
-                JsonErrors.ThrowInvalidOptions("The query-token declarations do not match the paths to encrypt.", dataEncryptionKeyId);
-            }
-
-            tokens = [.. queryTokens];
-            for (int i = 0; i < tokens.Length; i++)
-            {
-                if (tokens[i] is { } rule && (i >= topLevel.Count || rule.Path != paths[i]))
-                {
-                    JsonErrors.ThrowInvalidPath(paths[i], "query tokens are served on top-level paths only.");
-                }
-            }
-        }
-
+        QueryTokenRule?[]? tokens = CheckQueryTokens(queryTokens, paths, topLevel.Count, dataEncryptionKeyId);
         return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding, tokens, queryTokens) { MaxNameLength = maxNameLength };
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
-    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null, IReadOnlyList<Tokens.QueryTokenRule?>? queryTokens = null)
+    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null, IReadOnlyList<QueryTokenRule?>? queryTokens = null)
     {
         // Reference comparisons: a replaced string or collection element recompiles, so a path added to the same
         // collection after first use is never silently left in plaintext.

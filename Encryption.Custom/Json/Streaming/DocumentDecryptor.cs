@@ -69,7 +69,7 @@ internal static class DocumentDecryptor
         ReadOnlySpan<byte> tokenMembers = queryTokens >= 0 ? input[properties[queryTokens].ValueStart..properties[queryTokens].ValueEnd] : default;
         if (verifyTokens)
         {
-            Tokens.QueryTokenCheck.CheckMembers(tokenMembers, rules!, EncryptedTokenPaths(input, scan, document, policy!), id: null);
+            Tokens.QueryTokenCheck.CheckMembers(tokenMembers, rules!.QueryTokens!, EncryptedTokenPaths(input, scan, document, policy!), id: null);
         }
 
         var selectorBindings = new SelectorBindings(binding, unboundSelectors);

@@ -125,6 +125,12 @@ internal static partial class StreamEncryptor
                 JsonErrors.ThrowAlreadyEncrypted();
             }
 
+            // The scanned fast path never runs with query tokens, so only this walk meets a '_q' it would overwrite.
+            if (pathIndex < 0 && nestedRoot < 0 && plan.HasQueryTokens && reader.ValueTextEquals(QueryTokenRule.MemberNameUtf8))
+            {
+                JsonErrors.ThrowReservedQueryTokens();
+            }
+
             reader.Read();
             if (nestedRoot >= 0)
             {
@@ -291,15 +297,13 @@ internal static partial class StreamEncryptor
         return index;
     }
 
-    // _ei, and in the extended format also its anchor _ex (and _q with query tokens): a document that holds one already has metadata.
+    // _ei, and in the extended format also its anchor _ex: a document that holds either already has metadata.
     private static bool IsReservedName(ref Utf8JsonReader reader, EncryptionPlan plan) =>
         reader.ValueTextEquals(EncryptionEnvelope.PropertyNameUtf8)
-        || (plan.IsExtendedFormat && reader.ValueTextEquals(EncryptionEnvelope.AnchorNameUtf8))
-        || (plan.HasQueryTokens && reader.ValueTextEquals(QueryTokenRule.MemberNameUtf8));
+        || (plan.IsExtendedFormat && reader.ValueTextEquals(EncryptionEnvelope.AnchorNameUtf8));
 
     // The same rule for a name that is already unescaped.
     private static bool IsReservedName(ReadOnlySpan<byte> name, EncryptionPlan plan) =>
         name.SequenceEqual(EncryptionEnvelope.PropertyNameUtf8)
-        || (plan.IsExtendedFormat && name.SequenceEqual(EncryptionEnvelope.AnchorNameUtf8))
-        || (plan.HasQueryTokens && name.SequenceEqual(QueryTokenRule.MemberNameUtf8));
+        || (plan.IsExtendedFormat && name.SequenceEqual(EncryptionEnvelope.AnchorNameUtf8));
 }

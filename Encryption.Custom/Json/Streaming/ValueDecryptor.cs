@@ -34,7 +34,17 @@ internal static class ValueDecryptor
         ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
         if (property.ValueEscaped)
         {
-            WriteEscapedBase64(token, scan.GetName(input, property), key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
+            // Some writers escape '+' and '/' (System.Text.Json's default encoder writes "\u002B").
+            byte[] rented = UnescapeBase64(token, out int length);
+            try
+            {
+                Write(rented.AsSpan(0, length), scan.GetName(input, property), key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+
             return;
         }
 
@@ -88,20 +98,13 @@ internal static class ValueDecryptor
         }
     }
 
+    // A rented buffer holding the unescaped base64 (length in length); the caller returns it.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void WriteEscapedBase64(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding, QueryTokenRule? tokenRule, ReadOnlySpan<byte> storedTokens)
+    private static byte[] UnescapeBase64(ReadOnlySpan<byte> token, out int length)
     {
-        // Some writers escape '+' and '/' (System.Text.Json's default encoder writes "\u002B").
         byte[] rented = ArrayPool<byte>.Shared.Rent(token.Length);
-        try
-        {
-            int length = JsonStringUnescaper.Unescape(token, rented);
-            Write(rented.AsSpan(0, length), name, key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(rented);
-        }
+        length = JsonStringUnescaper.Unescape(token, rented);
+        return rented;
     }
 
     // The plaintext is decrypted straight into the output's free space, where a valid string, object or array ends up

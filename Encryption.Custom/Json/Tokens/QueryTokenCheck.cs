@@ -5,7 +5,6 @@
 using System.Buffers.Text;
 using System.Globalization;
 using System.Text.Json;
-using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Tokens;
@@ -17,11 +16,11 @@ internal static class QueryTokenCheck
 
     /// <summary>
     /// Checks the shape of <c>_q</c> (<paramref name="members"/>, its JSON object text): each member names a
-    /// declared token path, once, whose value the document holds encrypted (bit <c>i</c> of <paramref name="encrypted"/> for rule <c>i</c>), and
+    /// declared token path (<paramref name="rules"/>: per policy rule, its declaration or null), once, whose value the document holds encrypted (bit <c>i</c> of <paramref name="encrypted"/> for rule <c>i</c>), and
     /// holds an array; and each such path has a member. Returns nothing; throws on the first fault.
     /// </summary>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.CellBindingMismatch"/>, naming the path.</exception>
-    public static void CheckMembers(ReadOnlySpan<byte> members, PolicyRuleSet rules, ulong encrypted, string? id)
+    public static void CheckMembers(ReadOnlySpan<byte> members, IReadOnlyList<QueryTokenRule?> rules, ulong encrypted, string? id)
     {
         var reader = new Utf8JsonReader(members);
         if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
@@ -35,24 +34,24 @@ internal static class QueryTokenCheck
             int index = FindRule(ref reader, rules);
             if (index < 0 || (encrypted & (1UL << index)) == 0 || (seen & (1UL << index)) != 0)
             {
-                throw Mismatch(index >= 0 ? rules[index].Text : "_q", id, index < 0 ? "'_q' has a member for a path without query tokens" : "'_q' has a member the document's encrypted values do not account for");
+                throw Mismatch(index >= 0 ? rules[index]!.Path : "_q", id, index < 0 ? "'_q' has a member for a path without query tokens" : "'_q' has a member the document's encrypted values do not account for");
             }
 
             seen |= 1UL << index;
             reader.Read();
             if (reader.TokenType != JsonTokenType.StartArray)
             {
-                throw Mismatch(rules[index].Text, id, "the member must be an array");
+                throw Mismatch(rules[index]!.Path, id, "the member must be an array");
             }
 
             reader.Skip();
         }
 
-        for (int i = 0; i < rules.Rules.Count && i < 64; i++)
+        for (int i = 0; i < rules.Count && i < 64; i++)
         {
-            if (rules[i].QueryTokens is not null && (encrypted & (1UL << i)) != 0 && (seen & (1UL << i)) == 0)
+            if (rules[i] is not null && (encrypted & (1UL << i)) != 0 && (seen & (1UL << i)) == 0)
             {
-                throw Mismatch(rules[i].Text, id, "the value has no query tokens");
+                throw Mismatch(rules[i]!.Path, id, "the value has no query tokens");
             }
         }
     }
@@ -126,12 +125,12 @@ internal static class QueryTokenCheck
             string.Create(CultureInfo.InvariantCulture, $"{(id is null ? "The document" : $"The document '{Diagnostics.UntrustedText.Shorten(id)}'")}: the query tokens at '{path}' do not verify ({reason}); a token copied from another document or value, or tokens left stale, are refused (docs/wire-format.md \"Query tokens\")."),
             path: path);
 
-    private static int FindRule(ref Utf8JsonReader reader, PolicyRuleSet rules)
+    private static int FindRule(ref Utf8JsonReader reader, IReadOnlyList<QueryTokenRule?> rules)
     {
-        for (int i = 0; i < rules.Rules.Count; i++)
+        for (int i = 0; i < rules.Count; i++)
         {
             // Token paths are among the first 64 rules (the policy refuses others), so a rule's bit fits a ulong.
-            if (rules[i].QueryTokens is { } rule && reader.ValueTextEquals(rule.Path))
+            if (rules[i] is { } rule && reader.ValueTextEquals(rule.PathUtf8))
             {
                 return i;
             }

@@ -6,7 +6,6 @@
 using System.Buffers.Binary;
 using System.Text;
 using Encryption.Custom.Json.Text;
-using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Tokens;
 
@@ -59,7 +58,7 @@ internal sealed class QueryTokenRule
         pathBytes.CopyTo(_header, 10);
         BinaryPrimitives.WriteUInt16BigEndian(_header.AsSpan(10 + pathBytes.Length), (ushort)descriptorBytes.Length);
         descriptorBytes.CopyTo(_header, 12 + pathBytes.Length);
-        QuotedPath = EncryptionPlan.Quote(JsonStringEscaper.EscapeToArray(pathBytes));
+        QuotedPath = JsonStringEscaper.QuotedToArray(path);
         PathUtf8 = pathBytes;
     }
 

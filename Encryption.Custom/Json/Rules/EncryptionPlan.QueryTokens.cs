@@ -1,6 +1,7 @@
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Tokens;
 
-namespace Encryption.Custom.Json.WireFormat;
+namespace Encryption.Custom.Json.Rules;
 
 // The plan's query tokens (docs/wire-format.md "Query tokens"): per path its declaration, and where a document's
 // tokens go in one buffer, so the stream processor computes them beside each cell and writes "_q" before the envelope.
@@ -25,6 +26,31 @@ internal sealed partial class EncryptionPlan
 
     /// <summary>The query-token declaration of the path at <paramref name="index"/>, or <see langword="null"/>.</summary>
     public QueryTokenRule? GetQueryTokens(int index) => _queryTokens?[index];
+
+    // The declarations per path in the plan's order (the policy's compiled rules), top-level paths only.
+    private static QueryTokenRule?[]? CheckQueryTokens(IReadOnlyList<QueryTokenRule?>? queryTokens, string[] paths, int topLevelCount, string dataEncryptionKeyId)
+    {
+        if (queryTokens is null)
+        {
+            return null;
+        }
+
+        if (queryTokens.Count != paths.Length)
+        {
+            JsonErrors.ThrowInvalidOptions("The query-token declarations do not match the paths to encrypt.", dataEncryptionKeyId);
+        }
+
+        QueryTokenRule?[] tokens = [.. queryTokens];
+        for (int i = 0; i < tokens.Length; i++)
+        {
+            if (tokens[i] is { } rule && (i >= topLevelCount || rule.Path != paths[i]))
+            {
+                JsonErrors.ThrowInvalidPath(paths[i], "query tokens are served on top-level paths only.");
+            }
+        }
+
+        return tokens;
+    }
 
     // Offsets of each path's tokens, the bytes of all of them, and the longest "_q":{...}, member.
     private static (int[] Offsets, int Bytes, int MemberLength) LayOutQueryTokens(QueryTokenRule?[]? queryTokens, int pathCount)
