@@ -149,6 +149,19 @@ internal sealed class RangeDomain
     }
 
     /// <summary>
+    /// The offsets a query's bounds cover (<see langword="null"/>: open), or false when no value of the domain can lie
+    /// between them (a bound beyond the domain's other end, or the bounds crossed).
+    /// </summary>
+    public bool TryGetCoverBounds(decimal? low, decimal? high, out ulong lowOffset, out ulong highOffset)
+    {
+        lowOffset = low is { } l ? ClampOffset(l) : 0;
+        highOffset = high is { } h ? ClampOffset(h) : MaxOffset;
+        bool lowAbove = low is { } a && !TryGetOffset(a, out _) && a > _minimum;
+        bool highBelow = high is { } b && !TryGetOffset(b, out _) && b < _minimum;
+        return !lowAbove && !highBelow && lowOffset <= highOffset && (low is null || high is null || low <= high);
+    }
+
+    /// <summary>
     /// The offset a query bound maps to, clamped into the domain: rounding down is monotonic, so every value inside
     /// the bounds has its offset inside the bounds' offsets (the cover may hold more; the re-check removes it).
     /// </summary>
