@@ -115,6 +115,31 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
 
     [Theory]
     [MemberData(nameof(Processors))]
+    public async Task Linq_RangeAndStartsWith_ReturnExactlyTheMatchingRows(JsonProcessor processor)
+    {
+        (Container _, Container encrypted) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);
+        string[] names = ["Ada", "Adam", "Adele", "Bob", "Ad\u00e9le", "ad"];
+        for (int i = 0; i < names.Length; i++)
+        {
+            JObject person = Person(i, names[i]);
+            await encrypted.CreateItemAsync(person, new PartitionKey((string)person["pk"]!), cancellationToken: Ct);
+        }
+
+        int low = 30;
+        int high = 80;
+        IQueryable<Row> range = encrypted.GetItemLinqQueryable<Row>().Where(r => r.Age >= low && r.Age < high);
+        string prefix = "Ade";
+        IQueryable<Row> startsWith = encrypted.GetItemLinqQueryable<Row>().Where(r => r.Name.StartsWith(prefix));
+        string[] expected = [.. Enumerable.Range(0, names.Length).Where(i => Person(i, names[i])["age"]!.Value<int>() is >= 30 and < 80).Select(i => "p" + i.ToString(CultureInfo.InvariantCulture))];
+        string[] ranged = await ReadIdsAsync(encrypted.ToEncryptionFeedIterator(range));
+        Assert.NotEmpty(expected);
+        Assert.Equal(expected, ranged);
+        string[] started = await ReadIdsAsync(encrypted.ToEncryptionFeedIterator(startsWith));
+        Assert.Equal(new[] { "p2" }, started);
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors))]
     public async Task ShapesThatCannotBeServed_AreRefusedBeforeSending(JsonProcessor processor)
     {
         (Container _, Container encrypted) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);
@@ -139,6 +164,26 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
             });
         }
     }
+
+    private static async Task<string[]> ReadIdsAsync(FeedIterator<Row> iterator)
+    {
+        var ids = new List<string>();
+        using (iterator)
+        {
+            while (iterator.HasMoreResults)
+            {
+                ids.AddRange((await iterator.ReadNextAsync(Ct)).Select(r => r.Id));
+            }
+        }
+
+        ids.Sort(StringComparer.Ordinal);
+        return [.. ids];
+    }
+
+    private sealed record Row(
+        [property: Newtonsoft.Json.JsonProperty("id")] string Id,
+        [property: Newtonsoft.Json.JsonProperty("name")] string Name,
+        [property: Newtonsoft.Json.JsonProperty("age")] int Age);
 
     private static async Task<string[]> RunAsync(Container container, (string Text, (string Name, object Value)[] Parameters) query)
     {
