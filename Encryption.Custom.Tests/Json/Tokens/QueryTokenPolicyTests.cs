@@ -50,4 +50,15 @@ public sealed class QueryTokenPolicyTests
         Assert.Equal(17, policy.Plan.GetQueryTokens(0)!.TokenCount); // 1900..2100 in seconds: 33 levels, every second one
         Assert.Equal(8, policy.Plan.GetQueryTokens(1)!.TokenCount);
     }
+
+    [Fact]
+    public void Declarations_AreCanonical_EqualDomainsGiveEqualDescriptors()
+    {
+        QueryTokenOptions one = new DecimalRangeQueryOptions(-1m, 1m, 2);
+        QueryTokenOptions same = new DecimalRangeQueryOptions(-1.00m, 1.0m, 2);
+        Assert.Equal(one.Compile("/x").Descriptor, same.Compile("/x").Descriptor);
+        Assert.Equal("range:dec:-1:1:p2:s2:t0:l12", one.Compile("/x").Descriptor);
+        Assert.Equal("range:int:-5:100:s1:t3:l16", new IntegerRangeQueryOptions(-5, 100) { Sparsity = 1, TrimFactor = 3, TokenLength = 16 }.Compile("/x").Descriptor);
+        Assert.Equal("prefix:nfc:fold:2:6:l12", new PrefixQueryOptions { MinLength = 2, MaxLength = 6, IgnoreCase = true }.Compile("/x").Descriptor);
+    }
 }

@@ -62,7 +62,7 @@ public sealed class IntegerRangeQueryOptions(long minimum, long maximum) : Range
     public long Maximum { get; } = maximum;
 
     internal override RangeDomain CreateDomain() =>
-        new(RangeValueType.Integer, Minimum, Maximum, 1, Sparsity, TrimFactor, $"int:{Minimum}:{Maximum}");
+        new(RangeValueType.Integer, Minimum, Maximum, 1, Sparsity, TrimFactor, FormattableString.Invariant($"int:{Minimum}:{Maximum}"));
 }
 
 /// <summary>
@@ -97,8 +97,11 @@ public sealed class DecimalRangeQueryOptions(decimal minimum, decimal maximum, i
             scale *= 10;
         }
 
-        return new(RangeValueType.Decimal, Minimum, Maximum, scale, Sparsity, TrimFactor, FormattableString.Invariant($"dec:{Minimum}:{Maximum}:p{Precision}"));
+        return new(RangeValueType.Decimal, Minimum, Maximum, scale, Sparsity, TrimFactor, FormattableString.Invariant($"dec:{Canonical(Minimum)}:{Canonical(Maximum)}:p{Precision}"));
     }
+
+    // One text per value: 1m and 1.00m declare the same domain, so they must give the same tokens.
+    private static string Canonical(decimal value) => value.ToString("G29", System.Globalization.CultureInfo.InvariantCulture);
 }
 
 /// <summary>
@@ -129,5 +132,5 @@ public sealed class DateTimeRangeQueryOptions(DateTimeOffset minimum, DateTimeOf
     } = TimeSpan.FromSeconds(1);
 
     internal override RangeDomain CreateDomain() =>
-        new(RangeValueType.DateTime, Minimum.UtcTicks, Maximum.UtcTicks, 1m / Resolution.Ticks, Sparsity, TrimFactor, $"time:{Minimum.UtcTicks}:{Maximum.UtcTicks}:r{Resolution.Ticks}");
+        new(RangeValueType.DateTime, Minimum.UtcTicks, Maximum.UtcTicks, 1m / Resolution.Ticks, Sparsity, TrimFactor, FormattableString.Invariant($"time:{Minimum.UtcTicks}:{Maximum.UtcTicks}:r{Resolution.Ticks}"));
 }

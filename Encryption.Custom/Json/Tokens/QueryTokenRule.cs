@@ -103,7 +103,7 @@ internal sealed class QueryTokenRule
 
     /// <summary>A range rule.</summary>
     public static QueryTokenRule ForRange(string path, RangeDomain domain, int tokenLength) =>
-        new(path, $"range:{domain.Descriptor}:s{domain.Sparsity}:t{domain.TrimFactor}:l{tokenLength}", tokenLength, domain, 0, 0, false);
+        new(path, FormattableString.Invariant($"range:{domain.Descriptor}:s{domain.Sparsity}:t{domain.TrimFactor}:l{tokenLength}"), tokenLength, domain, 0, 0, false);
 
     /// <summary>A prefix rule.</summary>
     public static QueryTokenRule ForPrefix(string path, int minRunes, int maxRunes, bool ignoreCase, int tokenLength)
@@ -113,6 +113,6 @@ internal sealed class QueryTokenRule
             throw new ArgumentException("the prefix lengths must satisfy 1 <= minimum <= maximum <= 64 runes.");
         }
 
-        return new(path, $"prefix:nfc:{(ignoreCase ? "fold" : "case")}:{minRunes}:{maxRunes}:l{tokenLength}", tokenLength, null, minRunes, maxRunes, ignoreCase);
+        return new(path, FormattableString.Invariant($"prefix:nfc:{(ignoreCase ? "fold" : "case")}:{minRunes}:{maxRunes}:l{tokenLength}"), tokenLength, null, minRunes, maxRunes, ignoreCase);
     }
 }

@@ -236,7 +236,15 @@ internal static class TokenQueryRewriter
         byte[]? prefix = null;
         if (rule.Range is { } domain)
         {
-            if (domain.TryGetCoverBounds(predicate.Low, predicate.High, out ulong low, out ulong high))
+            (decimal? lowBound, decimal? highBound) = (predicate.Low, predicate.High);
+            if (domain.Type == RangeValueType.Integer)
+            {
+                // Integers only: an open or fractional bound moves to the nearest integer inside the range.
+                lowBound = lowBound is { } l ? (predicate.LowInclusive ? decimal.Ceiling(l) : decimal.Floor(l) + 1) : null;
+                highBound = highBound is { } h ? (predicate.HighInclusive ? decimal.Floor(h) : decimal.Ceiling(h) - 1) : null;
+            }
+
+            if (domain.TryGetCoverBounds(lowBound, highBound, out ulong low, out ulong high))
             {
                 domain.Cover(low, high, nodes);
             }
