@@ -24,7 +24,7 @@ internal sealed class TokenRecheck(IReadOnlyList<TokenPredicate> predicates)
     /// <summary>Filters the decrypted page of <paramref name="response"/> in place (its content is replaced).</summary>
     public async Task<ResponseMessage> FilterAsync(ResponseMessage response, CancellationToken cancellationToken)
     {
-        if (!response.IsSuccessStatusCode || response.Content is null || response is not DecryptedResponseMessage decrypted)
+        if (!response.IsSuccessStatusCode || response.Content is null)
         {
             return response;
         }
@@ -52,8 +52,14 @@ internal sealed class TokenRecheck(IReadOnlyList<TokenPredicate> predicates)
             PooledBufferWriter buffer = PooledBufferWriterPool.Rent();
             buffer.Write(Encoding.UTF8.GetBytes(parsed.ToString(Formatting.None)));
             await response.Content.DisposeAsync().ConfigureAwait(false);
-            decrypted.Content = new PooledContentStream(buffer);
-            return response;
+            if (response is DecryptedResponseMessage decrypted)
+            {
+                decrypted.Content = new PooledContentStream(buffer);
+                return response;
+            }
+
+            // Every page is filtered, whatever response type carries it: none goes out unchecked.
+            return new DecryptedResponseMessage(response, new PooledContentStream(buffer));
         }
         finally
         {
