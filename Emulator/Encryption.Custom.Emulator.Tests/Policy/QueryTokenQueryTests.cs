@@ -140,6 +140,26 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
 
     [Theory]
     [MemberData(nameof(Processors))]
+    public async Task DuringARotation_RangeAndPrefixQueriesFindDocumentsUnderEveryAcceptedKey(JsonProcessor processor)
+    {
+        (Container raw, Container before) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);
+        ContainerEncryptionPolicy old = WithTokens(processor).Policy!;
+        var rotating = new ContainerEncryptionPolicy(EncryptionFixture.Dek2, old.IncludedPaths) { AcceptedDataEncryptionKeyIds = [EncryptionFixture.Dek1] };
+        Container during = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { JsonProcessor = processor, Policy = rotating });
+        await before.CreateItemAsync(Person(1, "Grace"), new PartitionKey("p1"), cancellationToken: Ct);
+        await during.CreateItemAsync(Person(4, "Greta"), new PartitionKey("p1"), cancellationToken: Ct);
+        await during.CreateItemAsync(Person(2, "Linus"), new PartitionKey("p2"), cancellationToken: Ct);
+        Assert.Equal(EncryptionFixture.Dek1, (string)(await RawDocuments.ReadAsync(raw, "p1", new PartitionKey("p1"), Ct))["_ei"]!["_en"]!);
+
+        // Ages 37 (p1), 74 (p2) and 27 (p4): keys dek1, dek2 and dek2.
+        string[] byRange = await RunAsync(during, ("SELECT * FROM c WHERE c.age BETWEEN 20 AND 40", []));
+        string[] byPrefix = await RunAsync(during, ("SELECT * FROM c WHERE STARTSWITH(c.name, 'Gr')", []));
+        Assert.Equal(new[] { "p1", "p4" }, byRange);
+        Assert.Equal(new[] { "p1", "p4" }, byPrefix);
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors))]
     public async Task ShapesThatCannotBeServed_AreRefusedBeforeSending(JsonProcessor processor)
     {
         (Container _, Container encrypted) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);
