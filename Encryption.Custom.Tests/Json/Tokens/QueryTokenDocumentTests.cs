@@ -122,6 +122,7 @@ public sealed class QueryTokenDocumentTests : IDisposable
             ("""{"id":"x","age":151}""", EncryptionErrorKind.LimitExceeded, "/age"),
             ("""{"id":"x","age":-1}""", EncryptionErrorKind.LimitExceeded, "/age"),
             ("""{"id":"x","age":36.5}""", EncryptionErrorKind.InvalidOptions, "/age"),
+            ("""{"id":"x","age":99999999999999999999}""", EncryptionErrorKind.LimitExceeded, "/age"),
             ("""{"id":"x","age":"36"}""", EncryptionErrorKind.InvalidOptions, "/age"),
             ("""{"id":"x","dob":"1815-12-10T00:00:00"}""", EncryptionErrorKind.InvalidOptions, "/dob"),
             ("""{"id":"x","dob":"1700-12-10T00:00:00Z"}""", EncryptionErrorKind.LimitExceeded, "/dob"),

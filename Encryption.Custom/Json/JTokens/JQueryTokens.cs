@@ -1,6 +1,7 @@
 using System.Buffers.Text;
 using System.Security.Cryptography;
 using System.Text;
+using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.WireFormat;
@@ -28,6 +29,12 @@ internal static class JQueryTokens
         {
             if (plan.GetQueryTokens(i) is { } rule && document.TryGetValue(rule.Path[1..], out JToken? value) && value.Type != JTokenType.Null)
             {
+                // A number no cell can hold is refused as the value codec refuses it, before its tokens are asked for.
+                if (!IsRepresentable(value))
+                {
+                    JsonErrors.ThrowNumberNotRepresentable(rule.Path);
+                }
+
                 byte[] tokens = Tokens(key, rule, value);
                 var array = new JArray();
                 for (int slot = 0; slot < rule.TokenCount; slot++)
@@ -76,6 +83,13 @@ internal static class JQueryTokens
             }
         }
     }
+
+    private static bool IsRepresentable(JToken value) => value.Type switch
+    {
+        JTokenType.Integer => ((JValue)value).Value is long,
+        JTokenType.Float => ((JValue)value).Value is double number && double.IsFinite(number),
+        _ => true,
+    };
 
     private static byte[] Tokens(DataEncryptionKey key, QueryTokenRule rule, JToken value)
     {
