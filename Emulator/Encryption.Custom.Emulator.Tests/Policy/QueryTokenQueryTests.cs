@@ -160,6 +160,18 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
 
     [Theory]
     [MemberData(nameof(Processors))]
+    public async Task AProjection_OfTokenPaths_IsDecryptedWithoutTheTokens(JsonProcessor processor)
+    {
+        (Container _, Container encrypted) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);
+        await encrypted.CreateItemAsync(Person(1, "Grace"), new PartitionKey("p1"), cancellationToken: Ct);
+
+        using FeedIterator<JObject> iterator = encrypted.GetItemQueryIterator<JObject>("SELECT c.id, c.name, c.age FROM c");
+        JObject row = Assert.Single(await iterator.ReadNextAsync(Ct));
+        Assert.True(JToken.DeepEquals(new JObject { ["id"] = "p1", ["name"] = "Grace", ["age"] = 37 }, row), row.ToString());
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors))]
     public async Task ShapesThatCannotBeServed_AreRefusedBeforeSending(JsonProcessor processor)
     {
         (Container _, Container encrypted) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);

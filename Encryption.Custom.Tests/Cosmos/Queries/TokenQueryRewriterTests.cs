@@ -89,4 +89,10 @@ public sealed class TokenQueryRewriterTests : IDisposable
         NotSupportedException error = Assert.Throws<NotSupportedException>(() => Guard().Check(new QueryDefinition(query), out _));
         Assert.Contains(why, error.Message, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("SELECT c.id, c.name FROM c", "SELECT c._ei, c._ex, c._q, c.id, c.name FROM c")]
+    [InlineData("SELECT c.id, c.name, c._ei, c._ex FROM c", "SELECT c._q, c.id, c.name, c._ei, c._ex FROM c")]
+    public void AProjection_CarriesTheTokensWithTheEnvelope(string query, string sent) =>
+        Assert.Equal(sent, Guard().Check(new QueryDefinition(query), out _).QueryText);
 }

@@ -1,7 +1,7 @@
 // A strict reader's check of a document's query tokens (docs/wire-format.md "Query tokens"): every member of _q names
-// a path the policy declares tokens for and whose value the document holds encrypted, each such value has its member,
-// and each member holds exactly the tokens the decrypted value gives. A token copied from another document or value,
-// a member dropped, added or reordered, or tokens left stale by a writer without the key are refused.
+// a path the policy declares tokens for, each encrypted value of such a path has its member, and each member of a
+// value the document holds has exactly the tokens the decrypted value gives. A token copied from another document or
+// value, a member dropped or reordered, or tokens left stale by a writer without the key are refused.
 using System.Buffers.Text;
 using System.Globalization;
 using System.Text.Json;
@@ -16,8 +16,9 @@ internal static class QueryTokenCheck
 
     /// <summary>
     /// Checks the shape of <c>_q</c> (<paramref name="members"/>, its JSON object text): each member names a
-    /// declared token path (<paramref name="rules"/>: per policy rule, its declaration or null), once, whose value the document holds encrypted (bit <c>i</c> of <paramref name="encrypted"/> for rule <c>i</c>), and
-    /// holds an array; and each such path has a member. Returns nothing; throws on the first fault.
+    /// declared token path (<paramref name="rules"/>: per policy rule, its declaration or null), once, and
+    /// holds an array; and each path whose value the document holds encrypted (bit <c>i</c> of <paramref name="encrypted"/>
+    /// for rule <c>i</c>) has a member. Returns nothing; throws on the first fault.
     /// </summary>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.CellBindingMismatch"/>, naming the path.</exception>
     public static void CheckMembers(ReadOnlySpan<byte> members, IReadOnlyList<QueryTokenRule?> rules, ulong encrypted, string? id)
@@ -31,10 +32,12 @@ internal static class QueryTokenCheck
         ulong seen = 0;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
+            // A member for a declared path whose value the row does not hold is allowed: a projected row carries the
+            // whole '_q' beside some of the values. Such a token can only make a query fetch a row the re-check drops.
             int index = FindRule(ref reader, rules);
-            if (index < 0 || (encrypted & (1UL << index)) == 0 || (seen & (1UL << index)) != 0)
+            if (index < 0 || (seen & (1UL << index)) != 0)
             {
-                throw Mismatch(index >= 0 ? rules[index]!.Path : "_q", id, index < 0 ? "'_q' has a member for a path without query tokens" : "'_q' has a member the document's encrypted values do not account for");
+                throw Mismatch(index >= 0 ? rules[index]!.Path : "_q", id, index < 0 ? "'_q' has a member for a path without query tokens" : "'_q' has a member twice");
             }
 
             seen |= 1UL << index;
