@@ -61,7 +61,7 @@ internal sealed class QueryGuard
 
             if (query is not null)
             {
-                (queryDefinition, TokenPredicate[]? predicates) = TokenQueryRewriter.Rewrite(queryDefinition, query, _paths!, _policy, _keys!, _serializer!);
+                (queryDefinition, TokenPredicate[]? predicates) = TokenQueryRewriter.Rewrite(queryDefinition, query, _policy, _keys!, _serializer!);
                 recheck = predicates is null ? null : new TokenRecheck(predicates);
             }
         }

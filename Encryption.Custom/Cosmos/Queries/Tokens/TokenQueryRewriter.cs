@@ -26,9 +26,9 @@ internal static class TokenQueryRewriter
     /// <summary>The query to send and the conditions to re-check, or (<paramref name="definition"/>, null) when it has no condition on a token path.</summary>
     /// <exception cref="NotSupportedException">A condition on a token path in a shape that cannot be served, naming the shape.</exception>
     /// <exception cref="EncryptionException">A key is unavailable.</exception>
-    public static (QueryDefinition Definition, TokenPredicate[]? Recheck) Rewrite(QueryDefinition definition, SqlQuery query, QueryPolicyPaths paths, ContainerEncryptionPolicy policy, Encryptor encryptor, CosmosSerializer serializer)
+    public static (QueryDefinition Definition, TokenPredicate[]? Recheck) Rewrite(QueryDefinition definition, SqlQuery query, ContainerEncryptionPolicy policy, Encryptor encryptor, CosmosSerializer serializer)
     {
-        if (!policy.Plan.HasQueryTokens || query.Where is null || query.From?.Collection is not SqlPathCollection { Segments.Count: 0 } from || from.Root is null)
+        if (!policy.Plan.HasQueryTokens || query.Where is null || query.From is not { Iterates: false, Collection: SqlPathCollection { Segments.Count: 0 } from } || from.Root is null)
         {
             return (definition, null);
         }
@@ -58,6 +58,7 @@ internal static class TokenQueryRewriter
         string text = definition.QueryText;
         var result = new StringBuilder(text.Length + 256);
         var added = new List<(string Name, string Value)>();
+        int next = 0;
         int cursor = 0;
         foreach ((SqlExpression node, TokenPredicate predicate) in found.OrderBy(f => f.Node.Start))
         {
@@ -75,7 +76,7 @@ internal static class TokenQueryRewriter
                     string name;
                     do
                     {
-                        name = Prefix + added.Count.ToString(CultureInfo.InvariantCulture) + (parameters.ContainsKey(Prefix + added.Count.ToString(CultureInfo.InvariantCulture)) ? "_" : string.Empty);
+                        name = Prefix + (next++).ToString(CultureInfo.InvariantCulture);
                     }
                     while (parameters.ContainsKey(name));
 
