@@ -1,5 +1,6 @@
 using Encryption.Custom.Cosmos.Feeds;
 using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Cosmos.Queries.Tokens;
 using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 
@@ -9,22 +10,22 @@ namespace Encryption.Custom.Cosmos;
 internal sealed partial class EncryptionContainer
 {
     public override FeedIterator<T> GetItemQueryIterator<T>(QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query));
+        new EncryptionFeedIterator<T>(Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d, continuationToken, requestOptions)));
 
     public override FeedIterator<T> GetItemQueryIterator<T>(string? queryText = null, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(Checked(queryText)!, continuationToken, requestOptions), FeedKind.Query));
+        new EncryptionFeedIterator<T>(Query(Checked(queryText, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d!, continuationToken, requestOptions)));
 
     public override FeedIterator<T> GetItemQueryIterator<T>(FeedRange feedRange, QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Wrap(_inner.GetItemQueryStreamIterator(feedRange, Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query));
+        new EncryptionFeedIterator<T>(Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(feedRange, d, continuationToken, requestOptions)));
 
     public override FeedIterator GetItemQueryStreamIterator(QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Wrap(_inner.GetItemQueryStreamIterator(Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query);
+        Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d, continuationToken, requestOptions));
 
     public override FeedIterator GetItemQueryStreamIterator(string? queryText = null, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Wrap(_inner.GetItemQueryStreamIterator(Checked(queryText)!, continuationToken, requestOptions), FeedKind.Query);
+        Query(Checked(queryText, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d!, continuationToken, requestOptions));
 
     public override FeedIterator GetItemQueryStreamIterator(FeedRange feedRange, QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Wrap(_inner.GetItemQueryStreamIterator(feedRange, Checked(queryDefinition), continuationToken, requestOptions), FeedKind.Query);
+        Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(feedRange, d, continuationToken, requestOptions));
 
     public override async Task<ResponseMessage> ReadManyItemsStreamAsync(IReadOnlyList<(string id, PartitionKey partitionKey)> items, ReadManyRequestOptions? readManyRequestOptions = null, CancellationToken cancellationToken = default)
     {
@@ -66,10 +67,18 @@ internal sealed partial class EncryptionContainer
     /// <summary>Wraps a stream iterator of the inner container so that its pages are decrypted.</summary>
     internal EncryptionFeedIterator Wrap(FeedIterator inner, FeedKind kind) => new(inner, this, kind);
 
-    private QueryDefinition Checked(QueryDefinition queryDefinition) => QueryGuard.Check(queryDefinition);
+    /// <summary>Wraps a query's stream iterator: pages decrypted, and re-checked when the query has range or prefix conditions.</summary>
+    internal EncryptionFeedIterator Query(QueryDefinition? checkedDefinition, TokenRecheck? recheck, Func<QueryDefinition?, FeedIterator> open) =>
+        new(open(checkedDefinition), this, FeedKind.Query, recheck);
+
+    private QueryDefinition Checked(QueryDefinition queryDefinition, out TokenRecheck? recheck) => QueryGuard.Check(queryDefinition, out recheck);
 
     // Text goes through the same check as a QueryDefinition (its literals may be encrypted); no text reads everything.
-    private QueryDefinition? Checked(string? queryText) => queryText is null ? null : QueryGuard.Check(new QueryDefinition(queryText));
+    private QueryDefinition? Checked(string? queryText, out TokenRecheck? recheck)
+    {
+        recheck = null;
+        return queryText is null ? null : QueryGuard.Check(new QueryDefinition(queryText), out recheck);
+    }
 
     private async Task<ResponseMessage> ReadManyCoreAsync(IReadOnlyList<(string id, PartitionKey partitionKey)> items, ReadManyRequestOptions? options, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {

@@ -109,7 +109,7 @@ public static class EncryptionContainerExtensions
             throw new ArgumentException("The query was not built with GetItemLinqQueryable.", nameof(query), exception);
         }
 
-        FeedIterator inner = encryptionContainer.Inner.GetItemQueryStreamIterator(encryptionContainer.QueryGuard.Check(definition), state.ContinuationToken, state.RequestOptions);
-        return encryptionContainer.Wrap(inner, FeedKind.Query);
+        QueryDefinition checkedDefinition = encryptionContainer.QueryGuard.Check(definition, out Encryption.Custom.Cosmos.Queries.Tokens.TokenRecheck? recheck);
+        return encryptionContainer.Query(checkedDefinition, recheck, d => encryptionContainer.Inner.GetItemQueryStreamIterator(d, state.ContinuationToken, state.RequestOptions));
     }
 }

@@ -107,4 +107,27 @@ internal sealed partial class AeadAes256CbcHmacSha256
             AeadErrors.ThrowInvalidAssociatedData(nameof(associatedData));
         }
     }
+
+    /// <summary>
+    /// Writes HMAC-SHA256(queryTokenKey, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
+    /// to <paramref name="mac"/> (32 bytes), under the query-token key derived from this instance's root key: the
+    /// untruncated query token (docs/queries.md "Range and prefix queries"). The input is the caller's; the key never
+    /// leaves the pooled context.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
+    public void ComputeQueryTokenMac(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
+    {
+        ThrowIfDisposed();
+        AeadContext context = _pool.Rent();
+        bool completed = false;
+        try
+        {
+            context.ComputeQueryTokenMac(first, second, third, mac);
+            completed = true;
+        }
+        finally
+        {
+            _pool.Return(context, reusable: completed);
+        }
+    }
 }

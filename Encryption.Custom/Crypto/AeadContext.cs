@@ -29,6 +29,7 @@ internal sealed class AeadContext : IDisposable
     private HmacSha256? _ivMac;
     private HmacSha256? _boundMac;
     private HmacSha256? _commitmentMac;
+    private HmacSha256? _queryTokenMac;
 
     /// <param name="backend">Makes the keyed primitives.</param>
     /// <param name="keySource">Where the sub-keys come from when a part is keyed for the first time.</param>
@@ -119,6 +120,16 @@ internal sealed class AeadContext : IDisposable
         hmac.Compute(first, second, third, mac);
     }
 
+    /// <summary>
+    /// Writes HMAC-SHA256(queryTokenKey, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
+    /// to <paramref name="mac"/> (32 bytes): a query token before truncation (docs/queries.md "Range and prefix queries").
+    /// </summary>
+    public void ComputeQueryTokenMac(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
+    {
+        HmacSha256 hmac = _queryTokenMac ??= CreateHmac(AeadSubKey.QueryToken);
+        hmac.Compute(first, second, third, mac);
+    }
+
     /// <summary>Writes HMAC-SHA256(ivKey, <paramref name="context"/> ‖ <paramref name="plainText"/>) to <paramref name="mac"/> (32 bytes).</summary>
     public void ComputeIvMac(ReadOnlySpan<byte> context, ReadOnlySpan<byte> plainText, Span<byte> mac) =>
         ComputeMac(AeadSubKey.Iv, context, plainText, default, mac);
@@ -132,8 +143,9 @@ internal sealed class AeadContext : IDisposable
         _ivMac?.Dispose();
         _boundMac?.Dispose();
         _commitmentMac?.Dispose();
+        _queryTokenMac?.Dispose();
         _encryptor = _decryptor = null;
-        _mac = _ivMac = _boundMac = _commitmentMac = null;
+        _mac = _ivMac = _boundMac = _commitmentMac = _queryTokenMac = null;
     }
 
     // HMAC-SHA256(key, first ‖ second ‖ third) to mac (32 bytes); key is AeadSubKey.Mac or AeadSubKey.Iv.

@@ -43,17 +43,20 @@ public sealed class EncryptionOptions
     // The container a container policy with Bind binds documents to (set by the Cosmos layer, never by callers).
     internal BindingTarget? Binding { get; set; }
 
+    /// <summary>Per path of <see cref="PathsToEncrypt"/> in the plan's order, its query-token declaration (a container policy's choice; docs/queries.md "Range and prefix queries").</summary>
+    internal IReadOnlyList<Json.Tokens.QueryTokenRule?>? QueryTokens { get; set; }
+
     /// <summary>Validates the options and returns their compiled form, reusing it while nothing changed.</summary>
     /// <exception cref="EncryptionException">The options are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     internal EncryptionPlan GetPlan()
     {
         EncryptionPlan? plan = _plan;
-        if (plan is not null && plan.IsCompiledFrom(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths, Binding))
+        if (plan is not null && plan.IsCompiledFrom(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths, Binding, QueryTokens))
         {
             return plan;
         }
 
-        plan = EncryptionPlan.Create(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths, Binding);
+        plan = EncryptionPlan.Create(DataEncryptionKeyId, EncryptionAlgorithm, PathsToEncrypt, DeterministicPaths, Binding, QueryTokens);
         _plan = plan;
         return plan;
     }

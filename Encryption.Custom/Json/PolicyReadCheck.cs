@@ -118,6 +118,13 @@ internal static class PolicyReadCheck
             $"{Which(id)} is encrypted without the document commitment ('commit' missing from '_ev.crit'), but the container's encryption policy commits: reading it would accept a downgrade, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating).",
             rules.DataEncryptionKeyId);
 
+    [DoesNotReturn]
+    public static void ThrowQueryTokenDowngrade(PolicyRuleSet rules, string? id) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.UnsupportedFormat,
+            $"{Which(id)} is encrypted without query tokens ('qt' missing from '_ev.crit'), but the container's encryption policy declares range or prefix queries: its range and prefix queries would silently miss it, which plaintext being forbidden refuses (rewrite the document, or read in a mode that accepts plaintext while migrating).",
+            rules.DataEncryptionKeyId);
+
     private static string Which(string? id) =>
         id is null ? "The document" : string.Create(CultureInfo.InvariantCulture, $"The document '{UntrustedText.Shorten(id)}'");
 

@@ -177,6 +177,18 @@ public abstract partial class DataEncryptionKey : IDisposable
     internal virtual void ComputeCommitmentLeased(ReadOnlySpan<byte> documentDigest, ReadOnlySpan<byte> selectorBlock, in Crypto.Binding.CommitmentChain chain, Span<byte> destination) =>
         throw CannotBind();
 
+    /// <summary>
+    /// For a caller that holds a lease: writes HMAC-SHA256 under the key's query-token sub-key over
+    /// <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/> into <paramref name="mac"/>
+    /// (32 bytes): an untruncated query token (docs/queries.md "Range and prefix queries"). Only the library's own keys
+    /// can; a key implemented elsewhere is refused (its sub-keys are out of reach).
+    /// </summary>
+    /// <exception cref="EncryptionException">The key cannot compute query tokens (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
+    internal virtual void ComputeQueryTokenLeased(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac) =>
+        throw new EncryptionException(
+            EncryptionErrorKind.InvalidOptions,
+            "Query tokens (range or prefix queries in the encryption policy) need a data encryption key created by this library; this key is implemented elsewhere.");
+
     /// <summary>Encrypts into a new array, for a caller that holds a lease.</summary>
     internal byte[] EncryptLeased(ReadOnlySpan<byte> plainText)
     {

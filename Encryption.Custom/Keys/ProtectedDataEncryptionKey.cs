@@ -108,6 +108,9 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     internal override void ComputeCommitmentLeased(ReadOnlySpan<byte> documentDigest, ReadOnlySpan<byte> selectorBlock, in Crypto.Binding.CommitmentChain chain, Span<byte> destination) =>
         Crypto.Binding.DocumentCommitment.Compute(_aead, documentDigest, selectorBlock, chain, destination);
 
+    internal override void ComputeQueryTokenLeased(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac) =>
+        _aead.ComputeQueryTokenMac(first, second, third, mac);
+
     public override string ToString() => $"DataEncryptionKey({EncryptionAlgorithm}, {_material.Protection})";
 
     protected override void Dispose(bool disposing)

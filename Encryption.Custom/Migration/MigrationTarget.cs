@@ -51,6 +51,16 @@ internal sealed class MigrationTarget
             _sourceKeys.Add(id);
         }
 
+        if (policy is { Plan.HasQueryTokens: true })
+        {
+            // Fail closed: the job's triage does not yet see a document whose tokens are missing or stale, so it would
+            // leave such documents as they are (unreadable by a strict reader, unseen by range and prefix queries).
+            throw new EncryptionException(
+                EncryptionErrorKind.InvalidOptions,
+                "The target policy declares range or prefix queries (query tokens), which the migration job and its status do not handle yet: rewrite the documents through the encryption container instead (docs/queries.md, \"Range and prefix queries\").",
+                policy.DataEncryptionKeyId);
+        }
+
         if (policy is not null)
         {
             _sourceKeys.Add(policy.DataEncryptionKeyId);

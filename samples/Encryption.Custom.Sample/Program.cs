@@ -252,6 +252,22 @@ internal static class Program
         JObject storedNew = await Stored.ReadAsync(raw, "q4", "contoso");
         ok &= Output.Check((string?)storedNew["_ei"]?["_en"] == "customers-dek-2" && (string?)storedNew["ssn"] != (string?)stored["ssn"], "the new write is under the new key (another ciphertext for the same SSN)")
             & Output.Check(both.OrderBy(c => c.Id).Select(c => c.Id).SequenceEqual(["q1", "q4"]), "the query finds the document under the old key and the one under the new key");
+
+        Output.Step("docs/queries.md: range and prefix queries on encrypted paths (query tokens)");
+        Container rangedRaw = (await database.CreateContainerAsync("customers-ranged", "/tenant")).Container;
+        Container ranged = RangeQueriesExample.Customers(rangedRaw, encryptor);
+        foreach (Customer customer in written)
+        {
+            await ranged.CreateItemAsync(customer, new PartitionKey(customer.Tenant));
+        }
+
+        JObject storedRanged = await Stored.ReadAsync(rangedRaw, "q2", "contoso");
+        Output.Line($"stored tokens of q2's balance: {storedRanged["_q"]?["/balance"]?.ToString(Newtonsoft.Json.Formatting.None)}");
+        List<Customer> byRange = await ReadAllAsync(RangeQueriesExample.BySql(ranged));
+        List<Customer> byRangeLinq = await ReadAllAsync(RangeQueriesExample.ByLinq(ranged, 10, 30));
+        ok &= Output.Check(storedRanged["_q"]?["/balance"] is Newtonsoft.Json.Linq.JArray && (string?)storedRanged["balance"] != "20", "the balance is ciphertext, its range tokens are beside it")
+            & Output.Check(byRange.SequenceEqual(written.Skip(1).Take(1)), "c.balance >= 15 AND STARTSWITH(c.name, 'Gr') finds Grace, decrypted")
+            & Output.Check(byRangeLinq.OrderBy(c => c.Id).SequenceEqual(written.Take(2)), "LINQ c.Balance >= 10 && c.Balance < 30 finds Ada and Grace");
         CryptographicOperations.ZeroMemory(kek);
         return ok;
     }

@@ -1,3 +1,4 @@
+using Encryption.Custom.Cosmos.Queries.Tokens;
 using Encryption.Custom.Cosmos.Responses;
 using Encryption.Custom.Cosmos.Streams;
 using Encryption.Custom.Diagnostics;
@@ -15,9 +16,13 @@ internal sealed class EncryptionFeedIterator : FeedIterator
     private readonly EncryptionContainer _container;
     private readonly string _operation;
 
-    public EncryptionFeedIterator(FeedIterator inner, EncryptionContainer container, FeedKind kind)
+    // The client's re-check of a token query's rows, or null (docs/queries.md "Range and prefix queries").
+    private readonly TokenRecheck? _recheck;
+
+    public EncryptionFeedIterator(FeedIterator inner, EncryptionContainer container, FeedKind kind, TokenRecheck? recheck = null)
     {
         _inner = inner;
+        _recheck = recheck;
         _container = container;
         _operation = kind == FeedKind.ChangeFeed ? OperationNames.ChangeFeedReadNext : OperationNames.QueryReadNext;
     }
@@ -28,6 +33,9 @@ internal sealed class EncryptionFeedIterator : FeedIterator
 
     internal string Operation => _operation;
 
+    /// <summary>Whether pages are re-checked on the client (a range or prefix query): raw pages would skip it.</summary>
+    internal bool Rechecks => _recheck is not null;
+
     public override async Task<ResponseMessage> ReadNextAsync(CancellationToken cancellationToken = default)
     {
         using OperationTelemetry? telemetry = OperationTelemetry.Start(_operation, _container.Id);
@@ -35,7 +43,8 @@ internal sealed class EncryptionFeedIterator : FeedIterator
         {
             ResponseMessage response = await _inner.ReadNextAsync(cancellationToken).ConfigureAwait(false);
             telemetry?.SetStatusCode(response.StatusCode);
-            return await DecryptPageAsync(response, _container, telemetry, cancellationToken).ConfigureAwait(false);
+            ResponseMessage decrypted = await DecryptPageAsync(response, _container, telemetry, cancellationToken).ConfigureAwait(false);
+            return _recheck is null ? decrypted : await _recheck.FilterAsync(decrypted, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
         {

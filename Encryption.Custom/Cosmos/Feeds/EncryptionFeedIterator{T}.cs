@@ -31,6 +31,12 @@ internal sealed class EncryptionFeedIterator<T> : FeedIterator<T>
             return container.ResponseFactory.CreateItemFeedResponse<T>(page);
         }
 
+        if (_stream.Rechecks)
+        {
+            // A DecryptableItem decrypts later, one by one: the page could not be re-checked before it is handed out.
+            throw new NotSupportedException("A range or prefix query on encrypted paths re-checks each decrypted row before returning it, which DecryptableItem results (decrypted later, one by one) cannot do: query with your own type, or a stream iterator (docs/queries.md, \"Range and prefix queries\").");
+        }
+
         using OperationTelemetry? telemetry = OperationTelemetry.Start(_stream.Operation, container.Id);
         try
         {

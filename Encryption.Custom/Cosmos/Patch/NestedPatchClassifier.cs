@@ -57,8 +57,8 @@ internal static class NestedPatchClassifier
 
         // The service decodes ~0/~1; the bundled endpoint and Microsoft's package read names literally.
         string[] literal = path![1..].Split('/');
-        CheckReserved(parsed.PropertyName, path);
-        CheckReserved(literal[0], path);
+        CheckReserved(parsed.PropertyName, path, selectors.Plan.HasQueryTokens);
+        CheckReserved(literal[0], path, selectors.Plan.HasQueryTokens);
         PatchPathClass decoded = selectors.Classify(parsed.Segments);
         if (parsed.HasEscapes && (decoded.Kind != PatchPathKind.Unrelated || selectors.Classify(literal).Kind != PatchPathKind.Unrelated))
         {
@@ -82,8 +82,13 @@ internal static class NestedPatchClassifier
         return decoded;
     }
 
-    private static void CheckReserved(string name, string path)
+    private static void CheckReserved(string name, string path, bool queryTokens)
     {
+        if (queryTokens && name == Json.Tokens.QueryTokenRule.MemberName)
+        {
+            throw PatchErrors.QueryTokens(path);
+        }
+
         if (name == EncryptionEnvelope.PropertyName)
         {
             throw PatchErrors.Metadata(path);

@@ -23,6 +23,10 @@ internal static class NestedPatchRewriter
     /// <summary>The most operations the service accepts in one patch request.</summary>
     public const int MaxOperations = 10;
 
+    // A token path itself (tokens are declared on top-level paths only, so no selected position lies below one).
+    private static bool HasQueryTokens(EncryptionPlan plan, PatchPathClass target) =>
+        plan.HasQueryTokens && target.Kind == PatchPathKind.Selected && plan.GetQueryTokens(target.RuleIndex) is not null;
+
     /// <summary>Rewrites <paramref name="operations"/> for the stored <paramref name="document"/>.</summary>
     /// <param name="operations">The classified operations.</param>
     /// <param name="selectors">The plan's selectors (bound to the container when the policy binds).</param>
@@ -53,6 +57,12 @@ internal static class NestedPatchRewriter
 
             writes |= operations[i].WritesEncryptedValue;
             touches |= operations[i].Target.Kind is PatchPathKind.Selected or PatchPathKind.Ancestor;
+            if (HasQueryTokens(selectors.Plan, operations[i].Target) || HasQueryTokens(selectors.Plan, operations[i].From))
+            {
+                // The value's tokens in '_q' must follow it; the replace rewrites the document through the processor,
+                // which computes them (docs/queries.md "Range and prefix queries").
+                return NestedPatchResult.Replace($"the operation on '{operations[i].Operation.Path}' changes a value with query tokens, which a patch cannot recompute in '_q'.");
+            }
         }
 
         if (!writes)
@@ -132,7 +142,7 @@ internal static class NestedPatchRewriter
     }
 
     private static JToken? Features(EncryptionPlan plan) =>
-        JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, [], extended: true, selectors: plan.NestedSelectors.ChildCount > 0, bind: plan.IsBound)[EncryptionEnvelope.FeaturesName];
+        JEnvelope.Create(plan, [], commit: false)[EncryptionEnvelope.FeaturesName];
 
     private static List<string> ReadListedPaths(JObject stored) =>
         [.. stored[EncryptionEnvelope.PropertyName]![EncryptionEnvelope.PathsName]!.Values<string>().Select(p => p!)];

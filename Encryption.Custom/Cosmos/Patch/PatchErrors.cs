@@ -48,6 +48,9 @@ internal static class PatchErrors
     public static EncryptionException Anchor(string path) =>
         new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}': the format anchor '_ex' is maintained by the encryption container and cannot be patched.", path: path);
 
+    public static EncryptionException QueryTokens(string path) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch addresses '{path}': the query tokens in '_q' are maintained by the encryption container and cannot be patched.", path: path);
+
     public static EncryptionException BoundIdentity(string path, string? dataEncryptionKeyId) =>
         new(EncryptionErrorKind.InvalidOptions, $"The patch changes '{path}', which the container's values are bound to (the document id and partition key are covered by every bound cell's tag): the document's cells would no longer verify. Create a new document instead.", dataEncryptionKeyId, path);
 

@@ -59,7 +59,7 @@ public sealed class ContainerEncryptionPolicy
 
         // Validated now (the constructor is where a bad path is reported); the rule set itself is built on first
         // use, once the init-only settings below are known.
-        _pathRules = PolicyPathCompiler.Compile(paths);
+        _pathRules = WithQueryTokens(PolicyPathCompiler.Compile(paths), entries);
         _ = Compile(_encryptionAlgorithm);
     }
 
@@ -199,6 +199,40 @@ public sealed class ContainerEncryptionPolicy
         encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth,
         binds: Binds,
         commits: Commit);
+
+    // Each declaration compiled onto its rule; one that cannot work is refused here, naming the path and why.
+    private static PathRule[] WithQueryTokens(PathRule[] rules, EncryptionPolicyIncludedPath[] entries)
+    {
+        foreach (EncryptionPolicyIncludedPath entry in entries)
+        {
+            if (entry.Queries is not { } queries)
+            {
+                continue;
+            }
+
+            int index = Array.FindIndex(rules, r => r.Text == entry.Path);
+            if (rules[index].Path.Depth > 1)
+            {
+                JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are served on top-level paths only (a nested selector, and one under an array above all, has no single value per document to give tokens to).");
+            }
+
+            if (index >= 64)
+            {
+                JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are served on the first 64 top-level paths of a policy only (readers track them in one 64-bit set).");
+            }
+
+            try
+            {
+                rules[index] = rules[index] with { QueryTokens = queries.Compile(entry.Path) };
+            }
+            catch (ArgumentException exception)
+            {
+                JsonErrors.ThrowInvalidPath(entry.Path, $"its {(queries is PrefixQueryOptions ? "prefix" : "range")} query declaration cannot work: {exception.Message}");
+            }
+        }
+
+        return rules;
+    }
 
     private static bool HasNestedSelector(PathRule[] rules)
     {

@@ -38,4 +38,11 @@ public sealed class EncryptionPolicyIncludedPath
             field = value;
         }
     }
+
+    /// <summary>
+    /// Queries beyond equality the path serves through query tokens: a <see cref="RangeQueryOptions"/> subtype or
+    /// <see cref="PrefixQueryOptions"/>. Default <see langword="null"/>: none. Top-level paths only; documents of a
+    /// policy with tokens are written in format 101 (docs/queries.md, "Range and prefix queries", with what tokens reveal).
+    /// </summary>
+    public QueryTokenOptions? Queries { get; init; }
 }

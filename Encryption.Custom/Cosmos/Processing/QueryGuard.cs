@@ -1,6 +1,7 @@
 using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos.Queries.Analysis;
 using Encryption.Custom.Cosmos.Queries.Sql;
+using Encryption.Custom.Cosmos.Queries.Tokens;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Cosmos.Processing;
@@ -22,6 +23,9 @@ internal sealed class QueryGuard
 {
     private readonly QueryPolicyPaths? _paths;
     private readonly QueryOperandEncryptor? _encryptor;
+    private readonly ContainerEncryptionPolicy? _policy;
+    private readonly Encryptor? _keys;
+    private readonly CosmosSerializer? _serializer;
 
     /// <param name="policy">The container's policy; queries are checked only when it encrypts writes.</param>
     /// <param name="encryptor">Supplies the keys for operands (none: operands are left as they are, for checks alone).</param>
@@ -30,6 +34,39 @@ internal sealed class QueryGuard
     {
         _paths = policy is { EncryptsWrites: true } ? new QueryPolicyPaths(policy) : null;
         _encryptor = _paths is not null && encryptor is not null && serializer is not null ? new QueryOperandEncryptor(_paths, encryptor, serializer) : null;
+        (_policy, _keys, _serializer) = _encryptor is not null ? (policy, encryptor, serializer) : (null, null, null);
+    }
+
+    /// <summary>
+    /// As <see cref="Check(QueryDefinition)"/>, with range and prefix conditions on token paths rewritten to token
+    /// matches first (<see cref="TokenQueryRewriter"/>); <paramref name="recheck"/> is what the client checks on each
+    /// decrypted row, or <see langword="null"/> when the query has no such condition.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The query uses an encrypted path in a way that cannot be served.</exception>
+    /// <exception cref="EncryptionException">A key is unavailable.</exception>
+    public QueryDefinition Check(QueryDefinition queryDefinition, out TokenRecheck? recheck)
+    {
+        recheck = null;
+        if (_policy is { Plan.HasQueryTokens: true } && queryDefinition is not null && !string.IsNullOrEmpty(queryDefinition.QueryText))
+        {
+            SqlQuery? query = null;
+            try
+            {
+                query = SqlParser.Parse(queryDefinition.QueryText, out _);
+            }
+            catch (SqlSyntaxException)
+            {
+                // Left to the check below, which refuses unreadable text that mentions a policy path.
+            }
+
+            if (query is not null)
+            {
+                (queryDefinition, TokenPredicate[]? predicates) = TokenQueryRewriter.Rewrite(queryDefinition, query, _policy, _keys!, _serializer!);
+                recheck = predicates is null ? null : new TokenRecheck(predicates);
+            }
+        }
+
+        return Check(queryDefinition!);
     }
 
     /// <summary>Throws when <paramref name="queryText"/> uses an encrypted policy path in a way the service cannot evaluate.</summary>

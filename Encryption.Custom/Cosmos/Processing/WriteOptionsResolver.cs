@@ -53,21 +53,41 @@ internal sealed class WriteOptionsResolver
         if (_policyOptions is not null)
         {
             CheckCoversPolicy(plan, _rules!);
-            if (_policyOptions.DeterministicPaths is not null)
+            if (_policyOptions.DeterministicPaths is not null || _rules!.Plan.HasQueryTokens)
             {
-                // The request covers the policy, so its paths include the deterministic ones: encrypt those as the
-                // policy says, or equality queries would miss this document. A copy, not the caller's instance.
+                // The request covers the policy, so its paths include the deterministic and token ones: encrypt those
+                // as the policy says, or equality, range and prefix queries would miss this document (and a strict
+                // reader would refuse it without its tokens). A copy, not the caller's instance.
                 return new EncryptionOptions
                 {
                     DataEncryptionKeyId = requested.DataEncryptionKeyId,
                     EncryptionAlgorithm = requested.EncryptionAlgorithm,
                     PathsToEncrypt = requested.PathsToEncrypt,
                     DeterministicPaths = _policyOptions.DeterministicPaths,
+                    QueryTokens = QueryTokensFor(plan, _rules!.Plan),
                 };
             }
         }
 
         return requested;
+    }
+
+    // The policy's declarations in the order of the request's paths (the request may add paths, which have none).
+    private static Json.Tokens.QueryTokenRule?[]? QueryTokensFor(EncryptionPlan requested, EncryptionPlan policy)
+    {
+        if (!policy.HasQueryTokens)
+        {
+            return null;
+        }
+
+        var tokens = new Json.Tokens.QueryTokenRule?[requested.PathCount];
+        for (int i = 0; i < tokens.Length; i++)
+        {
+            int index = policy.IndexOf(requested.GetPath(i));
+            tokens[i] = index >= 0 ? policy.GetQueryTokens(index) : null;
+        }
+
+        return tokens;
     }
 
     private static void CheckCoversPolicy(EncryptionPlan requested, PolicyRuleSet policy)

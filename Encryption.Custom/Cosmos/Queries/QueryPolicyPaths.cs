@@ -70,6 +70,9 @@ internal sealed class QueryPolicyPaths
     /// <summary>Whether a returned row needs the document's id (and partition key) to be decrypted: its cells are bound to them.</summary>
     public bool RequiresId => _policy.Rules.Binds;
 
+    /// <summary>Whether a row must carry <c>_q</c> too (a policy with range or prefix declarations: its documents require their tokens).</summary>
+    public bool RequiresQueryTokens => _policy.Plan.HasQueryTokens;
+
     /// <summary>The top-level property name the selector at <paramref name="index"/> starts at (<c>address</c> of <c>/address/city</c>).</summary>
     public string GetTopLevelName(int index) => _selectors[index].PropertyName;
 

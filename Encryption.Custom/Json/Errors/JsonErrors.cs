@@ -40,6 +40,12 @@ internal static class JsonErrors
         throw new EncryptionException(EncryptionErrorKind.MalformedDocument, "The document's root must be a JSON object.");
 
     [DoesNotReturn]
+    public static void ThrowReservedQueryTokens() =>
+        throw new EncryptionException(
+            EncryptionErrorKind.MalformedDocument,
+            "The document already has a top-level '_q' property, which an encryption policy with range or prefix queries reserves for query tokens: it is already encrypted, or it uses the reserved name.");
+
+    [DoesNotReturn]
     public static void ThrowAlreadyEncrypted() =>
         throw new EncryptionException(
             EncryptionErrorKind.MalformedDocument,

@@ -18,6 +18,11 @@ internal static class JDocumentCrypto
             JsonErrors.ThrowAlreadyEncrypted();
         }
 
+        if (plan.HasQueryTokens && document.ContainsKey(Tokens.QueryTokenRule.MemberName))
+        {
+            JsonErrors.ThrowReservedQueryTokens();
+        }
+
         // The case-variant check, as the stream processor makes it: every name that matches no path exactly.
         SelectorNode nested = plan.NestedSelectors;
         foreach (JProperty property in document.Properties())
@@ -41,6 +46,8 @@ internal static class JDocumentCrypto
         CellBinding binding = plan.Binding is { } target
             ? JBinding.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId)
             : default;
+        // From the plaintext, before the values are replaced by their cells (a value its declaration refuses stops the write here).
+        JObject? queryTokens = JQueryTokens.Compute(document, key, plan);
         bool[] encrypted = new bool[plan.PathCount];
         for (int i = 0; i < plan.TopLevelCount; i++)
         {
@@ -71,6 +78,11 @@ internal static class JDocumentCrypto
             }
         }
 
+        if (queryTokens is not null)
+        {
+            document.Add(Tokens.QueryTokenRule.MemberName, queryTokens);
+        }
+
         if (plan.Commits)
         {
             CommitmentChain chain = JCommitment.Chain(document, name => plan.FindPath(name) is int index and >= 0 && index < plan.TopLevelCount && encrypted[index], nested);
@@ -81,7 +93,7 @@ internal static class JDocumentCrypto
             document.Add(EncryptionEnvelope.AnchorName, ExtendedEnvelope.AnchorBase64);
         }
 
-        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan.DataEncryptionKeyId, plan.EncryptionAlgorithm, listed, plan.IsExtendedFormat, selectors: nested.ChildCount > 0, bind: plan.IsBound, commit: plan.Commits));
+        document.Add(EncryptionEnvelope.PropertyName, JEnvelope.Create(plan, listed, plan.Commits));
     }
 
     /// <summary>
@@ -149,6 +161,17 @@ internal static class JDocumentCrypto
                 replacements.Add(new(property.Name, property.Value));
                 decrypted.Add("/" + property.Name);
             }
+        }
+
+        if (envelope.HasQueryTokens)
+        {
+            // A strict reader under a policy that declares tokens checks them against the decrypted values first.
+            if (rules is { ForbidsPlaintext: true } && rules.Plan.HasQueryTokens)
+            {
+                JQueryTokens.Verify(document[Tokens.QueryTokenRule.MemberName]!, replacements, key, rules, id: null);
+            }
+
+            document.Remove(Tokens.QueryTokenRule.MemberName);
         }
 
         document.Remove(EncryptionEnvelope.PropertyName);

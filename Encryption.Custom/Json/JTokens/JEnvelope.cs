@@ -124,6 +124,10 @@ internal sealed class JEnvelope
             }
 
             commitment = CheckAnchor(document, committed: (features & ExtendedFeatureSet.Commit) != 0);
+            if ((features & ExtendedFeatureSet.QueryTokens) != 0 && document[Tokens.QueryTokenRule.MemberName] is not JObject)
+            {
+                throw JsonErrors.CreateMalformedEnvelope("'_ev.crit' requires query tokens ('qt') but the document does not have exactly one '_q' member.");
+            }
         }
 
         if (format == EnvelopeFormat.LegacyBlob && encryptedData is null)
@@ -131,12 +135,24 @@ internal sealed class JEnvelope
             throw JsonErrors.CreateMalformedEnvelope("'_ed' is missing for format version 2.");
         }
 
-        return new JEnvelope(format, keyId, algorithm, paths, encryptedData, selectors, (features & ExtendedFeatureSet.Bind) != 0) { Commitment = commitment, Nested = nested };
+        return new JEnvelope(format, keyId, algorithm, paths, encryptedData, selectors, (features & ExtendedFeatureSet.Bind) != 0) { Commitment = commitment, Nested = nested, HasQueryTokens = (features & ExtendedFeatureSet.QueryTokens) != 0 };
     }
 
-    /// <summary>Builds the metadata object this library writes: format 3, or 101 when <paramref name="extended"/> (then <paramref name="paths"/> follow the anchor).</summary>
-    public static JObject Create(string keyId, string algorithm, List<string> paths, bool extended = false, bool selectors = true, bool bind = false, bool commit = false)
+    /// <summary>
+    /// Builds the metadata object this library writes for <paramref name="plan"/>: format 3, or 101 when the plan is
+    /// extended (then <paramref name="paths"/> follow the anchor), with the plan's features (<c>commit</c> only when
+    /// <paramref name="commit"/>).
+    /// </summary>
+    public static JObject Create(EncryptionPlan plan, List<string> paths, bool commit)
     {
+        string keyId = plan.DataEncryptionKeyId;
+        string algorithm = plan.EncryptionAlgorithm;
+        bool extended = plan.IsExtendedFormat;
+        bool bind = plan.IsBound;
+        bool queryTokens = plan.HasQueryTokens;
+
+        // "sel" when nothing else is named: a plan without another feature is extended only for its selectors.
+        bool selectors = plan.NestedSelectors.ChildCount > 0 || !(bind || queryTokens);
         var envelope = new JObject
         {
             [EncryptionEnvelope.FormatVersionName] = extended ? EncryptionEnvelope.ExtendedFormatVersion : EncryptionEnvelope.CurrentFormatVersion,
@@ -146,10 +162,25 @@ internal sealed class JEnvelope
 
         if (extended)
         {
-            JArray critical = selectors && bind ? new JArray(ExtendedEnvelope.SelectorsFeature, ExtendedEnvelope.BindFeature) : new JArray(bind ? ExtendedEnvelope.BindFeature : ExtendedEnvelope.SelectorsFeature);
+            JArray critical = [];
+            if (selectors)
+            {
+                critical.Add(ExtendedEnvelope.SelectorsFeature);
+            }
+
+            if (bind)
+            {
+                critical.Add(ExtendedEnvelope.BindFeature);
+            }
+
             if (commit)
             {
                 critical.Add(ExtendedEnvelope.CommitFeature);
+            }
+
+            if (queryTokens)
+            {
+                critical.Add(ExtendedEnvelope.QueryTokensFeature);
             }
 
             envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = critical };
@@ -162,6 +193,9 @@ internal sealed class JEnvelope
 
     /// <summary>The document commitment the anchor holds when the document requires <c>commit</c>, else <see langword="null"/>.</summary>
     public byte[]? Commitment { get; private init; }
+
+    /// <summary>Whether <c>_ev.crit</c> requires <c>qt</c>: <c>_q</c> holds query tokens (removed on read, verified by strict readers).</summary>
+    public bool HasQueryTokens { get; private init; }
 
     /// <summary>The nested selectors <c>_ep</c> lists (format 101), as listed.</summary>
     public IReadOnlyList<string> Nested { get; private init; } = [];

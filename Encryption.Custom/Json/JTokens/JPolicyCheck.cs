@@ -36,6 +36,11 @@ internal static class JPolicyCheck
             {
                 PolicyReadCheck.ThrowCommitmentDowngrade(rules, Id(document, nameDocument));
             }
+
+            if (!envelope.HasQueryTokens && rules.Plan.HasQueryTokens && rules.ForbidsPlaintext)
+            {
+                PolicyReadCheck.ThrowQueryTokenDowngrade(rules, Id(document, nameDocument));
+            }
         }
 
         // A cell-shaped value at an unlisted position throws at once; the first plaintext one is reported after the walk.

@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Text;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Rules;
@@ -39,8 +40,12 @@ internal sealed partial class EncryptionPlan
     // The UTF-8 text of every path: the selector a bound cell's tag covers.
     private readonly byte[][] _selectors;
 
-    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding)
+    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding, QueryTokenRule?[]? queryTokens, IReadOnlyList<QueryTokenRule?>? queryTokenSource)
     {
+        _queryTokens = queryTokens;
+        _queryTokenSource = queryTokenSource;
+        (_queryTokenOffsets, QueryTokenBytes, QueryTokenMemberLength) = LayOutQueryTokens(queryTokens, paths.Length);
+
         Binding = binding;
         _selectors = new byte[paths.Length][];
         _sourceOrder = sourceOrder;
@@ -52,7 +57,7 @@ internal sealed partial class EncryptionPlan
 
         TopLevelCount = topLevelCount;
         NestedSelectors = nested;
-        IsExtendedFormat = paths.Length > topLevelCount || binding is not null;
+        IsExtendedFormat = paths.Length > topLevelCount || binding is not null || queryTokens is not null;
         _deterministicSource = deterministicPaths;
         _deterministicPrefixes = new byte[]?[paths.Length];
         DataEncryptionKeyId = dataEncryptionKeyId;
@@ -81,7 +86,7 @@ internal sealed partial class EncryptionPlan
 
         _namesIgnoringCase = new CaseInsensitiveNameIndex(propertyNames);
 
-        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, selectors: paths.Length > topLevelCount, bind: binding is not null, commit: Commits);
+        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, selectors: paths.Length > topLevelCount, bind: binding is not null, commit: Commits, queryTokens: queryTokens is not null);
         _commitOrder = SortBySelector(_selectors);
     }
 
@@ -118,6 +123,7 @@ internal sealed partial class EncryptionPlan
     /// <summary>Whether the values of randomized paths are written as bound cells.</summary>
     public bool IsBound => Binding is not null;
 
+
     /// <summary>The UTF-8 text of the path at <paramref name="index"/>: the selector its bound cells are bound to.</summary>
     public ReadOnlySpan<byte> GetSelector(int index) => _selectors[index];
 
@@ -131,7 +137,8 @@ internal sealed partial class EncryptionPlan
     /// <param name="deterministicPaths">The paths among <paramref name="pathsToEncrypt"/> encrypted deterministically (a container policy's choice), or <see langword="null"/>.</param>
     /// <exception cref="EncryptionException">An option is invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     /// <param name="binding">The container to bind documents to, or <see langword="null"/> for unbound cells.</param>
-    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null)
+    /// <param name="queryTokens">Per path in the plan's order (top-level first), its query-token declaration, or <see langword="null"/> for none.</param>
+    public static EncryptionPlan Create(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null, IReadOnlyList<QueryTokenRule?>? queryTokens = null)
     {
         // Whitespace-only ids are rejected as Microsoft's package rejects them, so both libraries accept the same ids.
         if (string.IsNullOrWhiteSpace(dataEncryptionKeyId))
@@ -220,11 +227,12 @@ internal sealed partial class EncryptionPlan
             }
         }
 
-        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding) { MaxNameLength = maxNameLength };
+        QueryTokenRule?[]? tokens = CheckQueryTokens(queryTokens, paths, topLevel.Count, dataEncryptionKeyId);
+        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding, tokens, queryTokens) { MaxNameLength = maxNameLength };
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
-    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null)
+    public bool IsCompiledFrom(string? dataEncryptionKeyId, string? encryptionAlgorithm, IEnumerable<string>? pathsToEncrypt, IReadOnlyCollection<string>? deterministicPaths = null, BindingTarget? binding = null, IReadOnlyList<QueryTokenRule?>? queryTokens = null)
     {
         // Reference comparisons: a replaced string or collection element recompiles, so a path added to the same
         // collection after first use is never silently left in plaintext.
@@ -233,7 +241,8 @@ internal sealed partial class EncryptionPlan
             || pathsToEncrypt is null
             || !ReferenceEquals(pathsToEncrypt, _source)
             || !ReferenceEquals(deterministicPaths, _deterministicSource)
-            || !ReferenceEquals(binding, Binding))
+            || !ReferenceEquals(binding, Binding)
+            || !ReferenceEquals(queryTokens, _queryTokenSource))
         {
             return false;
         }

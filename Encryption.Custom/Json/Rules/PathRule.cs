@@ -9,6 +9,9 @@ namespace Encryption.Custom.Json.Rules;
 /// <param name="IsDeterministic">Whether values are encrypted deterministically (else randomized).</param>
 internal sealed record PathRule(int Index, RulePath Path, bool IsDeterministic)
 {
+    /// <summary>The path's range or prefix declaration, compiled, or <see langword="null"/> (docs/queries.md "Range and prefix queries").</summary>
+    public Tokens.QueryTokenRule? QueryTokens { get; init; }
+
     /// <summary>The path as written in the policy (for example <c>/ssn</c>), which is also how <c>_ep</c> lists it.</summary>
     public string Text => Path.Text;
 

@@ -19,6 +19,7 @@ internal sealed class PolicyRuleSet
     private readonly string[] _readableKeyIds;
     private readonly string[] _paths;
     private readonly string[] _deterministicPaths;
+    private readonly Tokens.QueryTokenRule?[]? _queryTokens;
 
     /// <param name="dataEncryptionKeyId">The key writes encrypt with.</param>
     /// <param name="encryptionAlgorithm">The algorithm.</param>
@@ -35,6 +36,7 @@ internal sealed class PolicyRuleSet
         _rules = [.. rules];
         _paths = [.. _rules.Select(r => r.Text)];
         _deterministicPaths = [.. _rules.Where(r => r.IsDeterministic).Select(r => r.Text)];
+        _queryTokens = _rules.Any(r => r.QueryTokens is not null) ? [.. _rules.Select(r => r.QueryTokens)] : null;
         if (commits && !binds)
         {
             JsonErrors.ThrowInvalidOptions("The document commitment (Commit) needs binding (Bind): the commitment covers the binding's document digest.");
@@ -42,7 +44,7 @@ internal sealed class PolicyRuleSet
 
         Binds = binds;
         Commits = commits;
-        Plan = EncryptionPlan.Create(dataEncryptionKeyId, encryptionAlgorithm, _paths, _deterministicPaths, binds && binding is not null ? binding.WithCommit(commits) : null);
+        Plan = EncryptionPlan.Create(dataEncryptionKeyId, encryptionAlgorithm, _paths, _deterministicPaths, binds && binding is not null ? binding.WithCommit(commits) : null, _queryTokens);
         DataEncryptionKeyId = dataEncryptionKeyId;
         EncryptionAlgorithm = encryptionAlgorithm;
         _readableKeyIds = [.. acceptedKeyIds.Prepend(dataEncryptionKeyId).Distinct(StringComparer.Ordinal)];
@@ -80,6 +82,9 @@ internal sealed class PolicyRuleSet
 
     /// <summary>The compiled names (the processors' lookup tables); rule <c>i</c> is plan path <c>i</c>.</summary>
     public EncryptionPlan Plan { get; }
+
+    /// <summary>Per rule, its query-token declaration or <see langword="null"/>; <see langword="null"/> itself when no path declares one.</summary>
+    public IReadOnlyList<Tokens.QueryTokenRule?>? QueryTokens => _queryTokens;
 
     /// <summary>The paths as written, in order.</summary>
     public IReadOnlyList<string> Paths => _paths;
@@ -162,5 +167,6 @@ internal sealed class PolicyRuleSet
         PathsToEncrypt = _paths,
         DeterministicPaths = _deterministicPaths.Length == 0 ? null : _deterministicPaths,
         Binding = binding,
+        QueryTokens = _queryTokens,
     };
 }

@@ -62,13 +62,23 @@ internal static class DocumentDecryptor
             }
         }
 
+        // Query tokens: removed from the output; a strict reader under a policy that declares them also verifies them,
+        // the members here, each value's tokens as it is decrypted (docs/wire-format.md "Query tokens").
+        int queryTokens = document.HasQueryTokens ? document.QueryTokensProperty : -1;
+        bool verifyTokens = queryTokens >= 0 && rules is { ForbidsPlaintext: true } && rules.Plan.HasQueryTokens;
+        ReadOnlySpan<byte> tokenMembers = queryTokens >= 0 ? input[properties[queryTokens].ValueStart..properties[queryTokens].ValueEnd] : default;
+        if (verifyTokens)
+        {
+            Tokens.QueryTokenCheck.CheckMembers(tokenMembers, rules!.QueryTokens!, EncryptedTokenPaths(input, scan, document, policy!), id: null);
+        }
+
         var selectorBindings = new SelectorBindings(binding, unboundSelectors);
         int cursor = document.Start;
         bool keptBefore = false;
         ulong decryptedSelectors = 0;
         for (int i = first; i < end; i++)
         {
-            if (i == envelope || i == anchor)
+            if (i == envelope || i == anchor || i == queryTokens)
             {
                 // Remove the property with one separator: the one before it when a kept property precedes it, else
                 // the one after it (when there is one). Removed neighbours thus never share a separator.
@@ -89,7 +99,9 @@ internal static class DocumentDecryptor
             if (property.PathIndex >= 0)
             {
                 output.Write(input[cursor..property.ValueStart]);
-                ValueDecryptor.Write(input, scan, property, key, keyId, output, maxDepth, IsDeterministic(policy, scan.GetName(input, property)) ? default : binding);
+                Tokens.QueryTokenRule? tokenRule = verifyTokens && policy!.FindPath(scan.GetName(input, property)) is int at and >= 0 ? policy.GetQueryTokens(at) : null;
+                ReadOnlySpan<byte> stored = tokenRule is null ? default : Tokens.QueryTokenCheck.FindMember(tokenMembers, tokenRule.PathUtf8);
+                ValueDecryptor.Write(input, scan, property, key, keyId, output, maxDepth, IsDeterministic(policy, scan.GetName(input, property)) ? default : binding, tokenRule, stored);
                 cursor = property.ValueEnd;
             }
             else if (property.NestedChild >= 0)
@@ -102,6 +114,23 @@ internal static class DocumentDecryptor
 
         output.Write(input[cursor..document.End]);
         scan.DecryptedSelectors = decryptedSelectors;
+    }
+
+    // Bit i: the policy's rule i is a token path whose value the document lists and holds (not null).
+    private static ulong EncryptedTokenPaths(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, EncryptionPlan policy)
+    {
+        ulong encrypted = 0;
+        PropertyRecord[] properties = scan.Properties;
+        for (int i = document.FirstProperty; i < document.FirstProperty + document.PropertyCount; i++)
+        {
+            if (properties[i].PathIndex >= 0 && properties[i].ValueType != JsonTokenType.Null
+                && policy.FindPath(scan.GetName(input, properties[i])) is int index and >= 0 and < 64 && policy.GetQueryTokens(index) is not null)
+            {
+                encrypted |= 1UL << index;
+            }
+        }
+
+        return encrypted;
     }
 
     // Deterministic cells are never bound: the policy says which top-level paths those are.

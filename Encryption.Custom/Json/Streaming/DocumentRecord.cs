@@ -32,6 +32,12 @@ internal struct DocumentRecord
     /// <summary><c>_ex</c> appears more than once.</summary>
     public bool DuplicateAnchor;
 
+    /// <summary>The first <c>_q</c> property (query tokens, format 101 with <c>qt</c>), or -1.</summary>
+    public int QueryTokensProperty;
+
+    /// <summary><c>_q</c> appears more than once.</summary>
+    public bool DuplicateQueryTokens;
+
     /// <summary>The <c>id</c> property when it is a string, or -1.</summary>
     public int IdProperty;
 
@@ -48,6 +54,9 @@ internal struct DocumentRecord
 
     /// <summary>Whether <c>_ev.crit</c> requires <c>commit</c>: the anchor holds the document commitment.</summary>
     public bool Committed;
+
+    /// <summary>Whether <c>_ev.crit</c> requires <c>qt</c>: <c>_q</c> holds the query tokens, removed on read and verified by strict readers.</summary>
+    public bool HasQueryTokens;
 
     /// <summary>The <c>_ed</c> string token (quotes included), or -1.</summary>
     public int EncryptedDataStart;

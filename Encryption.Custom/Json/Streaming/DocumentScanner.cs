@@ -131,6 +131,7 @@ internal static class DocumentScanner
         document.FirstProperty = scan.PropertyCount;
         document.EnvelopeProperty = -1;
         document.AnchorProperty = -1;
+        document.QueryTokensProperty = -1;
         document.IdProperty = -1;
         document.EncryptedDataStart = -1;
 
@@ -184,6 +185,11 @@ internal static class DocumentScanner
             // Counted as the anchor only where the metadata says the format has one (format 101).
             document.DuplicateAnchor |= document.AnchorProperty >= 0;
             document.AnchorProperty = document.AnchorProperty >= 0 ? document.AnchorProperty : propertyIndex;
+        }
+        else if (name.SequenceEqual(Tokens.QueryTokenRule.MemberNameUtf8))
+        {
+            document.DuplicateQueryTokens |= document.QueryTokensProperty >= 0;
+            document.QueryTokensProperty = document.QueryTokensProperty >= 0 ? document.QueryTokensProperty : propertyIndex;
         }
         else if (valueType == JsonTokenType.String && document.IdProperty < 0 && name.SequenceEqual(EncryptionEnvelope.IdNameUtf8))
         {

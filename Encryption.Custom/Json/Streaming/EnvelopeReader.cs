@@ -174,6 +174,7 @@ internal static partial class EnvelopeReader
         bool extended = document.Format == EnvelopeFormat.Extended;
         document.Bound = false;
         document.Committed = false;
+        document.HasQueryTokens = false;
         var features = ExtendedFeatureSet.None;
         if (extended)
         {
@@ -224,6 +225,11 @@ internal static partial class EnvelopeReader
             document.Selectors = selectors.IsEmpty ? null : DocumentSelectors.Get(selectors);
             document.Bound = (features & ExtendedFeatureSet.Bind) != 0;
             document.Committed = (features & ExtendedFeatureSet.Commit) != 0;
+            document.HasQueryTokens = (features & ExtendedFeatureSet.QueryTokens) != 0;
+            if (document.HasQueryTokens && (document.QueryTokensProperty < 0 || document.DuplicateQueryTokens))
+            {
+                JsonErrors.ThrowMalformedEnvelope("'_ev.crit' requires query tokens ('qt') but the document does not have exactly one '_q' member.");
+            }
             for (int i = 0; document.Selectors is not null && i < scan.PathCount; i++)
             {
                 if (document.Selectors.Root.FindChild(scan.GetPathName(scan.Paths[i])) >= 0)

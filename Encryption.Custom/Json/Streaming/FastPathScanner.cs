@@ -45,6 +45,7 @@ internal static partial class FastPathScanner
         document.FirstProperty = scan.PropertyCount;
         document.EnvelopeProperty = -1;
         document.AnchorProperty = -1;
+        document.QueryTokensProperty = -1;
         document.IdProperty = -1;
         document.EncryptedDataStart = -1;
 

@@ -52,6 +52,11 @@ internal static class PolicyScan
             PolicyReadCheck.ThrowCommitmentDowngrade(rules, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
         }
 
+        if (encrypted && rules.Plan.HasQueryTokens && !document.HasQueryTokens && rules.ForbidsPlaintext)
+        {
+            PolicyReadCheck.ThrowQueryTokenDowngrade(rules, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
+        }
+
         int index = FindUnlisted(input, scan, document, rules, out int property, out bool cellShaped);
         if (cellShaped)
         {

@@ -22,7 +22,7 @@ internal static partial class StreamEncryptor
     /// <remarks>
     /// The scan covers the whole document before anything is written, so a document that is malformed anywhere goes to
     /// the reader and its error; after a scan is accepted, the rules are the reader walk's own (<see cref="Match"/>, the
-    /// reserved names, duplicates, <see cref="EncryptValue(ref Utf8JsonReader, ReadOnlySpan{byte}, IBufferWriter{byte}, DataEncryptionKey, EncryptionPlan, int, in CellBinding, ref CommitmentChain, int)"/>).
+    /// reserved names, duplicates, <see cref="EncryptValue(ref Utf8JsonReader, ReadOnlySpan{byte}, IBufferWriter{byte}, DataEncryptionKey, EncryptionPlan, int, in CellBinding, ref CommitmentChain, int, Span{byte})"/>).
     /// Plans with nested selectors use the reader walk, which descends into values.
     /// </remarks>
     private static bool TryEncryptScanned(

@@ -7,6 +7,7 @@ using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -26,8 +27,9 @@ internal static partial class StreamEncryptor
         int pathIndex,
         in CellBinding binding,
         ref CommitmentChain chain,
-        int maxDepth) =>
-        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(pathIndex), ref chain, plan.Commits);
+        int maxDepth,
+        Span<byte> tokens = default) =>
+        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(pathIndex), ref chain, plan.Commits, plan.GetQueryTokens(pathIndex), tokens);
 
     /// <summary>
     /// Encrypts the value at the reader (positioned on its first token) and writes it quoted: the one mapping from a
@@ -61,7 +63,10 @@ internal static partial class StreamEncryptor
         return EncryptValue(ref reader, document, output, key, deterministic, path, keyId, maxDepth, binding, selector, ref unused, commit: false);
     }
 
-    /// <summary>Like the overload above; when <paramref name="commit"/>, the cell written is appended to <paramref name="chain"/>.</summary>
+    /// <summary>
+    /// Like the overload above; when <paramref name="commit"/>, the cell written is appended to <paramref name="chain"/>,
+    /// and with <paramref name="tokenRule"/>, the value's query tokens are written to <paramref name="tokens"/>.
+    /// </summary>
     internal static int EncryptValue(
         ref Utf8JsonReader reader,
         ReadOnlySpan<byte> document,
@@ -74,9 +79,11 @@ internal static partial class StreamEncryptor
         in CellBinding binding,
         ReadOnlySpan<byte> selector,
         ref CommitmentChain chain,
-        bool commit)
+        bool commit,
+        QueryTokenRule? tokenRule = null,
+        Span<byte> tokens = default)
     {
-        var cell = new CellTarget(deterministic, binding, selector, commit);
+        var cell = new CellTarget(deterministic, binding, selector, commit, tokenRule, tokens);
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
@@ -186,6 +193,13 @@ internal static partial class StreamEncryptor
 
     private static int WriteEncrypted(IBufferWriter<byte> output, DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, scoped in CellTarget cell, ref CommitmentChain chain)
     {
+        if (cell.TokenRule is { } tokenRule)
+        {
+            // From the plaintext as the cell holds it, before anything is written: a value the declaration refuses
+            // leaves no cell behind, and readers recompute from the same bytes.
+            QueryTokens.ComputeFromPlainText(key, tokenRule, marker, plainText, cell.Tokens);
+        }
+
         int encodedLength = EncryptedValueCodec.GetEncodedLength(key, plainText.Length);
         Span<byte> span = output.GetSpan(encodedLength + 2);
         span[0] = (byte)'"';
@@ -220,13 +234,17 @@ internal static partial class StreamEncryptor
         public readonly CellBinding Binding;
         public readonly ReadOnlySpan<byte> Selector;
         public readonly bool Commit;
+        public readonly QueryTokenRule? TokenRule;
+        public readonly Span<byte> Tokens;
 
-        public CellTarget(ReadOnlySpan<byte> deterministic, CellBinding binding, ReadOnlySpan<byte> selector, bool commit)
+        public CellTarget(ReadOnlySpan<byte> deterministic, CellBinding binding, ReadOnlySpan<byte> selector, bool commit, QueryTokenRule? tokenRule = null, Span<byte> tokens = default)
         {
             Deterministic = deterministic;
             Binding = binding;
             Selector = selector;
             Commit = commit;
+            TokenRule = tokenRule;
+            Tokens = tokens;
         }
     }
 }

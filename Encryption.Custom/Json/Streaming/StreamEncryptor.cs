@@ -5,6 +5,7 @@ using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -45,6 +46,7 @@ internal static partial class StreamEncryptor
 
         Utf8Validation.ThrowIfInvalid(document);
         byte[]? rentedFlags = null;
+        byte[]? rentedTokens = null;
         Span<byte> encrypted = plan.PathCount <= ScratchBuffer.StackLimit
             ? stackalloc byte[ScratchBuffer.StackLimit]
             : (rentedFlags = ArrayPool<byte>.Shared.Rent(plan.PathCount));
@@ -58,13 +60,15 @@ internal static partial class StreamEncryptor
                 : default;
             // A committing plan takes the reader walk: the scanned fast path would need the chain threaded through it
             // too, and the walk already costs nothing per document beyond the chain itself (kept on the stack).
-            if (allowFastPath && plan.NestedSelectors.ChildCount == 0 && !plan.Commits && TryEncryptScanned(document, output, key, plan, encrypted, binding, maxDepth, maxLength))
+            // So does a plan with query tokens: the tokens are computed beside each cell and written before the envelope.
+            if (allowFastPath && plan.NestedSelectors.ChildCount == 0 && !plan.Commits && !plan.HasQueryTokens && TryEncryptScanned(document, output, key, plan, encrypted, binding, maxDepth, maxLength))
             {
                 return;
             }
 
             var reader = new Utf8JsonReader(document, JsonDepth.ReaderOptions(maxDepth, 0));
-            EncryptDocument(ref reader, document, output, key, plan, encrypted, binding, maxDepth, maxLength);
+            rentedTokens = plan.HasQueryTokens ? ArrayPool<byte>.Shared.Rent(plan.QueryTokenBytes) : null;
+            EncryptDocument(ref reader, document, output, key, plan, encrypted, binding, maxDepth, maxLength, rentedTokens);
         }
         catch (JsonException exception)
         {
@@ -75,6 +79,11 @@ internal static partial class StreamEncryptor
             if (rentedFlags is not null)
             {
                 ArrayPool<byte>.Shared.Return(rentedFlags);
+            }
+
+            if (rentedTokens is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rentedTokens);
             }
         }
     }
@@ -88,7 +97,8 @@ internal static partial class StreamEncryptor
         scoped Span<byte> encrypted,
         in CellBinding binding,
         int maxDepth,
-        int maxLength)
+        int maxLength,
+        byte[]? tokens)
     {
         // The document commitment's chain (wire-format.md "Document commitment"): one SHA-256 step per cell, in the
         // order cells are written, which is document order. On the stack; unused unless the plan commits.
@@ -113,6 +123,12 @@ internal static partial class StreamEncryptor
             if (pathIndex < 0 && nestedRoot < 0 && IsReservedName(ref reader, plan))
             {
                 JsonErrors.ThrowAlreadyEncrypted();
+            }
+
+            // The scanned fast path never runs with query tokens, so only this walk meets a '_q' it would overwrite.
+            if (pathIndex < 0 && nestedRoot < 0 && plan.HasQueryTokens && reader.ValueTextEquals(QueryTokenRule.MemberNameUtf8))
+            {
+                JsonErrors.ThrowReservedQueryTokens();
             }
 
             reader.Read();
@@ -151,7 +167,7 @@ internal static partial class StreamEncryptor
 
             output.Write(document[cursor..(int)reader.TokenStartIndex]);
             written += (int)reader.TokenStartIndex - cursor;
-            written += EncryptValue(ref reader, document, output, key, plan, pathIndex, binding, ref chain, maxDepth);
+            written += EncryptValue(ref reader, document, output, key, plan, pathIndex, binding, ref chain, maxDepth, TokensOf(plan, pathIndex, tokens));
             cursor = lastValueEnd = (int)reader.BytesConsumed;
             CheckOutputLength(written + (document.Length - cursor), maxLength);
         }
@@ -159,11 +175,17 @@ internal static partial class StreamEncryptor
         // The root is closed; anything after it other than whitespace makes the next read throw.
         reader.Read();
 
-        CheckOutputLength(written + (document.Length - cursor) + (hasProperties ? 1 : 0) + plan.GetEnvelopeLength(encrypted), maxLength);
+        int tokenLength = tokens is null ? 0 : plan.QueryTokenMemberLength;
+        CheckOutputLength(written + (document.Length - cursor) + (hasProperties ? 1 : 0) + tokenLength + plan.GetEnvelopeLength(encrypted), maxLength);
         output.Write(document[cursor..lastValueEnd]);
         if (hasProperties)
         {
             output.Write(","u8);
+        }
+
+        if (tokens is not null)
+        {
+            WriteQueryTokens(output, plan, encrypted, tokens);
         }
 
         if (plan.Commits)
@@ -200,6 +222,43 @@ internal static partial class StreamEncryptor
                 ArrayPool<byte>.Shared.Return(rented);
             }
         }
+    }
+
+    // Where the tokens of one path go: its slice of the document's token buffer (empty for a path without tokens).
+    private static Span<byte> TokensOf(EncryptionPlan plan, int pathIndex, byte[]? tokens) =>
+        tokens is not null && plan.GetQueryTokens(pathIndex) is { } rule
+            ? tokens.AsSpan(plan.GetQueryTokenOffset(pathIndex), rule.TokenCount * rule.TokenLength)
+            : default;
+
+    // "_q":{"<path>":["<token>",...],...}, with a member per token path whose value was encrypted (docs/wire-format.md).
+    private static void WriteQueryTokens(IBufferWriter<byte> output, EncryptionPlan plan, scoped ReadOnlySpan<byte> encrypted, byte[] tokens)
+    {
+        Span<byte> span = output.GetSpan(plan.QueryTokenMemberLength);
+        "\"_q\":{"u8.CopyTo(span);
+        int position = 6;
+        bool first = true;
+        for (int i = 0; i < plan.TopLevelCount; i++)
+        {
+            if (encrypted[i] != Encrypted || plan.GetQueryTokens(i) is not { } rule)
+            {
+                continue;
+            }
+
+            if (!first)
+            {
+                span[position++] = (byte)',';
+            }
+
+            first = false;
+            rule.QuotedPath.CopyTo(span[position..]);
+            position += rule.QuotedPath.Length;
+            span[position++] = (byte)':';
+            position += QueryTokens.WriteArray(tokens.AsSpan(plan.GetQueryTokenOffset(i), rule.TokenCount * rule.TokenLength), rule.TokenLength, span[position..]);
+        }
+
+        span[position++] = (byte)'}';
+        span[position++] = (byte)',';
+        output.Advance(position);
     }
 
     private static void CheckOutputLength(long projected, int maxLength)

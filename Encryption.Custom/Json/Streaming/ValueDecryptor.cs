@@ -5,6 +5,7 @@ using System.Text.Json;
 using System.Text.Unicode;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -26,16 +27,28 @@ internal static class ValueDecryptor
         string keyId,
         IBufferWriter<byte> output,
         int maxDepth,
-        in CellBinding binding = default)
+        in CellBinding binding = default,
+        QueryTokenRule? tokenRule = null,
+        ReadOnlySpan<byte> storedTokens = default)
     {
         ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
         if (property.ValueEscaped)
         {
-            WriteEscapedBase64(token, scan.GetName(input, property), key, keyId, output, maxDepth, binding);
+            // Some writers escape '+' and '/' (System.Text.Json's default encoder writes "\u002B").
+            byte[] rented = UnescapeBase64(token, out int length);
+            try
+            {
+                Write(rented.AsSpan(0, length), scan.GetName(input, property), key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+
             return;
         }
 
-        Write(token[1..^1], scan.GetName(input, property), key, keyId, output, maxDepth, binding);
+        Write(token[1..^1], scan.GetName(input, property), key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
     }
 
     /// <summary>Decrypts base64(marker ‖ cell) and writes the JSON value.</summary>
@@ -46,6 +59,8 @@ internal static class ValueDecryptor
     /// <param name="output">Where the JSON value goes.</param>
     /// <param name="maxDepth">The document depth limit (the value sits at level 2).</param>
     /// <param name="binding">The document's binding when the value must be a bound cell for the selector "/" + <paramref name="name"/>; the default value for an unbound cell.</param>
+    /// <param name="tokenRule">The path's query-token declaration when a strict reader verifies the value's tokens, else <see langword="null"/>.</param>
+    /// <param name="storedTokens">The document's token array for the path (empty when it has none).</param>
     public static void Write(
         ReadOnlySpan<byte> base64,
         ReadOnlySpan<byte> name,
@@ -53,7 +68,9 @@ internal static class ValueDecryptor
         string keyId,
         IBufferWriter<byte> output,
         int maxDepth,
-        in CellBinding binding = default)
+        in CellBinding binding = default,
+        QueryTokenRule? tokenRule = null,
+        ReadOnlySpan<byte> storedTokens = default)
     {
         int blobLength = EncryptedValueCodec.GetMaxBlobLength(base64.Length);
 
@@ -70,7 +87,7 @@ internal static class ValueDecryptor
                 JsonErrors.ThrowInvalidValue(status, name, keyId);
             }
 
-            DecryptAndWrite(marker, blob[1..blobLength], name, key, keyId, output, maxDepth, binding);
+            DecryptAndWrite(marker, blob[1..blobLength], name, key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
         }
         finally
         {
@@ -81,25 +98,18 @@ internal static class ValueDecryptor
         }
     }
 
+    // A rented buffer holding the unescaped base64 (length in length); the caller returns it.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void WriteEscapedBase64(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding)
+    private static byte[] UnescapeBase64(ReadOnlySpan<byte> token, out int length)
     {
-        // Some writers escape '+' and '/' (System.Text.Json's default encoder writes "\u002B").
         byte[] rented = ArrayPool<byte>.Shared.Rent(token.Length);
-        try
-        {
-            int length = JsonStringUnescaper.Unescape(token, rented);
-            Write(rented.AsSpan(0, length), name, key, keyId, output, maxDepth, binding);
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(rented);
-        }
+        length = JsonStringUnescaper.Unescape(token, rented);
+        return rented;
     }
 
     // The plaintext is decrypted straight into the output's free space, where a valid string, object or array ends up
     // anyway (saving a scratch buffer, a copy and a wipe per value); whatever is not committed as output is wiped.
-    private static void DecryptAndWrite(TypeMarker marker, ReadOnlySpan<byte> cell, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding)
+    private static void DecryptAndWrite(TypeMarker marker, ReadOnlySpan<byte> cell, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding, QueryTokenRule? tokenRule, ReadOnlySpan<byte> storedTokens)
     {
         int maxLength = key.GetDecryptByteCount(cell.Length);
         Span<byte> span = output.GetSpan(maxLength + 2);
@@ -116,6 +126,12 @@ internal static class ValueDecryptor
             if (status != EncryptedValueStatus.Valid)
             {
                 JsonErrors.ThrowInvalidValue(status, name, keyId);
+            }
+
+            if (tokenRule is not null)
+            {
+                // Before the value is committed as output: a mismatch leaves nothing of it behind.
+                QueryTokenCheck.Verify(key, tokenRule, marker, plainText[..length], storedTokens, id: null);
             }
 
             switch (marker)

@@ -23,6 +23,9 @@ internal static class ExtendedEnvelope
     /// <summary>The document commitment held in the anchor (wire-format.md "Document commitment").</summary>
     public const string CommitFeature = "commit";
 
+    /// <summary>Query tokens in the reserved top-level member <c>_q</c> (docs/wire-format.md "Query tokens").</summary>
+    public const string QueryTokensFeature = "qt";
+
     /// <summary>The first byte of the anchor: no cell starts with it (cells start with a type marker, then 0x01).</summary>
     public const byte AnchorTag = 0xEC;
 
@@ -46,7 +49,7 @@ internal static class ExtendedEnvelope
     /// format 3: <c>"_ei":{"_ef":3,"_en":…,"_ea":…,"_ed":null,"_ep":[</c>; format 101 adds the anchor property before
     /// it, <c>_ev</c> inside it, and lists the anchor first.
     /// </summary>
-    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false, bool commit = false)
+    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false, bool commit = false, bool queryTokens = false)
     {
         var prefix = new ArrayBufferWriter<byte>();
         if (extended)
@@ -63,10 +66,17 @@ internal static class ExtendedEnvelope
         if (extended)
         {
             prefix.Write(",\"_ev\":{\"v\":1,\"crit\":["u8);
-            prefix.Write(selectors && bind ? "\"sel\",\"bind\""u8 : bind ? "\"bind\""u8 : "\"sel\""u8);
+            // "sel" when nothing else is named: a plan without another feature is extended only for its selectors.
+            bool sel = selectors || !(bind || queryTokens);
+            prefix.Write(sel && bind ? "\"sel\",\"bind\""u8 : bind ? "\"bind\""u8 : sel ? "\"sel\""u8 : default);
             if (commit)
             {
                 prefix.Write(",\"commit\""u8);
+            }
+
+            if (queryTokens)
+            {
+                prefix.Write(sel || bind ? ",\"qt\""u8 : "\"qt\""u8);
             }
             prefix.Write("]}"u8);
         }
@@ -133,7 +143,7 @@ internal static class ExtendedEnvelope
 
     /// <summary>
     /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/>,
-    /// <see cref="BindFeature"/> and <see cref="CommitFeature"/> are understood (each reader verifies what it accepts);
+    /// <see cref="BindFeature"/>, <see cref="CommitFeature"/> and <see cref="QueryTokensFeature"/> are understood (each reader verifies what it accepts);
     /// anything else is unknown and refused rather than read without the feature's checks.
     /// </summary>
     /// <returns>The feature.</returns>
@@ -153,6 +163,11 @@ internal static class ExtendedEnvelope
         if (utf8Feature.SequenceEqual("commit"u8))
         {
             return ExtendedFeatureSet.Commit;
+        }
+
+        if (utf8Feature.SequenceEqual("qt"u8))
+        {
+            return ExtendedFeatureSet.QueryTokens;
         }
 
         string feature = UntrustedText.Shorten(Encoding.UTF8.GetString(utf8Feature));

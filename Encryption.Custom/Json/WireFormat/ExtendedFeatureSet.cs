@@ -15,4 +15,7 @@ internal enum ExtendedFeatureSet
 
     /// <summary><c>commit</c>: the anchor holds the document commitment (wire-format.md "Document commitment"); needs <see cref="Bind"/>.</summary>
     Commit = 4,
+
+    /// <summary><c>qt</c>: the document carries query tokens in <c>_q</c> (docs/wire-format.md "Query tokens").</summary>
+    QueryTokens = 8,
 }

@@ -11,7 +11,8 @@ internal sealed partial class QueryAnalyzer
     private bool HasEnvelope(IEnumerable<(SqlExpression Expression, string? Name)> items, IReadOnlyDictionary<string, ResolvedPath> scope)
     {
         HashSet<string> names = EnvelopeNames(items, scope);
-        return names.Contains("_ei") && (!_policy.RequiresAnchor || names.Contains("_ex")) && (!_policy.RequiresId || names.Contains("id"));
+        return names.Contains("_ei") && (!_policy.RequiresAnchor || names.Contains("_ex")) && (!_policy.RequiresId || names.Contains("id"))
+            && (!_policy.RequiresQueryTokens || names.Contains("_q"));
     }
 
     private static HashSet<string> EnvelopeNames(IEnumerable<(SqlExpression Expression, string? Name)> items, IReadOnlyDictionary<string, ResolvedPath> scope)
@@ -51,14 +52,15 @@ internal sealed partial class QueryAnalyzer
         }
 
         // The envelope under another name (c._ei AS e) says the query wants it as data: leave the query as written.
-        if (items.Any(i => IsReference(i.Expression) && Resolve(i.Expression, scope) is { IsKnown: true, Segments: [{ Name: "_ei" or "_ex" }] } && i.Name is not ("_ei" or "_ex")))
+        if (items.Any(i => IsReference(i.Expression) && Resolve(i.Expression, scope) is { IsKnown: true, Segments: [{ Name: "_ei" or "_ex" or "_q" }] } && i.Name is not ("_ei" or "_ex" or "_q")))
         {
             return false;
         }
 
         HashSet<string> present = EnvelopeNames(items, scope);
         var missing = new List<string>();
-        foreach (string name in _policy.RequiresAnchor ? new[] { "_ei", "_ex" } : ["_ei"])
+        string[] envelope = _policy.RequiresQueryTokens ? ["_ei", "_ex", "_q"] : _policy.RequiresAnchor ? ["_ei", "_ex"] : ["_ei"];
+        foreach (string name in envelope)
         {
             if (present.Contains(name))
             {

@@ -90,7 +90,8 @@ internal sealed partial class QueryAnalyzer
 
     // What a returned row must carry beside a projected policy value for the container to decrypt it.
     private string EnvelopeItems() =>
-        _policy.RequiresId ? "c._ei, c._ex, c.id and the partition key" : _policy.RequiresAnchor ? "c._ei and c._ex" : "c._ei";
+        _policy.RequiresId ? (_policy.RequiresQueryTokens ? "c._ei, c._ex, c._q, c.id and the partition key" : "c._ei, c._ex, c.id and the partition key")
+        : _policy.RequiresQueryTokens ? "c._ei, c._ex and c._q" : _policy.RequiresAnchor ? "c._ei and c._ex" : "c._ei";
 
     // A path for messages, as a selector would spell it (/cards/[]/number); never a value.
     private static string Describe(ResolvedPath path) =>

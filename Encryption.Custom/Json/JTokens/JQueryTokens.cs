@@ -1,0 +1,128 @@
+using System.Buffers.Text;
+using System.Security.Cryptography;
+using System.Text;
+using Encryption.Custom.Json.Errors;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Tokens;
+using Encryption.Custom.Json.WireFormat;
+using Newtonsoft.Json.Linq;
+
+namespace Encryption.Custom.Json.JTokens;
+
+/// <summary>
+/// Query tokens for the Newtonsoft processor (docs/wire-format.md "Query tokens"): computed from a value as its cell
+/// holds it (marker and plaintext bytes, the stream processor's mapping), so both processors write and verify the
+/// same tokens.
+/// </summary>
+internal static class JQueryTokens
+{
+    /// <summary>The <c>_q</c> object of a plaintext document about to be encrypted by <paramref name="plan"/>, or <see langword="null"/> when the plan has no token path.</summary>
+    public static JObject? Compute(JObject document, DataEncryptionKey key, EncryptionPlan plan)
+    {
+        if (!plan.HasQueryTokens)
+        {
+            return null;
+        }
+
+        var members = new JObject();
+        for (int i = 0; i < plan.TopLevelCount; i++)
+        {
+            if (plan.GetQueryTokens(i) is { } rule && document.TryGetValue(rule.Path[1..], out JToken? value) && value.Type != JTokenType.Null)
+            {
+                // A number no cell can hold is refused as the value codec refuses it, before its tokens are asked for.
+                if (!IsRepresentable(value))
+                {
+                    JsonErrors.ThrowNumberNotRepresentable(rule.Path);
+                }
+
+                byte[] tokens = Tokens(key, rule, value);
+                var array = new JArray();
+                for (int slot = 0; slot < rule.TokenCount; slot++)
+                {
+                    array.Add(Base64Url.EncodeToString(tokens.AsSpan(slot * rule.TokenLength, rule.TokenLength)));
+                }
+
+                members[rule.Path] = array;
+            }
+        }
+
+        return members;
+    }
+
+    /// <summary>
+    /// A strict reader's check: <paramref name="stored"/> (the document's <c>_q</c>) holds exactly the tokens of the
+    /// decrypted top-level values <paramref name="decrypted"/> (name and value) under <paramref name="rules"/>.
+    /// </summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.CellBindingMismatch"/>, naming the path.</exception>
+    public static void Verify(JToken stored, IEnumerable<KeyValuePair<string, JToken>> decrypted, DataEncryptionKey key, PolicyRuleSet rules, string? id)
+    {
+        byte[] members = Encoding.UTF8.GetBytes(stored.ToString(Newtonsoft.Json.Formatting.None));
+        var values = new List<(QueryTokenRule Rule, JToken Value)>();
+        ulong encrypted = 0;
+        foreach (KeyValuePair<string, JToken> pair in decrypted)
+        {
+            int index = rules.Plan.FindPath(pair.Key);
+            if (index is >= 0 and < 64 && rules.Plan.GetQueryTokens(index) is { } rule && pair.Value.Type != JTokenType.Null)
+            {
+                encrypted |= 1UL << index;
+                values.Add((rule, pair.Value));
+            }
+        }
+
+        QueryTokenCheck.CheckMembers(members, rules.QueryTokens!, encrypted, id);
+        foreach ((QueryTokenRule rule, JToken value) in values)
+        {
+            (TypeMarker marker, byte[] plainText) = PlainText(value);
+            try
+            {
+                QueryTokenCheck.Verify(key, rule, marker, plainText, QueryTokenCheck.FindMember(members, rule.PathUtf8), id);
+            }
+            finally
+            {
+                CryptographicOperations.ZeroMemory(plainText);
+            }
+        }
+    }
+
+    private static bool IsRepresentable(JToken value) => value.Type switch
+    {
+        JTokenType.Integer => ((JValue)value).Value is long,
+        JTokenType.Float => ((JValue)value).Value is double number && double.IsFinite(number),
+        _ => true,
+    };
+
+    private static byte[] Tokens(DataEncryptionKey key, QueryTokenRule rule, JToken value)
+    {
+        byte[] tokens = new byte[rule.TokenCount * rule.TokenLength];
+        (TypeMarker marker, byte[] plainText) = PlainText(value);
+        try
+        {
+            QueryTokens.ComputeFromPlainText(key, rule, marker, plainText, tokens);
+            return tokens;
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(plainText);
+        }
+    }
+
+    // The value as its cell holds it: strings as UTF-8, integers and doubles as 8 bytes little-endian; anything else
+    // gets a marker the token computation refuses for every declaration.
+    private static (TypeMarker Marker, byte[] PlainText) PlainText(JToken value)
+    {
+        byte[] scalar = new byte[ScalarEncoding.Length];
+        switch (value.Type)
+        {
+            case JTokenType.String:
+                return (TypeMarker.String, JObjectReader.StrictUtf8.GetBytes((string)value!));
+            case JTokenType.Integer when ((JValue)value).Value is long integer:
+                ScalarEncoding.WriteInt64(integer, scalar);
+                return (TypeMarker.Long, scalar);
+            case JTokenType.Float when ((JValue)value).Value is double number:
+                ScalarEncoding.WriteDouble(number, scalar);
+                return (TypeMarker.Double, scalar);
+            default:
+                return (TypeMarker.Object, scalar);
+        }
+    }
+}
