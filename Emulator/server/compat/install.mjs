@@ -11,6 +11,7 @@ import { patch } from "./patch.mjs";
 import { pointRead } from "./point-read.mjs";
 import { isQueryPlanRequest, queryPlan } from "./query-plan.mjs";
 import { claimOffers, sharesDatabaseThroughput } from "./offers.mjs";
+import { createContainer, isContainerCreate } from "./containers.mjs";
 import { logRequest, logUnknownRoute } from "./request-log.mjs";
 import { resourceHeaders } from "./resource-usage.mjs";
 import { header, isTrue, send } from "./respond.mjs";
@@ -45,7 +46,7 @@ function isRead(req, path) {
  * Checks Cosmos DB makes on every request about a container's documents before it runs: the request's scope
  * (partitions/scope.mjs: a range that split is 410/1002, and the handlers read what the request addresses
  * from `req.partitionScope`); the answer carries the session headers; a request meant for another container
- * of that name is refused (404/1024); a read whose session token is ahead of its range is refused (400
+ * of that name is refused (400/1024); a read whose session token is ahead of its range is refused (400
  * malformed, 404/1002 ahead).
  */
 function sessionCheck(req, path) {
@@ -116,6 +117,7 @@ function containerHeaders(req, normalised) {
 
 /** The compatibility handler for a request, or undefined to let the server answer it. */
 function claim(req, normalised) {
+  if (isContainerCreate(req, normalised)) return ["container-create", (res) => createContainer(req, res)];
   const offers = claimOffers(req, normalised);
   if (offers) return offers;
   const control = claimControl(req, normalised);

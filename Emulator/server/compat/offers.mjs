@@ -122,7 +122,11 @@ const offerById = (id) => currentOffers().find((offer) => offer.id === id || off
 
 const offerHeaders = { "x-ms-cosmos-min-throughput": String(MIN_MANUAL_THROUGHPUT) };
 
-async function createWithOffer(req, res) {
+/**
+ * Creates a database or container with the server's own handler, and the offer the request asks for
+ * (`x-ms-offer-throughput` / `x-ms-cosmos-offer-autopilot-settings`), if any; a bad value is 400.
+ */
+export async function createWithOffer(req, res) {
   let content;
   try {
     content = requestedContent(req);
@@ -133,7 +137,7 @@ async function createWithOffer(req, res) {
   // The server's own handler creates the resource and answers what it returns.
   const [params, handler] = route(req);
   const body = await handler(currentAccount(), req, res, params);
-  if (res.statusCode === 201 && body?._rid) createOffer(body, content);
+  if (res.statusCode === 201 && body?._rid && content) createOffer(body, content);
   return send(res, res.statusCode, body);
 }
 
@@ -179,7 +183,8 @@ const hasOfferHeader = (req) =>
 /** The offers handler for a request (by its normalised path), or undefined. */
 export function claimOffers(req, path) {
   const creates = req.method === "POST" && !isQuery(req) && hasOfferHeader(req);
-  if (creates && (path === "/dbs" || /^\/dbs\/[^/]+\/colls$/.test(path))) {
+  // Container creations go through containers.mjs, which checks the definition and then calls createWithOffer.
+  if (creates && path === "/dbs") {
     return ["offer-create", (res) => createWithOffer(req, res)];
   }
   if (path === "/offers") {

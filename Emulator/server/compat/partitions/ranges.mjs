@@ -6,6 +6,7 @@
 //
 // How many ranges a new container gets is the endpoint's setting (EMULATOR_PARTITION_RANGES, default
 // DEFAULT_RANGE_COUNT); only hash-v2 containers are spread (the .NET SDK creates those), others keep one.
+import { partitionValueOf } from "../partition.mjs";
 import { effectivePartitionKey, MAX_EPK, MIN_EPK, usesHashV2 } from "./epk.mjs";
 
 export const DEFAULT_RANGE_COUNT = 3;
@@ -99,7 +100,7 @@ export function layoutOf(documents) {
 /** The EPK of a stored document (its partition key value, hash v2). */
 export function epkOfDocument(documents, doc) {
   try {
-    return effectivePartitionKey(documents._getPartition(doc));
+    return effectivePartitionKey(partitionValueOf(documents, doc));
   } catch {
     // A value that cannot be a partition key (an object or array, which Cosmos DB refuses on write and the
     // server stores) hashes as undefined, where the SDK would look for it with PartitionKey.None.
