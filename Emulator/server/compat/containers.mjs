@@ -29,7 +29,9 @@ const COLLECTIONS_PATH = /^\/dbs\/[^/]+\/colls$/;
 export function resourceIdError(id, what = "id") {
   if (typeof id !== "string" || id.length === 0) return `The ${what} must be a non-empty string.`;
   if (id.length > MAX_ID_LENGTH) return `The ${what} is ${id.length} characters long; at most ${MAX_ID_LENGTH} are allowed.`;
-  if (/[/\\?#]/.test(id)) return `The ${what} contains an invalid character: '/', '\\', '?' and '#' are not allowed.`;
+  const invalid = /[/\\?#]/.exec(id);
+  // Cosmos DB's own wording (the SDK uses it too for the names it checks itself).
+  if (invalid) return `The resource name presented contains invalid character '${invalid[0]}'.`;
   return undefined;
 }
 

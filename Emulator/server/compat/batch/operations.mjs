@@ -9,7 +9,8 @@ import {
   replaceOperation,
   upsertOperation,
 } from "../internals.mjs";
-import { partitionMatcher } from "../partition.mjs";
+import { itemLimitError } from "../limits.mjs";
+import { partitionMatcher, partitionValueOf } from "../partition.mjs";
 import { applyPatch } from "../patch.mjs";
 
 const error = (statusCode, code, message) => ({ statusCode, body: { code, message } });
@@ -32,6 +33,8 @@ function write(collection, operation, partitionKey, run) {
   if (!inPartition(collection, partitionKey, doc)) {
     return error(400, "BadRequest", "PartitionKey extracted from document doesn't match the one specified in the header");
   }
+  const overLimit = itemLimitError(doc, operation.resourceBody.length, collection.read(), partitionValueOf(collection.documents, doc));
+  if (overLimit) return overLimit;
   if (operation.operationType === "replace" && operation.id !== undefined && operation.id !== doc.id) {
     return error(400, "BadRequest", "The id of the replace operation does not match the id in its body");
   }
