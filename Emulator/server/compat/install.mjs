@@ -19,6 +19,7 @@ import { addDocumentHeaders, refuseOtherContainer, refuseUnavailableSession } fr
 import { isPartitionKeyRangesRead, partitionKeyRanges } from "./partitions/pkranges.mjs";
 import { requestScope, ScopeError } from "./partitions/scope.mjs";
 import { claimControl } from "./partitions/control.mjs";
+import { claimThroughputControl, refuseOverBudget } from "./throughput.mjs";
 
 const DOCUMENTS_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)\/docs(?:\/([^/]+))?$/;
 const COLLECTION_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)$/;
@@ -120,7 +121,7 @@ function claim(req, normalised) {
   if (isContainerCreate(req, normalised)) return ["container-create", (res) => createContainer(req, res)];
   const offers = claimOffers(req, normalised);
   if (offers) return offers;
-  const control = claimControl(req, normalised);
+  const control = claimControl(req, normalised) ?? claimThroughputControl(req, normalised);
   if (control) return control;
   if (isPartitionKeyRangesRead(req, normalised)) return ["pkranges", (res) => partitionKeyRanges(req, res, normalised)];
   const path = documentsPath(normalised);
@@ -153,12 +154,13 @@ export function installCompatibility(server) {
     let claimed;
     let known;
     let before;
+    let documents;
     try {
       const normalised = normalisedPath(req.url);
       claimed = claim(req, normalised);
       known = claimed !== undefined || route(req) !== undefined;
-      const path = documentsPath(normalised);
-      before = path ? sessionCheck(req, path) : containerHeaders(req, normalised);
+      documents = documentsPath(normalised);
+      before = documents ? sessionCheck(req, documents) : containerHeaders(req, normalised);
     } catch (err) {
       // A malformed URL (bad percent-encoding) throws in routing, in the server's router too, where the
       // exception would end the process: answer 400 instead.
@@ -168,8 +170,8 @@ export function installCompatibility(server) {
     }
     logRequest(req, res, claimed?.[0]);
     fillEmptyErrorMessages(res);
-    if (before?.(res)) {
-      req.resume(); // answered (session not available): drain the body so the connection can be reused
+    if (before?.(res) || (documents && refuseOverBudget(req, res, documents.dbId, documents.collId))) {
+      req.resume(); // answered (session not available, over budget): drain the body so the connection can be reused
       return;
     }
     if (!claimed) {

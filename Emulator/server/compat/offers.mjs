@@ -6,7 +6,7 @@
 //   the server's own handler (claimed only to learn the new resource's _rid);
 // - a container created without throughput in a database without shared throughput has 400 RU/s, as on a
 //   provisioned account; other resources have no offer.
-// Offers of deleted resources disappear. Throughput has no effect on anything else here.
+// Offers of deleted resources disappear. Throughput limits requests only when enforced (throughput.mjs).
 import { randomBytes, randomUUID } from "node:crypto";
 import { currentAccount } from "./account.mjs";
 import { readItems, readJson, route } from "./internals.mjs";
@@ -116,6 +116,19 @@ function currentOffers() {
 export function sharesDatabaseThroughput(database, container) {
   const offers = currentOffers();
   return offers.some((o) => o.offerResourceId === database._rid) && !offers.some((o) => o.offerResourceId === container._rid);
+}
+
+/**
+ * The throughput a container can spend per second: its own offer, else its database's shared one, as
+ * { key (the offer's resource _rid, shared by the containers of a database), ru } (an autoscale offer's maximum);
+ * undefined when neither has an offer.
+ */
+export function provisionedThroughput(database, container) {
+  const offers = currentOffers();
+  const offer = offers.find((o) => o.offerResourceId === container._rid) ?? offers.find((o) => o.offerResourceId === database._rid);
+  if (!offer) return undefined;
+  const { offerAutopilotSettings, offerThroughput } = offer.content;
+  return { key: offer.offerResourceId, ru: offerAutopilotSettings?.maxThroughput ?? offerThroughput };
 }
 
 const offerById = (id) => currentOffers().find((offer) => offer.id === id || offer._rid === id);
