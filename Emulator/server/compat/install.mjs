@@ -116,6 +116,23 @@ function containerHeaders(req, normalised) {
   };
 }
 
+// A change feed request that carries a query (the SDK's change feed with a query definition, still internal in
+// SDK 3.64: its A-IM request with a `{"query": ...}` body): Cosmos DB answers it as a change feed (ETag,
+// continuation, 304) with the query applied. This endpoint cannot filter its change feed pages by a query, so it
+// refuses the request clearly, where it would otherwise have ignored the body (GET) or answered a plain query
+// without an ETag (POST), which the SDK cannot continue from.
+function isChangeFeedQuery(req) {
+  if (!header(req, "a-im")) return false;
+  const hasBody = Number(header(req, "content-length") ?? 0) > 0 || header(req, "transfer-encoding") !== undefined;
+  return req.method === "POST" || hasBody || isTrue(req, "x-ms-documentdb-isquery")
+    || /^application\/query\+json/i.test(header(req, "content-type") ?? "");
+}
+
+function refuseChangeFeedQuery(req, res) {
+  req.resume();
+  send(res, 400, { code: "BadRequest", message: "A change feed with a query is not served by this endpoint: read the change feed without a query and filter the changes in the client." });
+}
+
 /** The compatibility handler for a request, or undefined to let the server answer it. */
 function claim(req, normalised) {
   if (isContainerCreate(req, normalised)) return ["container-create", (res) => createContainer(req, res)];
@@ -128,6 +145,7 @@ function claim(req, normalised) {
   if (!path) return undefined;
   const collection = () => collectionOf(path.dbId, path.collId);
   if (path.docId === undefined) {
+    if (isChangeFeedQuery(req)) return ["change-feed", (res) => refuseChangeFeedQuery(req, res)];
     if (isBinaryBatchRequest(req)) return ["batch", (res) => batch(req, res, collection())];
     if (isQueryPlanRequest(req)) return ["query-plan", (res) => queryPlan(req, res, path.dbId, path.collId)];
     if (isPartitionScopedQuery(req)) return ["partition-query", (res) => partitionScopedQuery(req, res, collection())];
