@@ -126,9 +126,22 @@ export function sharesDatabaseThroughput(database, container) {
 export function provisionedThroughput(database, container) {
   const offers = currentOffers();
   const offer = offers.find((o) => o.offerResourceId === container._rid) ?? offers.find((o) => o.offerResourceId === database._rid);
-  if (!offer) return undefined;
-  const { offerAutopilotSettings, offerThroughput } = offer.content;
-  return { key: offer.offerResourceId, ru: offerAutopilotSettings?.maxThroughput ?? offerThroughput };
+  return offer && { key: offer.offerResourceId, ru: ruOf(offer) };
+}
+
+/** A container's own RU/s (an autoscale offer's maximum), or undefined when it shares its database's or has none. */
+export function ownThroughput(container) {
+  const offer = currentOffers().find((o) => o.offerResourceId === container._rid);
+  return offer && ruOf(offer);
+}
+
+const ruOf = ({ content }) => content.offerAutopilotSettings?.maxThroughput ?? content.offerThroughput;
+
+const throughputListeners = [];
+
+/** Calls `listener(resourceRid, ru)` after every offer replace (the partitions split when their throughput grows). */
+export function onThroughputChange(listener) {
+  throughputListeners.push(listener);
 }
 
 const offerById = (id) => currentOffers().find((offer) => offer.id === id || offer._rid === id);
@@ -186,6 +199,7 @@ async function replaceOffer(req, res, id) {
     : manualContent(offerThroughput);
   offer._etag = `"${randomUUID()}"`;
   offer._ts = Math.floor(Date.now() / 1000);
+  for (const listener of throughputListeners) listener(offer.offerResourceId, offerAutopilotSettings?.maxThroughput ?? offerThroughput);
   return send(res, 200, offer, offerHeaders);
 }
 

@@ -4,8 +4,14 @@
 // replaces a range by two children (new ids, `parents` naming every ancestor) that start at the parent's
 // LSN and continue from it, and the parent's id is gone from then on (410/1002 for requests that name it).
 //
-// How many ranges a new container gets is the endpoint's setting (EMULATOR_PARTITION_RANGES, default
-// DEFAULT_RANGE_COUNT); only hash-v2 containers are spread (the .NET SDK creates those), others keep one.
+// How many ranges a hash-v2 container gets: as many as its throughput needs (Cosmos DB gives a physical
+// partition about 10,000 RU/s: EMULATOR_RU_PER_RANGE, default DEFAULT_RU_PER_RANGE, so 25,000 RU/s is 3 ranges),
+// and at least the endpoint's setting (EMULATOR_PARTITION_RANGES, default DEFAULT_RANGE_COUNT), so every test
+// runs across ranges. Raising the throughput above what the ranges carry splits the widest ranges until they do
+// (growForThroughput), as Cosmos DB splits partitions. Other containers keep one range: hash-v1 effective
+// partition keys are not computed here.
+import { currentAccount } from "../account.mjs";
+import { onThroughputChange, ownThroughput } from "../offers.mjs";
 import { partitionValueOf } from "../partition.mjs";
 import { effectivePartitionKey, MAX_EPK, MIN_EPK, usesHashV2 } from "./epk.mjs";
 
@@ -21,6 +27,19 @@ function configuredRangeCount() {
   }
   return count;
 }
+
+export const DEFAULT_RU_PER_RANGE = 10_000;
+
+function ruPerRange() {
+  const raw = process.env.EMULATOR_RU_PER_RANGE;
+  if (raw === undefined || raw === "") return DEFAULT_RU_PER_RANGE;
+  const ru = Number(raw);
+  if (!Number.isInteger(ru) || ru < 100) throw new Error(`EMULATOR_RU_PER_RANGE must be an integer of at least 100, not '${raw}'`);
+  return ru;
+}
+
+/** The ranges a throughput needs: one per started `perRange` RU/s, at least one. */
+export const rangesForThroughput = (ru, perRange = ruPerRange()) => Math.max(1, Math.ceil((ru ?? 0) / perRange));
 
 const toEpk = (value) => (value === 0n ? MIN_EPK : value.toString(16).toUpperCase().padStart(32, "0"));
 const fromEpk = (epk, isMax) => (epk === MIN_EPK ? 0n : (isMax && epk === MAX_EPK) ? EPK_SPACE_END : BigInt(`0x${epk}`));
@@ -91,10 +110,29 @@ export function layoutOf(documents) {
   let layout = layouts.get(documents);
   if (!layout) {
     const container = documents._parent.read();
-    layout = new RangeLayout(usesHashV2(container) ? configuredRangeCount() : 1);
+    layout = new RangeLayout(usesHashV2(container) ? Math.max(configuredRangeCount(), rangesForThroughput(ownThroughput(container))) : 1);
     layouts.set(documents, layout);
   }
   return layout;
+}
+
+
+/**
+ * After a throughput change: splits the widest live ranges of a hash-v2 container until there are as many as
+ * `ru` needs. Returns the ranges that split (none when the container has not been used yet: its layout is then
+ * made with the new count).
+ */
+export function growForThroughput(documents, ru) {
+  const layout = layouts.get(documents);
+  if (!layout || !usesHashV2(documents._parent.read())) return [];
+  const split = [];
+  const width = (range) => fromEpk(range.maxExclusive, true) - fromEpk(range.minInclusive, false);
+  while (layout.ranges.length < rangesForThroughput(ru)) {
+    const widest = layout.ranges.reduce((best, range) => (width(range) > width(best) ? range : best));
+    layout.split(widest.id);
+    split.push(widest.id);
+  }
+  return split;
 }
 
 /** The EPK of a stored document (its partition key value, hash v2). */
@@ -110,3 +148,12 @@ export function epkOfDocument(documents, doc) {
 
 /** The live range that holds a stored document. */
 export const rangeOfDocument = (documents, doc) => layoutOf(documents).rangeOfEpk(epkOfDocument(documents, doc));
+
+// A container's offer replaced: its ranges grow with its throughput (a database's shared offer splits nothing).
+onThroughputChange((rid, ru) => {
+  for (const database of currentAccount().databases._data.values()) {
+    for (const collection of database.collections._data.values()) {
+      if (collection.read()._rid === rid) growForThroughput(collection.documents, ru);
+    }
+  }
+});
