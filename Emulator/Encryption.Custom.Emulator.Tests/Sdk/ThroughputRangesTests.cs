@@ -1,10 +1,11 @@
 namespace Encryption.Custom.Emulator.Tests.Sdk;
 
 /// <summary>
-/// Cosmos DB spreads a container over physical partitions by its throughput (about 10,000 RU/s each), and raising
-/// the throughput above what they carry splits them. The bundled server does that for hash-v2 containers (at least
-/// its configured number of ranges); an account gives at least as many, and splits in the background (hours), so
-/// there the test checks only that nothing is lost.
+/// Cosmos DB spreads a container over physical partitions by its throughput (about 10,000 RU/s each), whatever its
+/// partition key version, and raising the throughput above what they carry splits them. The bundled server does
+/// that (hash-v2 containers get at least its configured number of ranges; hash-v1 ranges do not split there); an
+/// account gives at least as many, and splits in the background (hours), so there the test checks only that
+/// nothing is lost.
 /// </summary>
 public sealed class ThroughputRangesTests(CosmosDatabaseFixture fixture) : IClassFixture<CosmosDatabaseFixture>
 {
@@ -56,5 +57,30 @@ public sealed class ThroughputRangesTests(CosmosDatabaseFixture fixture) : IClas
 
         Assert.Equal(documents.OrderBy(d => d.Id), queried.OrderBy(d => d.Id));
         Assert.Equal(documents.OrderBy(d => d.Id), changed.OrderBy(d => d.Id));
+    }
+
+    [Fact]
+    public async Task HashV1ContainerWith40000RUs_HasFourRanges_AndTheSdkRoutesEveryKeyToTheRangeHoldingIt()
+    {
+        Container container = (await fixture.Database.CreateContainerAsync(
+            new ContainerProperties(NewId(), CosmosDatabaseFixture.DefaultPartitionKeyPath) { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V1 },
+            ThroughputProperties.CreateManualThroughput(40_000), cancellationToken: Ct)).Container;
+        IReadOnlyList<TestDocument> documents = await TestDocument.SeedAsync(container, 36, 36, Ct);
+
+        IReadOnlyList<FeedRange> ranges = await container.GetFeedRangesAsync(Ct);
+        var found = new List<string>();
+        foreach (FeedRange range in ranges)
+        {
+            found.AddRange((await container.GetItemQueryIterator<TestDocument>(range, new QueryDefinition("SELECT * FROM c")).ReadAllAsync(Ct)).Select(d => d.Id));
+        }
+
+        // ReadMany groups the keys by the range the SDK computes from each key's hash-v1 EPK and asks each range
+        // (by its id) for its keys only: a document the endpoint placed in another range would be missing.
+        FeedResponse<TestDocument> readMany = await container.ReadManyItemsAsync<TestDocument>(
+            documents.Select(d => (d.Id, d.PartitionKey)).ToList(), cancellationToken: Ct);
+
+        Assert.True(fixture.Endpoint.IsBundled ? ranges.Count == 4 : ranges.Count >= 4, $"{ranges.Count} ranges for 40,000 RU/s");
+        Assert.Equal(documents.Select(d => d.Id).Order(), found.Order());
+        Assert.Equal(documents.Select(d => d.Id).Order(), readMany.Select(d => d.Id).Order());
     }
 }

@@ -8,11 +8,14 @@
 // partition about 10,000 RU/s: EMULATOR_RU_PER_RANGE, default DEFAULT_RU_PER_RANGE, so 25,000 RU/s is 3 ranges),
 // and at least the endpoint's setting (EMULATOR_PARTITION_RANGES, default DEFAULT_RANGE_COUNT), so every test
 // runs across ranges. Raising the throughput above what the ranges carry splits the widest ranges until they do
-// (growForThroughput), as Cosmos DB splits partitions. Other containers keep one range: hash-v1 effective
-// partition keys are not computed here.
+// (growForThroughput), as Cosmos DB splits partitions. A hash-v1 container gets the ranges its throughput
+// needs (400 RU/s: one), cut evenly over the v1 hash space (epk-v1.mjs); its ranges do not split here. A
+// container without a partition key of its own (system key) keeps one range.
 import { currentAccount } from "../account.mjs";
 import { onThroughputChange, ownThroughput } from "../offers.mjs";
+import { isNonPartitioned } from "../containers.mjs";
 import { partitionValueOf } from "../partition.mjs";
+import { boundaryV1, effectivePartitionKeyV1 } from "./epk-v1.mjs";
 import { effectivePartitionKey, MAX_EPK, MIN_EPK, usesHashV2 } from "./epk.mjs";
 
 export const DEFAULT_RANGE_COUNT = 3;
@@ -50,15 +53,28 @@ function boundary(index, count) {
   return toEpk((EPK_SPACE_END * BigInt(index)) / BigInt(count));
 }
 
+function boundaryOfHashV1(index, count) {
+  if (index === 0) return MIN_EPK;
+  if (index === count) return MAX_EPK;
+  return boundaryV1(index, count);
+}
+
+const usesHashV1 = (container) => !usesHashV2(container) && !isNonPartitioned(container);
+
+/** The EPK of a partition key value in a container, by its hash version. */
+export const epkOf = (container, value) => (usesHashV2(container) ? effectivePartitionKey(value) : effectivePartitionKeyV1(value));
+
 /** One container's ranges; created on first use from the container's partition key definition. */
 export class RangeLayout {
-  constructor(count) {
+  /** @param {(index: number, count: number) => string} cut the EPK where range `index` starts (hash v2 by default) */
+  constructor(count, cut = boundary) {
+    this.splittable = cut === boundary; // a hash-v1 layout's EPKs are not fixed-width numbers: no midpoint here
     this.ranges = []; // live ranges, in EPK order: { id, minInclusive, maxExclusive, parents, lsn }
     this.gone = new Map(); // id of a split range -> its children's ids
     this.nextId = count;
     this.version = 1; // the pkranges feed's etag: changes with every split
     for (let i = 0; i < count; i += 1) {
-      this.ranges.push({ id: String(i), minInclusive: boundary(i, count), maxExclusive: boundary(i + 1, count), parents: [], lsn: 0 });
+      this.ranges.push({ id: String(i), minInclusive: cut(i, count), maxExclusive: cut(i + 1, count), parents: [], lsn: 0 });
     }
   }
 
@@ -85,6 +101,7 @@ export class RangeLayout {
   split(id) {
     const index = this.ranges.findIndex((range) => range.id === id);
     if (index < 0) throw new RangeError(this.gone.has(id) ? `range ${id} has already split` : `no range ${id}`);
+    if (!this.splittable) throw new RangeError(`range ${id} is a hash-v1 range, which this endpoint does not split`);
     const parent = this.ranges[index];
     const low = fromEpk(parent.minInclusive, false);
     const high = fromEpk(parent.maxExclusive, true);
@@ -110,7 +127,9 @@ export function layoutOf(documents) {
   let layout = layouts.get(documents);
   if (!layout) {
     const container = documents._parent.read();
-    layout = new RangeLayout(usesHashV2(container) ? Math.max(configuredRangeCount(), rangesForThroughput(ownThroughput(container))) : 1);
+    if (usesHashV2(container)) layout = new RangeLayout(Math.max(configuredRangeCount(), rangesForThroughput(ownThroughput(container))));
+    else if (usesHashV1(container)) layout = new RangeLayout(rangesForThroughput(ownThroughput(container)), boundaryOfHashV1);
+    else layout = new RangeLayout(1);
     layouts.set(documents, layout);
   }
   return layout;
@@ -135,14 +154,15 @@ export function growForThroughput(documents, ru) {
   return split;
 }
 
-/** The EPK of a stored document (its partition key value, hash v2). */
+/** The EPK of a stored document (its partition key value, by the container's hash version). */
 export function epkOfDocument(documents, doc) {
+  const container = documents._parent.read();
   try {
-    return effectivePartitionKey(partitionValueOf(documents, doc));
+    return epkOf(container, partitionValueOf(documents, doc));
   } catch {
     // A value that cannot be a partition key (an object or array, which Cosmos DB refuses on write and the
     // server stores) hashes as undefined, where the SDK would look for it with PartitionKey.None.
-    return effectivePartitionKey(undefined);
+    return epkOf(container, undefined);
   }
 }
 
