@@ -4,7 +4,8 @@ namespace Encryption.Custom.Emulator.Tests.Sdk;
 
 /// <summary>
 /// Cosmos DB's item limits, as a client meets them: an item over 2 MB is 413 (RequestEntityTooLarge) in a point
-/// write, a transactional batch and bulk, and is not stored; an id longer than 255 characters or with '/', '\',
+/// write, a transactional batch and bulk, and is not stored; a patch that would make an item larger is 413 and
+/// changes nothing; an id longer than 255 characters or with '/', '\',
 /// '?' or '#' is 400; a partition key value over 2,048 bytes (hash v2) is 400.
 /// </summary>
 public sealed class ItemLimitTests(CosmosDatabaseFixture fixture) : IClassFixture<CosmosDatabaseFixture>
@@ -49,6 +50,25 @@ public sealed class ItemLimitTests(CosmosDatabaseFixture fixture) : IClassFixtur
         Assert.Equal(HttpStatusCode.RequestEntityTooLarge, bulkCreate.StatusCode);
         Assert.Equal(HttpStatusCode.Created, fits.StatusCode);
         Assert.Equal(HttpStatusCode.RequestEntityTooLarge, replace.StatusCode);
+    }
+
+    [Fact]
+    public async Task PatchThatWouldMakeTheItemOver2MB_Is413_AndChangesNothing()
+    {
+        Container container = await fixture.GetSharedContainerAsync(Ct);
+        string pk = "patch-limit-" + Guid.NewGuid().ToString("N");
+        string id = Guid.NewGuid().ToString("N");
+        using ResponseMessage created = await container.CreateItemStreamAsync(ItemOfSize(id, pk, 1_500_000), new PartitionKey(pk), cancellationToken: Ct);
+        PatchOperation[] growth = [PatchOperation.Set("/more", new string('y', 600_000))];
+
+        using ResponseMessage patched = await container.PatchItemStreamAsync(id, new PartitionKey(pk), growth, cancellationToken: Ct);
+        using TransactionalBatchResponse batch = await container.CreateTransactionalBatch(new PartitionKey(pk)).PatchItem(id, growth).ExecuteAsync(Ct);
+        using ResponseMessage read = await container.ReadItemStreamAsync(id, new PartitionKey(pk), cancellationToken: Ct);
+
+        Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, patched.StatusCode);
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, batch[0].StatusCode);
+        Assert.Equal(created.Headers.ETag, read.Headers.ETag);
     }
 
     [Theory]
