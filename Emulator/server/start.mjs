@@ -1,7 +1,10 @@
 // Starts the local Cosmos DB endpoint for the integration tests: @vercel/cosmosdb-server (through its
 // library entry point) with the project's compatibility layer (./compat) in front of it.
 //
-//   node start.mjs [--host 127.0.0.1] [--port 0] [--ready-file <path>]
+//   node start.mjs [--host 127.0.0.1] [--port 0] [--ready-file <path>] [--enforce-throughput]
+//
+// --enforce-throughput (or EMULATOR_ENFORCE_THROUGHPUT=1): containers with provisioned throughput answer 429
+// once their request units per second are spent (compat/throughput.mjs).
 //
 // Port 0 lets the operating system pick a free port, with no window in which another process could take
 // it. Once listening, the endpoint, port and process id are written as JSON to --ready-file (if given) and
@@ -22,8 +25,10 @@ const { values: args } = parseArgs({
     host: { type: "string", default: "127.0.0.1" },
     port: { type: "string", default: "0" },
     "ready-file": { type: "string" },
+    "enforce-throughput": { type: "boolean", default: false },
   },
 });
+if (args["enforce-throughput"]) process.env.EMULATOR_ENFORCE_THROUGHPUT = "1";
 
 // The hooks must be in place before the server builds its account and stores any document.
 captureAccount();

@@ -2,7 +2,7 @@ namespace Encryption.Custom.Emulator.Tests.Sdk;
 
 /// <summary>
 /// A client that encrypts names the container it means by resource id (<c>x-ms-cosmos-intended-collection-rid</c>
-/// with <c>x-ms-cosmos-is-client-encrypted: True</c>). Cosmos DB answers 404, substatus 1024, when the
+/// with <c>x-ms-cosmos-is-client-encrypted: True</c>). Cosmos DB answers 400, substatus 1024 (IncorrectContainerRid), when the
 /// container under that name was deleted and recreated, and ignores the rid for requests not marked encrypted.
 /// </summary>
 public sealed class IntendedContainerTests(CosmosDatabaseFixture fixture) : IClassFixture<CosmosDatabaseFixture>
@@ -24,7 +24,7 @@ public sealed class IntendedContainerTests(CosmosDatabaseFixture fixture) : ICla
         ContainerResourceIds.Of((await container.ReadContainerAsync(cancellationToken: Ct)).Resource);
 
     [Fact]
-    public async Task EncryptedWrite_ToAContainerRecreatedUnderTheSameName_Is404With1024()
+    public async Task EncryptedWrite_ToAContainerRecreatedUnderTheSameName_Is400With1024()
     {
         Container container = await fixture.CreateContainerAsync(cancellationToken: Ct);
         string oldRid = await ResourceIdAsync(container);
@@ -40,7 +40,7 @@ public sealed class IntendedContainerTests(CosmosDatabaseFixture fixture) : ICla
         ItemResponse<TestDocument> current = await container.CreateItemAsync(intended, intended.PartitionKey, Intending(newRid, encrypted: true), Ct);
 
         Assert.NotEqual(oldRid, newRid);
-        Assert.Equal(HttpStatusCode.NotFound, ex.StatusCode);
+        Assert.Equal(HttpStatusCode.BadRequest, ex.StatusCode);
         Assert.Equal(IncorrectContainerRid, ex.SubStatusCode);
         using ResponseMessage notStored = await container.ReadItemStreamAsync(refused.Id, refused.PartitionKey, cancellationToken: Ct);
         Assert.Equal(HttpStatusCode.NotFound, notStored.StatusCode);

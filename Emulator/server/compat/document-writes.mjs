@@ -6,11 +6,14 @@
 // - a replace of an id that does not exist is 404 before the body is looked at (an empty body was a 500);
 // - a replace whose body carries another id renames the document (same resource id, one write), 409 when
 //   the new id is taken in that partition (the server answered 404);
+// - the item limits (limits.mjs): over 2 MB is 413, an id too long or with '/', '\', '?', '#' or a partition
+//   key value too long is 400;
 // - `Prefer: return=minimal` (the SDK's EnableContentResponseOnWrite = false) answers without a body.
 // The writes themselves are the server's own operations, so every other rule (unique keys, etags) is theirs.
 import { randomUUID } from "node:crypto";
 import { createOperation, getPartitionKeyHeader, parsePartitionKey, replaceOperation, upsertOperation } from "./internals.mjs";
-import { partitionMatcher } from "./partition.mjs";
+import { itemLimitError, MAX_ITEM_BYTES, tooLarge } from "./limits.mjs";
+import { partitionMatcher, partitionValueOf } from "./partition.mjs";
 import { badRequest, header, isTrue, notFound, send } from "./respond.mjs";
 import { asOneWrite } from "./write-sequence.mjs";
 
@@ -67,6 +70,22 @@ function partitionKeyOf(req, res) {
   return partitionKey;
 }
 
+// The item limits (limits.mjs): size, id, partition key value length. Returns true when it answered.
+function refuseOverLimit(res, collection, doc, text) {
+  const refusal = itemLimitError(doc, Buffer.byteLength(text, "utf8"), collection.read(), partitionValueOf(collection.documents, doc));
+  if (refusal) send(res, refusal.statusCode, refusal.body);
+  return refusal !== undefined;
+}
+
+// A body over the item size limit is refused before it is parsed, as Cosmos DB refuses the request.
+function refuseOversizedBody(res, text) {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes <= MAX_ITEM_BYTES) return false;
+  const { statusCode, body } = tooLarge(bytes);
+  send(res, statusCode, body);
+  return true;
+}
+
 function inPartition(res, collection, partitionKey, doc) {
   let matches;
   try {
@@ -82,10 +101,12 @@ function inPartition(res, collection, partitionKey, doc) {
 export async function createOrUpsert(req, res, collection) {
   const text = await readBody(req);
   if (!collection.read()) return notFound(res);
+  if (refuseOversizedBody(res, text)) return undefined;
   const doc = parseDocument(text);
   if (typeof doc === "string") return badRequest(res, doc);
   const partitionKey = partitionKeyOf(req, res);
   if (partitionKey === undefined || !inPartition(res, collection, partitionKey, doc)) return undefined;
+  if (refuseOverLimit(res, collection, doc, text)) return undefined;
   const input = { partitionKey, resourceBody: doc, ifMatch: header(req, "if-match") };
   const result = isTrue(req, "x-ms-documentdb-is-upsert") ? upsertOperation(collection, input) : createOperation(collection, input);
   return answer(req, res, result);
@@ -104,9 +125,11 @@ export async function replace(req, res, collection, docId) {
   }
   const current = collection.document(docId, partition).read();
   if (!current) return notFound(res);
+  if (refuseOversizedBody(res, text)) return undefined;
   const doc = parseDocument(text);
   if (typeof doc === "string") return badRequest(res, doc);
   if (!inPartition(res, collection, partitionKey, doc)) return undefined;
+  if (refuseOverLimit(res, collection, doc, text)) return undefined;
   const ifMatch = header(req, "if-match");
   if (doc.id === docId) return answer(req, res, replaceOperation(collection, { partitionKey, ifMatch, resourceBody: doc }));
   return answer(req, res, rename(collection, current, doc, partition, ifMatch));

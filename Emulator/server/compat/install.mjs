@@ -11,6 +11,7 @@ import { patch } from "./patch.mjs";
 import { pointRead } from "./point-read.mjs";
 import { isQueryPlanRequest, queryPlan } from "./query-plan.mjs";
 import { claimOffers, sharesDatabaseThroughput } from "./offers.mjs";
+import { createContainer, isContainerCreate } from "./containers.mjs";
 import { logRequest, logUnknownRoute } from "./request-log.mjs";
 import { resourceHeaders } from "./resource-usage.mjs";
 import { header, isTrue, send } from "./respond.mjs";
@@ -18,6 +19,7 @@ import { addDocumentHeaders, refuseOtherContainer, refuseUnavailableSession } fr
 import { isPartitionKeyRangesRead, partitionKeyRanges } from "./partitions/pkranges.mjs";
 import { requestScope, ScopeError } from "./partitions/scope.mjs";
 import { claimControl } from "./partitions/control.mjs";
+import { claimThroughputControl, refuseOverBudget } from "./throughput.mjs";
 
 const DOCUMENTS_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)\/docs(?:\/([^/]+))?$/;
 const COLLECTION_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)$/;
@@ -45,7 +47,7 @@ function isRead(req, path) {
  * Checks Cosmos DB makes on every request about a container's documents before it runs: the request's scope
  * (partitions/scope.mjs: a range that split is 410/1002, and the handlers read what the request addresses
  * from `req.partitionScope`); the answer carries the session headers; a request meant for another container
- * of that name is refused (404/1024); a read whose session token is ahead of its range is refused (400
+ * of that name is refused (400/1024); a read whose session token is ahead of its range is refused (400
  * malformed, 404/1002 ahead).
  */
 function sessionCheck(req, path) {
@@ -114,17 +116,36 @@ function containerHeaders(req, normalised) {
   };
 }
 
+// A change feed request that carries a query (the SDK's change feed with a query definition, still internal in
+// SDK 3.64: its A-IM request with a `{"query": ...}` body): Cosmos DB answers it as a change feed (ETag,
+// continuation, 304) with the query applied. This endpoint cannot filter its change feed pages by a query, so it
+// refuses the request clearly, where it would otherwise have ignored the body (GET) or answered a plain query
+// without an ETag (POST), which the SDK cannot continue from.
+function isChangeFeedQuery(req) {
+  if (!header(req, "a-im")) return false;
+  const hasBody = Number(header(req, "content-length") ?? 0) > 0 || header(req, "transfer-encoding") !== undefined;
+  return req.method === "POST" || hasBody || isTrue(req, "x-ms-documentdb-isquery")
+    || /^application\/query\+json/i.test(header(req, "content-type") ?? "");
+}
+
+function refuseChangeFeedQuery(req, res) {
+  req.resume();
+  send(res, 400, { code: "BadRequest", message: "A change feed with a query is not served by this endpoint: read the change feed without a query and filter the changes in the client." });
+}
+
 /** The compatibility handler for a request, or undefined to let the server answer it. */
 function claim(req, normalised) {
+  if (isContainerCreate(req, normalised)) return ["container-create", (res) => createContainer(req, res)];
   const offers = claimOffers(req, normalised);
   if (offers) return offers;
-  const control = claimControl(req, normalised);
+  const control = claimControl(req, normalised) ?? claimThroughputControl(req, normalised);
   if (control) return control;
   if (isPartitionKeyRangesRead(req, normalised)) return ["pkranges", (res) => partitionKeyRanges(req, res, normalised)];
   const path = documentsPath(normalised);
   if (!path) return undefined;
   const collection = () => collectionOf(path.dbId, path.collId);
   if (path.docId === undefined) {
+    if (isChangeFeedQuery(req)) return ["change-feed", (res) => refuseChangeFeedQuery(req, res)];
     if (isBinaryBatchRequest(req)) return ["batch", (res) => batch(req, res, collection())];
     if (isQueryPlanRequest(req)) return ["query-plan", (res) => queryPlan(req, res, path.dbId, path.collId)];
     if (isPartitionScopedQuery(req)) return ["partition-query", (res) => partitionScopedQuery(req, res, collection())];
@@ -151,12 +172,13 @@ export function installCompatibility(server) {
     let claimed;
     let known;
     let before;
+    let documents;
     try {
       const normalised = normalisedPath(req.url);
       claimed = claim(req, normalised);
       known = claimed !== undefined || route(req) !== undefined;
-      const path = documentsPath(normalised);
-      before = path ? sessionCheck(req, path) : containerHeaders(req, normalised);
+      documents = documentsPath(normalised);
+      before = documents ? sessionCheck(req, documents) : containerHeaders(req, normalised);
     } catch (err) {
       // A malformed URL (bad percent-encoding) throws in routing, in the server's router too, where the
       // exception would end the process: answer 400 instead.
@@ -166,8 +188,8 @@ export function installCompatibility(server) {
     }
     logRequest(req, res, claimed?.[0]);
     fillEmptyErrorMessages(res);
-    if (before?.(res)) {
-      req.resume(); // answered (session not available): drain the body so the connection can be reused
+    if (before?.(res) || (documents && refuseOverBudget(req, res, documents.dbId, documents.collId))) {
+      req.resume(); // answered (session not available, over budget): drain the body so the connection can be reused
       return;
     }
     if (!claimed) {

@@ -6,7 +6,7 @@
 //   the server's own handler (claimed only to learn the new resource's _rid);
 // - a container created without throughput in a database without shared throughput has 400 RU/s, as on a
 //   provisioned account; other resources have no offer.
-// Offers of deleted resources disappear. Throughput has no effect on anything else here.
+// Offers of deleted resources disappear. Throughput limits requests only when enforced (throughput.mjs).
 import { randomBytes, randomUUID } from "node:crypto";
 import { currentAccount } from "./account.mjs";
 import { readItems, readJson, route } from "./internals.mjs";
@@ -118,11 +118,41 @@ export function sharesDatabaseThroughput(database, container) {
   return offers.some((o) => o.offerResourceId === database._rid) && !offers.some((o) => o.offerResourceId === container._rid);
 }
 
+/**
+ * The throughput a container can spend per second: its own offer, else its database's shared one, as
+ * { key (the offer's resource _rid, shared by the containers of a database), ru } (an autoscale offer's maximum);
+ * undefined when neither has an offer.
+ */
+export function provisionedThroughput(database, container) {
+  const offers = currentOffers();
+  const offer = offers.find((o) => o.offerResourceId === container._rid) ?? offers.find((o) => o.offerResourceId === database._rid);
+  return offer && { key: offer.offerResourceId, ru: ruOf(offer) };
+}
+
+/** A container's own RU/s (an autoscale offer's maximum), or undefined when it shares its database's or has none. */
+export function ownThroughput(container) {
+  const offer = currentOffers().find((o) => o.offerResourceId === container._rid);
+  return offer && ruOf(offer);
+}
+
+const ruOf = ({ content }) => content.offerAutopilotSettings?.maxThroughput ?? content.offerThroughput;
+
+const throughputListeners = [];
+
+/** Calls `listener(resourceRid, ru)` after every offer replace (the partitions split when their throughput grows). */
+export function onThroughputChange(listener) {
+  throughputListeners.push(listener);
+}
+
 const offerById = (id) => currentOffers().find((offer) => offer.id === id || offer._rid === id);
 
 const offerHeaders = { "x-ms-cosmos-min-throughput": String(MIN_MANUAL_THROUGHPUT) };
 
-async function createWithOffer(req, res) {
+/**
+ * Creates a database or container with the server's own handler, and the offer the request asks for
+ * (`x-ms-offer-throughput` / `x-ms-cosmos-offer-autopilot-settings`), if any; a bad value is 400.
+ */
+export async function createWithOffer(req, res) {
   let content;
   try {
     content = requestedContent(req);
@@ -133,7 +163,7 @@ async function createWithOffer(req, res) {
   // The server's own handler creates the resource and answers what it returns.
   const [params, handler] = route(req);
   const body = await handler(currentAccount(), req, res, params);
-  if (res.statusCode === 201 && body?._rid) createOffer(body, content);
+  if (res.statusCode === 201 && body?._rid && content) createOffer(body, content);
   return send(res, res.statusCode, body);
 }
 
@@ -169,6 +199,7 @@ async function replaceOffer(req, res, id) {
     : manualContent(offerThroughput);
   offer._etag = `"${randomUUID()}"`;
   offer._ts = Math.floor(Date.now() / 1000);
+  for (const listener of throughputListeners) listener(offer.offerResourceId, offerAutopilotSettings?.maxThroughput ?? offerThroughput);
   return send(res, 200, offer, offerHeaders);
 }
 
@@ -179,7 +210,8 @@ const hasOfferHeader = (req) =>
 /** The offers handler for a request (by its normalised path), or undefined. */
 export function claimOffers(req, path) {
   const creates = req.method === "POST" && !isQuery(req) && hasOfferHeader(req);
-  if (creates && (path === "/dbs" || /^\/dbs\/[^/]+\/colls$/.test(path))) {
+  // Container creations go through containers.mjs, which checks the definition and then calls createWithOffer.
+  if (creates && path === "/dbs") {
     return ["offer-create", (res) => createWithOffer(req, res)];
   }
   if (path === "/offers") {

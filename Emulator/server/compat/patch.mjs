@@ -6,6 +6,8 @@
 // start with "_" can be patched, as in Cosmos DB (see patchWithUnderscoreProperties).
 import { getPartitionKeyHeader, parsePartitionKey, patchOperation, readJson } from "./internals.mjs";
 import { header, send } from "./respond.mjs";
+import { snapshotDocuments } from "./documents-snapshot.mjs";
+import { MAX_ITEM_BYTES, tooLarge } from "./limits.mjs";
 
 const CONDITION = /^\s*from\s+([A-Za-z_][A-Za-z0-9_]*)\s+where\s+([\s\S]+)$/i;
 
@@ -120,7 +122,17 @@ export function applyPatch(collection, docId, partitionKey, request, ifMatch) {
     }
   }
 
-  return patchWithUnderscoreProperties(collection, doc, docId, partitionKey, ifMatch, operations);
+  // A patched item is held to the item size limit too (413, nothing changed). Its size is at most the document's
+  // plus the operations' (set, add and replace add values; remove, increment and move do not grow it), so only
+  // a patch that could exceed the limit pays for a snapshot to undo it.
+  const jsonBytes = (value) => Buffer.byteLength(JSON.stringify(value), "utf8");
+  const restore = jsonBytes(doc) + jsonBytes(operations) > MAX_ITEM_BYTES ? snapshotDocuments(collection.documents) : undefined;
+  const result = patchWithUnderscoreProperties(collection, doc, docId, partitionKey, ifMatch, operations);
+  if (restore && result.statusCode < 300 && jsonBytes(result.body) > MAX_ITEM_BYTES) {
+    restore();
+    return tooLarge(jsonBytes(result.body));
+  }
+  return result;
 }
 
 export async function patch(req, res, collection, docId) {

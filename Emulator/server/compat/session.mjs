@@ -87,16 +87,17 @@ export const INCORRECT_CONTAINER_RID = 1024;
 
 /**
  * A client that encrypts (`x-ms-cosmos-is-client-encrypted: True`) names the container it means by resource
- * id (`x-ms-cosmos-intended-collection-rid`); Cosmos DB refuses the request with 404, substatus 1024, when
- * the container under that name is another one (deleted and recreated), so data is never written under the
- * wrong encryption settings. Returns true when it answered.
+ * id (`x-ms-cosmos-intended-collection-rid`); Cosmos DB refuses the request with 400, substatus 1024
+ * (IncorrectContainerRid), when the container under that name is another one (deleted and recreated), so data
+ * is never written under the wrong encryption settings; the SDK's encryption package reads that pair as "reload
+ * the container's encryption settings". Returns true when it answered.
  */
 export function refuseOtherContainer(req, res, container) {
   const intended = header(req, "x-ms-cosmos-intended-collection-rid");
   if (!intended || (header(req, "x-ms-cosmos-is-client-encrypted") ?? "").toLowerCase() !== "true") return false;
   if (intended === container._rid) return false;
-  send(res, 404, {
-    code: "NotFound",
+  send(res, 400, {
+    code: "BadRequest",
     message: `The container named in the request has resource id ${container._rid}, not the intended ${intended}: it was deleted and recreated.`,
   }, { "x-ms-substatus": String(INCORRECT_CONTAINER_RID) });
   return true;

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import { effectivePartitionKey } from "../compat/partitions/epk.mjs";
-import { RangeLayout } from "../compat/partitions/ranges.mjs";
+import { rangesForThroughput, RangeLayout } from "../compat/partitions/ranges.mjs";
 import { queryPlanFor, runPartialAggregate } from "../compat/query/plan.mjs";
 import { applyResumeFilter } from "../compat/query/resume-filter.mjs";
 
@@ -94,4 +94,13 @@ test("a resume filter keeps the rows after the SDK's resume point, in each colum
   assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], rid: "r4", exclude: false })), ["r4", "r5"]);
   assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [[], "z"], exclude: true })), ["r2", "r3", "r4", "r5"]); // [] is undefined
   assert.throws(() => applyResumeFilter(rows, sql, { value: [1], exclude: true }), /2 ORDER BY items/);
+});
+
+test("throughput decides the ranges: one per started 10,000 RU/s, at least one", () => {
+  assert.equal(rangesForThroughput(undefined), 1);
+  assert.equal(rangesForThroughput(400), 1);
+  assert.equal(rangesForThroughput(10_000), 1);
+  assert.equal(rangesForThroughput(10_001), 2);
+  assert.equal(rangesForThroughput(25_000), 3);
+  assert.equal(rangesForThroughput(1000, 400), 3);
 });

@@ -6,11 +6,12 @@
 //   own partition key. Without continue-on-error, operations after a failure get 424 and are not run.
 // 200 when every operation succeeded, else 207, with one result per operation in order. More than 100
 // operations: 400; a body over the SDK's own batch size limit: 413; a transactional batch whose answer would
-// exceed the response size limit: 413, undone.
+// exceed the response size limit: 413, undone. A read in a batch honours If-Match (412) and If-None-Match (304,
+// which does not fail the batch), and a batch with a read checks the session token (404/1002 when ahead).
 import { randomUUID } from "node:crypto";
 import { snapshotDocuments } from "../documents-snapshot.mjs";
 import { badRequest, header, isTrue, notFound, send } from "../respond.mjs";
-import { sessionToken } from "../session.mjs";
+import { refuseUnavailableSession, sessionToken } from "../session.mjs";
 import { decodeBatchRequest, encodeBatchResponse } from "./codec.mjs";
 import { BatchFormatError } from "./format-error.mjs";
 import { executeOperation } from "./operations.mjs";
@@ -105,6 +106,8 @@ export async function batch(req, res, collection) {
     return badRequest(res, `The batch request has ${operations.length} operations; at most ${MAX_OPERATIONS} are allowed.`);
   }
   if (!collection.read()) return notFound(res);
+  // A batch that reads checks the session token as a point read does (writes alone are never behind).
+  if (operations.some((o) => o.operationType === "read") && refuseUnavailableSession(req, res, req.partitionScope)) return undefined;
 
   const atomic = isTrue(req, "x-ms-cosmos-batch-atomic");
   const partitionKey = header(req, "x-ms-documentdb-partitionkey");

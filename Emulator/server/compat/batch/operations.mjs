@@ -9,7 +9,8 @@ import {
   replaceOperation,
   upsertOperation,
 } from "../internals.mjs";
-import { partitionMatcher } from "../partition.mjs";
+import { itemLimitError } from "../limits.mjs";
+import { partitionMatcher, partitionValueOf } from "../partition.mjs";
 import { applyPatch } from "../patch.mjs";
 
 const error = (statusCode, code, message) => ({ statusCode, body: { code, message } });
@@ -32,10 +33,24 @@ function write(collection, operation, partitionKey, run) {
   if (!inPartition(collection, partitionKey, doc)) {
     return error(400, "BadRequest", "PartitionKey extracted from document doesn't match the one specified in the header");
   }
+  const overLimit = itemLimitError(doc, operation.resourceBody.length, collection.read(), partitionValueOf(collection.documents, doc));
+  if (overLimit) return overLimit;
   if (operation.operationType === "replace" && operation.id !== undefined && operation.id !== doc.id) {
     return error(400, "BadRequest", "The id of the replace operation does not match the id in its body");
   }
   return run({ partitionKey, resourceBody: doc, ifMatch: operation.ifMatch });
+}
+
+const PRECONDITION_FAILED = "Operation cannot be performed because one of the specified precondition is not met.";
+
+// A read's conditions, as on a point read: If-Match with another etag is 412 (which fails a transactional batch);
+// If-None-Match with the current etag (or `*`) is 304 with that etag and no body.
+export function conditionalRead(result, { ifMatch, ifNoneMatch }) {
+  if (result.statusCode !== 200) return result;
+  const etag = result.body._etag;
+  if (ifMatch && ifMatch !== "*" && ifMatch !== etag) return error(412, "PreconditionFailed", PRECONDITION_FAILED);
+  if (ifNoneMatch && (ifNoneMatch === "*" || ifNoneMatch === etag)) return { statusCode: 304, body: { _etag: etag } };
+  return result;
 }
 
 function run(collection, operation, partitionKey) {
@@ -46,13 +61,7 @@ function run(collection, operation, partitionKey) {
     case "upsert": return write(collection, operation, partitionKey, (input) => upsertOperation(collection, input));
     case "delete": return deleteOperation(collection, { partitionKey, id, ifMatch });
     case "patch": return applyPatch(collection, id, partitionKey, parseBody(operation), ifMatch);
-    case "read": {
-      const result = readOperation(collection, { partitionKey, id });
-      if (result.statusCode === 200 && operation.ifNoneMatch && operation.ifNoneMatch === result.body._etag) {
-        return { statusCode: 304 };
-      }
-      return result;
-    }
+    case "read": return conditionalRead(readOperation(collection, { partitionKey, id }), operation);
     default: return error(400, "BadRequest", `operation type ${operation.operationType} is not supported in a batch`);
   }
 }

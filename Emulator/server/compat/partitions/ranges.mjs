@@ -4,8 +4,18 @@
 // replaces a range by two children (new ids, `parents` naming every ancestor) that start at the parent's
 // LSN and continue from it, and the parent's id is gone from then on (410/1002 for requests that name it).
 //
-// How many ranges a new container gets is the endpoint's setting (EMULATOR_PARTITION_RANGES, default
-// DEFAULT_RANGE_COUNT); only hash-v2 containers are spread (the .NET SDK creates those), others keep one.
+// How many ranges a hash-v2 container gets: as many as its throughput needs (Cosmos DB gives a physical
+// partition about 10,000 RU/s: EMULATOR_RU_PER_RANGE, default DEFAULT_RU_PER_RANGE, so 25,000 RU/s is 3 ranges),
+// and at least the endpoint's setting (EMULATOR_PARTITION_RANGES, default DEFAULT_RANGE_COUNT), so every test
+// runs across ranges. Raising the throughput above what the ranges carry splits the widest ranges until they do
+// (growForThroughput), as Cosmos DB splits partitions. A hash-v1 container gets the ranges its throughput
+// needs (400 RU/s: one), cut evenly over the v1 hash space (epk-v1.mjs); its ranges do not split here. A
+// container without a partition key of its own (system key) keeps one range.
+import { currentAccount } from "../account.mjs";
+import { onThroughputChange, ownThroughput } from "../offers.mjs";
+import { isNonPartitioned } from "../containers.mjs";
+import { partitionValueOf } from "../partition.mjs";
+import { boundaryV1, effectivePartitionKeyV1 } from "./epk-v1.mjs";
 import { effectivePartitionKey, MAX_EPK, MIN_EPK, usesHashV2 } from "./epk.mjs";
 
 export const DEFAULT_RANGE_COUNT = 3;
@@ -21,6 +31,19 @@ function configuredRangeCount() {
   return count;
 }
 
+export const DEFAULT_RU_PER_RANGE = 10_000;
+
+function ruPerRange() {
+  const raw = process.env.EMULATOR_RU_PER_RANGE;
+  if (raw === undefined || raw === "") return DEFAULT_RU_PER_RANGE;
+  const ru = Number(raw);
+  if (!Number.isInteger(ru) || ru < 100) throw new Error(`EMULATOR_RU_PER_RANGE must be an integer of at least 100, not '${raw}'`);
+  return ru;
+}
+
+/** The ranges a throughput needs: one per started `perRange` RU/s, at least one. */
+export const rangesForThroughput = (ru, perRange = ruPerRange()) => Math.max(1, Math.ceil((ru ?? 0) / perRange));
+
 const toEpk = (value) => (value === 0n ? MIN_EPK : value.toString(16).toUpperCase().padStart(32, "0"));
 const fromEpk = (epk, isMax) => (epk === MIN_EPK ? 0n : (isMax && epk === MAX_EPK) ? EPK_SPACE_END : BigInt(`0x${epk}`));
 
@@ -30,15 +53,28 @@ function boundary(index, count) {
   return toEpk((EPK_SPACE_END * BigInt(index)) / BigInt(count));
 }
 
+function boundaryOfHashV1(index, count) {
+  if (index === 0) return MIN_EPK;
+  if (index === count) return MAX_EPK;
+  return boundaryV1(index, count);
+}
+
+const usesHashV1 = (container) => !usesHashV2(container) && !isNonPartitioned(container);
+
+/** The EPK of a partition key value in a container, by its hash version. */
+export const epkOf = (container, value) => (usesHashV2(container) ? effectivePartitionKey(value) : effectivePartitionKeyV1(value));
+
 /** One container's ranges; created on first use from the container's partition key definition. */
 export class RangeLayout {
-  constructor(count) {
+  /** @param {(index: number, count: number) => string} cut the EPK where range `index` starts (hash v2 by default) */
+  constructor(count, cut = boundary) {
+    this.splittable = cut === boundary; // a hash-v1 layout's EPKs are not fixed-width numbers: no midpoint here
     this.ranges = []; // live ranges, in EPK order: { id, minInclusive, maxExclusive, parents, lsn }
     this.gone = new Map(); // id of a split range -> its children's ids
     this.nextId = count;
     this.version = 1; // the pkranges feed's etag: changes with every split
     for (let i = 0; i < count; i += 1) {
-      this.ranges.push({ id: String(i), minInclusive: boundary(i, count), maxExclusive: boundary(i + 1, count), parents: [], lsn: 0 });
+      this.ranges.push({ id: String(i), minInclusive: cut(i, count), maxExclusive: cut(i + 1, count), parents: [], lsn: 0 });
     }
   }
 
@@ -65,6 +101,7 @@ export class RangeLayout {
   split(id) {
     const index = this.ranges.findIndex((range) => range.id === id);
     if (index < 0) throw new RangeError(this.gone.has(id) ? `range ${id} has already split` : `no range ${id}`);
+    if (!this.splittable) throw new RangeError(`range ${id} is a hash-v1 range, which this endpoint does not split`);
     const parent = this.ranges[index];
     const low = fromEpk(parent.minInclusive, false);
     const high = fromEpk(parent.maxExclusive, true);
@@ -90,22 +127,53 @@ export function layoutOf(documents) {
   let layout = layouts.get(documents);
   if (!layout) {
     const container = documents._parent.read();
-    layout = new RangeLayout(usesHashV2(container) ? configuredRangeCount() : 1);
+    if (usesHashV2(container)) layout = new RangeLayout(Math.max(configuredRangeCount(), rangesForThroughput(ownThroughput(container))));
+    else if (usesHashV1(container)) layout = new RangeLayout(rangesForThroughput(ownThroughput(container)), boundaryOfHashV1);
+    else layout = new RangeLayout(1);
     layouts.set(documents, layout);
   }
   return layout;
 }
 
-/** The EPK of a stored document (its partition key value, hash v2). */
+
+/**
+ * After a throughput change: splits the widest live ranges of a hash-v2 container until there are as many as
+ * `ru` needs. Returns the ranges that split (none when the container has not been used yet: its layout is then
+ * made with the new count).
+ */
+export function growForThroughput(documents, ru) {
+  const layout = layouts.get(documents);
+  if (!layout || !usesHashV2(documents._parent.read())) return [];
+  const split = [];
+  const width = (range) => fromEpk(range.maxExclusive, true) - fromEpk(range.minInclusive, false);
+  while (layout.ranges.length < rangesForThroughput(ru)) {
+    const widest = layout.ranges.reduce((best, range) => (width(range) > width(best) ? range : best));
+    layout.split(widest.id);
+    split.push(widest.id);
+  }
+  return split;
+}
+
+/** The EPK of a stored document (its partition key value, by the container's hash version). */
 export function epkOfDocument(documents, doc) {
+  const container = documents._parent.read();
   try {
-    return effectivePartitionKey(documents._getPartition(doc));
+    return epkOf(container, partitionValueOf(documents, doc));
   } catch {
     // A value that cannot be a partition key (an object or array, which Cosmos DB refuses on write and the
     // server stores) hashes as undefined, where the SDK would look for it with PartitionKey.None.
-    return effectivePartitionKey(undefined);
+    return epkOf(container, undefined);
   }
 }
 
 /** The live range that holds a stored document. */
 export const rangeOfDocument = (documents, doc) => layoutOf(documents).rangeOfEpk(epkOfDocument(documents, doc));
+
+// A container's offer replaced: its ranges grow with its throughput (a database's shared offer splits nothing).
+onThroughputChange((rid, ru) => {
+  for (const database of currentAccount().databases._data.values()) {
+    for (const collection of database.collections._data.values()) {
+      if (collection.read()._rid === rid) growForThroughput(collection.documents, ru);
+    }
+  }
+});

@@ -9,8 +9,8 @@
 // idea of the key's range is wrong, which for the SDK means a stale container definition).
 import { partitionMatcher } from "../partition.mjs";
 import { header } from "../respond.mjs";
-import { effectivePartitionKey, MAX_EPK, MIN_EPK } from "./epk.mjs";
-import { epkOfDocument, layoutOf } from "./ranges.mjs";
+import { MAX_EPK, MIN_EPK } from "./epk.mjs";
+import { epkOf, epkOfDocument, layoutOf } from "./ranges.mjs";
 
 export const PARTITION_KEY_RANGE_GONE = 1002;
 export const PARTITION_KEY_MISMATCH = 1001;
@@ -71,7 +71,7 @@ export function requestScope(req, documents) {
   if (rawKey !== undefined && rawKey !== "") {
     let epk;
     try {
-      epk = effectivePartitionKey(partitionKeyValue(rawKey));
+      epk = epkOf(documents._parent.read(), partitionKeyValue(rawKey));
     } catch (err) {
       throw err instanceof ScopeError ? err : badRequest(`invalid partition key ${rawKey}: ${err.message}`);
     }
