@@ -1,5 +1,3 @@
-using System.Net.Http.Json;
-
 namespace Encryption.Custom.Emulator.Tests.Sdk;
 
 /// <summary>
@@ -17,43 +15,6 @@ public sealed class ThroughputEnforcementTests(CosmosDatabaseFixture fixture) : 
 
     private sealed record PaddedDocument(string id, string pk, string pad);
 
-    /// <summary>Counts the 429 answers on the wire (below the SDK, so its retries are seen too).</summary>
-    private sealed class ThrottleCounter(bool loopback) : DelegatingHandler(new HttpClientHandler
-    {
-        // Self-signed certificates on loopback endpoints only, as CosmosEndpoint.CreateClientOptions.
-        ServerCertificateCustomValidationCallback = loopback ? static (_, _, _, _) => true : null,
-    })
-    {
-        private int _throttled;
-
-        public int Throttled => Volatile.Read(ref _throttled);
-
-        protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
-        {
-            HttpResponseMessage response = await base.SendAsync(request, cancellationToken);
-            if (response.StatusCode == HttpStatusCode.TooManyRequests)
-            {
-                Interlocked.Increment(ref _throttled);
-            }
-
-            return response;
-        }
-    }
-
-    private static async Task EnforceAsync(CosmosEndpoint endpoint, Container container)
-    {
-        if (!endpoint.IsBundled)
-        {
-            return;
-        }
-
-        using var handler = new HttpClientHandler { ServerCertificateCustomValidationCallback = static (_, _, _, _) => true };
-        using var http = new HttpClient(handler) { BaseAddress = endpoint.Uri };
-        string path = $"_emulator/dbs/{Uri.EscapeDataString(container.Database.Id)}/colls/{Uri.EscapeDataString(container.Id)}/throughput";
-        using HttpResponseMessage response = await http.PostAsJsonAsync(path, new { enforce = true }, Ct);
-        response.EnsureSuccessStatusCode();
-    }
-
     private static PaddedDocument Padded(string pk) => new(Guid.NewGuid().ToString("N"), pk, new string('x', 10 * 1024));
 
     [Fact]
@@ -61,7 +22,7 @@ public sealed class ThroughputEnforcementTests(CosmosDatabaseFixture fixture) : 
     {
         ContainerResponse created = await fixture.Database.CreateContainerAsync(
             new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), "/pk"), ThroughputProperties.CreateManualThroughput(400), cancellationToken: Ct);
-        await EnforceAsync(fixture.Endpoint, created.Container);
+        await ThroughputEnforcement.EnableAsync(fixture.Endpoint, created.Container, Ct);
         using var counter = new ThrottleCounter(fixture.Endpoint.Uri.IsLoopback);
         using CosmosClient retrying = fixture.Endpoint.CreateClient(o =>
         {
