@@ -77,19 +77,27 @@ internal sealed partial class AeadAes256CbcHmacSha256
     }
 
     /// <summary>
-    /// Writes HMAC-SHA256(commitmentKey, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
-    /// to <paramref name="mac"/>: the document commitment's MAC (wire-format.md "Document commitment"), under the
-    /// key derived from this instance's root key. The input is public; the caller lays it out.
+    /// Writes HMAC-SHA256(key, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>) to
+    /// <paramref name="mac"/> (32 bytes) under a document-level key derived from this instance's root key:
+    /// <see cref="AeadSubKey.Commitment"/> for the document commitment's MAC (wire-format.md "Document commitment"),
+    /// <see cref="AeadSubKey.QueryToken"/> for an untruncated query token (docs/queries.md "Range and prefix queries").
+    /// The input is public and the caller's; the key never leaves the pooled context.
     /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="key"/> is not a document-level key.</exception>
     /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
-    public void ComputeCommitmentMac(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
+    public void ComputeDocumentMac(AeadSubKey key, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
     {
+        if (key is not (AeadSubKey.Commitment or AeadSubKey.QueryToken))
+        {
+            throw new ArgumentOutOfRangeException(nameof(key), key, "Only the commitment and query-token keys MAC a caller's input.");
+        }
+
         ThrowIfDisposed();
         AeadContext context = _pool.Rent();
         bool completed = false;
         try
         {
-            context.ComputeCommitmentMac(first, second, third, mac);
+            context.ComputeDocumentMac(key, first, second, third, mac);
             completed = true;
         }
         finally
@@ -105,29 +113,6 @@ internal sealed partial class AeadAes256CbcHmacSha256
             || associatedData.Length > AeadCellLayout.MaxAssociatedDataLength)
         {
             AeadErrors.ThrowInvalidAssociatedData(nameof(associatedData));
-        }
-    }
-
-    /// <summary>
-    /// Writes HMAC-SHA256(queryTokenKey, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
-    /// to <paramref name="mac"/> (32 bytes), under the query-token key derived from this instance's root key: the
-    /// untruncated query token (docs/queries.md "Range and prefix queries"). The input is the caller's; the key never
-    /// leaves the pooled context.
-    /// </summary>
-    /// <exception cref="ObjectDisposedException">This instance, or the key source, was disposed.</exception>
-    public void ComputeQueryTokenMac(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
-    {
-        ThrowIfDisposed();
-        AeadContext context = _pool.Rent();
-        bool completed = false;
-        try
-        {
-            context.ComputeQueryTokenMac(first, second, third, mac);
-            completed = true;
-        }
-        finally
-        {
-            _pool.Return(context, reusable: completed);
         }
     }
 }

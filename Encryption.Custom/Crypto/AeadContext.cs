@@ -25,11 +25,8 @@ internal sealed class AeadContext : IDisposable
     private readonly AeadKeySource _keySource;
     private CbcCipher? _encryptor;
     private CbcCipher? _decryptor;
-    private HmacSha256? _mac;
-    private HmacSha256? _ivMac;
-    private HmacSha256? _boundMac;
-    private HmacSha256? _commitmentMac;
-    private HmacSha256? _queryTokenMac;
+    // One keyed HMAC per sub-key that keys one (every sub-key but Encryption), made on first use.
+    private readonly HmacSha256?[] _macs = new HmacSha256?[(int)AeadSubKey.QueryToken + 1];
 
     /// <param name="backend">Makes the keyed primitives.</param>
     /// <param name="keySource">Where the sub-keys come from when a part is keyed for the first time.</param>
@@ -91,7 +88,7 @@ internal sealed class AeadContext : IDisposable
     /// </summary>
     public void ComputeBoundTag(ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> ivAndCipherText, Span<byte> tag)
     {
-        HmacSha256 hmac = _boundMac ??= CreateHmac(AeadSubKey.BoundMac);
+        HmacSha256 hmac = Hmac(AeadSubKey.BoundMac);
         int length = associatedData.Length + ivAndCipherText.Length + AeadCellLayout.AssociatedDataLengthSize;
         if (length <= AeadCellLayout.MaxStackBufferSize)
         {
@@ -111,23 +108,15 @@ internal sealed class AeadContext : IDisposable
     }
 
     /// <summary>
-    /// Writes HMAC-SHA256(commitmentKey, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
-    /// to <paramref name="mac"/> (32 bytes): the document commitment (wire-format.md "Document commitment").
+    /// Writes HMAC-SHA256(key, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>) to
+    /// <paramref name="mac"/> (32 bytes) under one of the document-level keys: <see cref="AeadSubKey.Commitment"/> (the
+    /// document commitment, wire-format.md "Document commitment") or <see cref="AeadSubKey.QueryToken"/> (a query token
+    /// before truncation, docs/queries.md "Range and prefix queries").
     /// </summary>
-    public void ComputeCommitmentMac(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
+    public void ComputeDocumentMac(AeadSubKey key, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
     {
-        HmacSha256 hmac = _commitmentMac ??= CreateHmac(AeadSubKey.Commitment);
-        hmac.Compute(first, second, third, mac);
-    }
-
-    /// <summary>
-    /// Writes HMAC-SHA256(queryTokenKey, <paramref name="first"/> ‖ <paramref name="second"/> ‖ <paramref name="third"/>)
-    /// to <paramref name="mac"/> (32 bytes): a query token before truncation (docs/queries.md "Range and prefix queries").
-    /// </summary>
-    public void ComputeQueryTokenMac(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
-    {
-        HmacSha256 hmac = _queryTokenMac ??= CreateHmac(AeadSubKey.QueryToken);
-        hmac.Compute(first, second, third, mac);
+        Debug.Assert(key is AeadSubKey.Commitment or AeadSubKey.QueryToken, "only the document-level keys MAC caller-laid-out input");
+        ComputeMac(key, first, second, third, mac);
     }
 
     /// <summary>Writes HMAC-SHA256(ivKey, <paramref name="context"/> ‖ <paramref name="plainText"/>) to <paramref name="mac"/> (32 bytes).</summary>
@@ -139,23 +128,20 @@ internal sealed class AeadContext : IDisposable
     {
         _encryptor?.Dispose();
         _decryptor?.Dispose();
-        _mac?.Dispose();
-        _ivMac?.Dispose();
-        _boundMac?.Dispose();
-        _commitmentMac?.Dispose();
-        _queryTokenMac?.Dispose();
+        foreach (HmacSha256? hmac in _macs)
+        {
+            hmac?.Dispose();
+        }
+
         _encryptor = _decryptor = null;
-        _mac = _ivMac = _boundMac = _commitmentMac = _queryTokenMac = null;
+        Array.Clear(_macs);
     }
 
-    // HMAC-SHA256(key, first ‖ second ‖ third) to mac (32 bytes); key is AeadSubKey.Mac or AeadSubKey.Iv.
-    private void ComputeMac(AeadSubKey key, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac)
-    {
-        HmacSha256 hmac = key == AeadSubKey.Mac
-            ? _mac ??= CreateHmac(AeadSubKey.Mac)
-            : _ivMac ??= CreateHmac(AeadSubKey.Iv);
-        hmac.Compute(first, second, third, mac);
-    }
+    // HMAC-SHA256(key, first ‖ second ‖ third) to mac (32 bytes).
+    private void ComputeMac(AeadSubKey key, ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac) =>
+        Hmac(key).Compute(first, second, third, mac);
+
+    private HmacSha256 Hmac(AeadSubKey key) => _macs[(int)key] ??= CreateHmac(key);
 
     private CbcCipher CreateCipher(bool encrypting)
     {

@@ -109,7 +109,7 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
         Crypto.Binding.DocumentCommitment.Compute(_aead, documentDigest, selectorBlock, chain, destination);
 
     internal override void ComputeQueryTokenLeased(ReadOnlySpan<byte> first, ReadOnlySpan<byte> second, ReadOnlySpan<byte> third, Span<byte> mac) =>
-        _aead.ComputeQueryTokenMac(first, second, third, mac);
+        _aead.ComputeDocumentMac(AeadSubKey.QueryToken, first, second, third, mac);
 
     public override string ToString() => $"DataEncryptionKey({EncryptionAlgorithm}, {_material.Protection})";
 

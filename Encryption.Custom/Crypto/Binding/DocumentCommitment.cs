@@ -72,7 +72,7 @@ internal static class DocumentCommitment
         Span<byte> tail = stackalloc byte[4 + Size];
         BinaryPrimitives.WriteUInt32BigEndian(tail, chain.Count);
         chain.Value.CopyTo(tail[4..]);
-        aead.ComputeCommitmentMac(head, selectorBlock, tail, destination[..Size]);
+        aead.ComputeDocumentMac(AeadSubKey.Commitment, head, selectorBlock, tail, destination[..Size]);
     }
 
     /// <summary>
