@@ -20,10 +20,11 @@ public static class BenchmarkDocuments
 
     /// <summary>
     /// The shapes the allocation report runs over: <see cref="Shapes"/>, the deterministic <see cref="DocumentShape.Lookup"/>,
-    /// <see cref="DocumentShape.Nested"/>, and the format 101 <see cref="DocumentShape.Bound"/> and <see cref="DocumentShape.Committed"/>.
+    /// <see cref="DocumentShape.Nested"/>, and the format 101 <see cref="DocumentShape.Bound"/>, <see cref="DocumentShape.Committed"/>
+    /// and <see cref="DocumentShape.Tokens"/>.
     /// </summary>
     public static IReadOnlyList<DocumentShape> AllocationShapes { get; } =
-        [DocumentShape.Published, DocumentShape.Mixed, DocumentShape.Lookup, DocumentShape.Nested, DocumentShape.Bound, DocumentShape.Committed];
+        [DocumentShape.Published, DocumentShape.Mixed, DocumentShape.Lookup, DocumentShape.Nested, DocumentShape.Bound, DocumentShape.Committed, DocumentShape.Tokens];
 
     /// <summary>A compact, ASCII-only document of exactly <paramref name="size"/> bytes.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is below <see cref="MinimumSize"/> or <paramref name="shape"/> is unknown.</exception>
@@ -40,6 +41,7 @@ public static class BenchmarkDocuments
             DocumentShape.Lookup => MixedDocumentBuilder.Build(size, random, lookupKeys: true),
             DocumentShape.Nested => NestedDocumentBuilder.Build(size, random),
             DocumentShape.Bound or DocumentShape.Committed => BoundDocumentBuilder.Build(shape, size, random),
+            DocumentShape.Tokens => TokenDocumentBuilder.Build(size, random),
             _ => throw new ArgumentOutOfRangeException(nameof(shape), shape, "Unknown document shape."),
         };
     }

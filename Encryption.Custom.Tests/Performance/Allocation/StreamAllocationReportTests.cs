@@ -17,15 +17,16 @@ public sealed class StreamAllocationReportTests
     private static readonly int[] s_smallSizes = [1024, 4096, 8192];
 
     [Fact]
-    public void Measure_SmallSizes_StreamProcessorMeetsItsTargetsAndNewtonsoftAllocates_DeterministicNestedBoundAndCommittedIncluded()
+    public void Measure_SmallSizes_StreamProcessorMeetsItsTargetsAndNewtonsoftAllocates_DeterministicNestedBoundCommittedAndTokensIncluded()
     {
         var settings = new AllocationReportSettings { Sizes = s_smallSizes, BytesPerRound = 256 * 1024 };
 
         IReadOnlyList<AllocationRow> rows = StreamAllocationReport.Measure(settings);
 
-        // shapes (Published, Mixed, Lookup with its deterministic paths, Nested with its selectors, Bound, Committed)
-        // × sizes × processors × APIs × operations
-        Assert.Equal(6 * 3 * 2 * 2 * 2, rows.Count);
+        // shapes (Published, Mixed, Lookup with its deterministic paths, Nested with its selectors, Bound, Committed,
+        // Tokens) × sizes × processors × APIs × operations
+        Assert.Equal(7 * 3 * 2 * 2 * 2, rows.Count);
+        Assert.Contains(rows, row => row.Shape == DocumentShape.Tokens && row.Processor == JsonProcessor.Stream && row.Api == ProcessorApi.BufferWriter && row.Operation == DocumentOperation.Decrypt);
         Assert.Contains(rows, row => row.Shape == DocumentShape.Committed && row.Processor == JsonProcessor.Stream && row.Api == ProcessorApi.BufferWriter && row.Operation == DocumentOperation.Decrypt);
         Assert.Contains(rows, row => row.Shape == DocumentShape.Nested && row.Processor == JsonProcessor.Stream && row.Api == ProcessorApi.BufferWriter && row.Operation == DocumentOperation.Decrypt);
         Assert.Contains(rows, row => row.Shape == DocumentShape.Lookup && row.Processor == JsonProcessor.Stream && row.Api == ProcessorApi.BufferWriter && row.Operation == DocumentOperation.Encrypt);

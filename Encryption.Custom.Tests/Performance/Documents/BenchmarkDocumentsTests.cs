@@ -36,6 +36,24 @@ public sealed class BenchmarkDocumentsTests
         }
     }
 
+    [Fact]
+    public void Create_Tokens_WritesTokensForItsDeclaredPaths_AndItsPolicyIsAccepted()
+    {
+        BenchmarkDocument document = BenchmarkDocuments.Create(DocumentShape.Tokens, 8192);
+        Assert.Equal(8192, document.Utf8.Length);
+        Assert.Contains(document.Paths, path => path.StartsWith("/createdAt", StringComparison.Ordinal));
+
+        using var key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
+        var output = new ArrayBufferWriter<byte>();
+        document.CreateProcessor(JsonProcessor.Stream).Encrypt(document.Utf8, output, key, document.CreateOptions());
+        using JsonDocument stored = JsonDocument.Parse(output.WrittenMemory);
+        Assert.Contains("qt", stored.RootElement.GetProperty("_ei").GetProperty("_ev").GetProperty("crit").EnumerateArray().Select(e => e.GetString()));
+        JsonElement tokens = stored.RootElement.GetProperty("_q");
+        Assert.True(tokens.TryGetProperty("/sku0", out _));
+        Assert.True(tokens.TryGetProperty("/ssn0", out _) || tokens.TryGetProperty("/ssn1", out _));
+        Assert.True(tokens.TryGetProperty("/price0", out _));
+    }
+
     [Theory]
     [InlineData(DocumentShape.Bound, "[\"bind\"]")]
     [InlineData(DocumentShape.Committed, "[\"bind\",\"commit\"]")]
