@@ -8,7 +8,18 @@
 import { badRequest, header, isTrue, send } from "./respond.mjs";
 import { readItems, readJson } from "./internals.mjs";
 import { runPartialAggregate } from "./query/plan.mjs";
+import { parseClauses } from "./query/clauses.mjs";
+import { areOrderByRows, orderRows, positionOf, rowComparator, rowsAfter } from "./query/order-by-rows.mjs";
 import { applyResumeFilter } from "./query/resume-filter.mjs";
+
+// The directions of an ORDER BY query's items (true: descending), empty when it has none or cannot be split.
+function orderByDirections(sql) {
+  try {
+    return parseClauses(sql).orderBy.map((o) => o.descending);
+  } catch {
+    return [];
+  }
+}
 
 const SCOPE_HEADERS = ["x-ms-documentdb-partitionkey", "x-ms-documentdb-partitionkeyrangeid", "x-ms-start-epk", "x-ms-end-epk"];
 const isScoped = (req) => SCOPE_HEADERS.some((name) => Boolean(header(req, name)));
@@ -33,21 +44,6 @@ export async function partitionScopedQuery(req, res, collection) {
   return runInScope(req, res, collection, request);
 }
 
-/**
- * The sorted rows after a page's continuation. With a resume filter the SDK may also send the continuation
- * of an earlier page of the range, and the more restrictive of the two applies: this layer's own
- * (`{ after: <rid of the page's last row> }`) or the engine's (`+RID:<rid of the next row>#...`).
- */
-function resumeAfter(sorted, continuation) {
-  if (typeof continuation?.after === "string") {
-    const index = sorted.findIndex((row) => row._rid === continuation.after);
-    return index < 0 ? sorted : sorted.slice(index + 1);
-  }
-  const next = typeof continuation?.token === "string" ? /^\+RID:([^#]+)/.exec(continuation.token)?.[1] : undefined;
-  const index = next === undefined ? -1 : sorted.findIndex((row) => row._rid === next);
-  return index < 0 ? sorted : sorted.slice(index);
-}
-
 async function runInScope(req, res, collection, request) {
   const { documents } = collection;
   let body;
@@ -67,12 +63,19 @@ async function runInScope(req, res, collection, request) {
       // A range's part of a cross-partition aggregate (query/plan.mjs): one result, the partial value.
       const partial = runPartialAggregate(request.query, (sql) => documents._getQuery(sql).exec(inScope, options).result);
       if (partial) return { result: partial, continuation: null };
-      if (request.resumeFilter) {
-        // An ORDER BY resumed from the SDK's continuation (query/resume-filter.mjs), filtered then paged.
-        const sorted = documents._getQuery(request.query).exec(inScope, options).result;
-        const rows = applyResumeFilter(resumeAfter(sorted, continuation), request.query, request.resumeFilter);
-        const page = maxItemCount > 0 ? rows.slice(0, maxItemCount) : rows;
-        return { result: page, continuation: page.length < rows.length ? { after: page[page.length - 1]._rid } : null };
+      const descending = orderByDirections(request.query);
+      if (descending.length > 0) {
+        // The SDK's rewritten ORDER BY query: its rows in the SDK's order (query/order-by-rows.mjs), the resume
+        // filter applied (query/resume-filter.mjs), then paged by position.
+        const all = documents._getQuery(request.query).exec(inScope, options).result;
+        if (areOrderByRows(all)) {
+          const compare = rowComparator(descending);
+          let rows = orderRows(all, descending);
+          if (request.resumeFilter) rows = applyResumeFilter(rows, request.query, request.resumeFilter);
+          if (continuation?.position) rows = rowsAfter(rows, continuation.position, compare);
+          const page = maxItemCount > 0 ? rows.slice(0, maxItemCount) : rows;
+          return { result: page, continuation: page.length < rows.length ? { position: positionOf(page, compare, continuation?.position) } : null };
+        }
       }
       return documents._getQuery(request.query).exec(inScope, { ...options, maxItemCount, continuation });
     });

@@ -6,6 +6,7 @@ import { effectivePartitionKey } from "../compat/partitions/epk.mjs";
 import { rangesForThroughput, RangeLayout } from "../compat/partitions/ranges.mjs";
 import { queryPlanFor, runPartialAggregate } from "../compat/query/plan.mjs";
 import { applyResumeFilter } from "../compat/query/resume-filter.mjs";
+import { encodeResourceId } from "../compat/resource-ids.mjs";
 
 test("a layout's ranges cover the whole EPK space without gaps, in order", () => {
   const layout = new RangeLayout(3);
@@ -86,12 +87,17 @@ test("a range's partial aggregate: MIN/MAX and AVG carry their count, an empty r
 
 test("a resume filter keeps the rows after the SDK's resume point, in each column's direction", () => {
   const sql = "SELECT c._rid, [{\"item\": c.a}, {\"item\": c.b}] AS orderByItems, c AS payload FROM c WHERE true ORDER BY c.a ASC, c.b DESC";
-  const row = (rid, a, b) => ({ _rid: rid, orderByItems: [{ item: a }, { item: b }] });
-  const rows = [row("r1", undefined, "z"), row("r2", 1, "z"), row("r3", 1, "y"), row("r4", 1, "y"), row("r5", 2, "a")];
-  const names = (filtered) => filtered.map((r) => r._rid);
+  // Real rids: the document part is what the SDK compares (a little-endian 64-bit number after 8 bytes).
+  const rid = (n) => { const b = Buffer.alloc(16); b.writeBigUInt64LE(BigInt(n), 8); return encodeResourceId(b); };
+  const row = (n, a, b) => ({ _rid: rid(n), n, orderByItems: [{ item: a }, { item: b }] });
+  const rows = [row(1, undefined, "z"), row(2, 1, "z"), row(3, 1, "y"), row(4, 1, "y"), row(5, 2, "a")];
+  const names = (filtered) => filtered.map((r) => `r${r.n}`);
   assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], exclude: true })), ["r5"]);
   assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], exclude: false })), ["r3", "r4", "r5"]);
-  assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], rid: "r4", exclude: false })), ["r4", "r5"]);
+  assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], rid: rid(4), exclude: false })), ["r4", "r5"]);
+  // A resume rid the range no longer holds (a split, a delete): the ties after it in document order still come back.
+  assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [1, "y"], rid: rid(3) + "", exclude: false })), ["r3", "r4", "r5"]);
+  assert.deepEqual(names(applyResumeFilter([row(2, 1, "y"), row(9, 1, "y"), row(5, 2, "a")], sql, { value: [1, "y"], rid: rid(7), exclude: false })), ["r9", "r5"]);
   assert.deepEqual(names(applyResumeFilter(rows, sql, { value: [[], "z"], exclude: true })), ["r2", "r3", "r4", "r5"]); // [] is undefined
   assert.throws(() => applyResumeFilter(rows, sql, { value: [1], exclude: true }), /2 ORDER BY items/);
 });

@@ -2,37 +2,22 @@
 // sends each range the plan's rewritten query with a `resumeFilter` in the body: `value` (the sort values
 // it stopped at; undefined as `[]`, arrays and objects as a `{type, low, high}` hash), `exclude` (true for
 // ranges left of the one it stopped in: only rows after the values) and, for that range, `rid` (the row it
-// stopped at: rows with equal values resume from it, and the SDK skips what it already returned). Cosmos
-// DB applies the filter before paging; so does this endpoint, over the engine's sorted result.
+// stopped at: rows with equal values resume from that document in the SDK's document order, order-by-rows.mjs,
+// and the SDK skips what it already returned). Cosmos DB applies the filter before paging; so does this endpoint,
+// over rows already in the SDK's order. The rid is compared by position, not looked up: after a split, or once
+// the document is deleted, the range no longer holds it, and the ties after it must still come back.
 import { parseClauses } from "./clauses.mjs";
+import { compareValues, documentOrder } from "./order-by-rows.mjs";
 
-const RANK = { undefined: 0, null: 1, boolean: 2, number: 3, string: 4, array: 5, object: 6 };
-
-function typeOf(value) {
-  if (value === undefined) return "undefined";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-/** A resume value as the SDK serialises it, decoded to { rank, value } (complex values compare by type only). */
+/** A resume value as the SDK serialises it, decoded to { value } or, for arrays and objects, a stand-in of their type. */
 function decode(resume) {
-  if (Array.isArray(resume) && resume.length === 0) return { rank: RANK.undefined };
-  if (resume !== null && typeof resume === "object" && (resume.type === "array" || resume.type === "object")) {
-    return { rank: RANK[resume.type], complex: true };
-  }
-  return { rank: RANK[typeOf(resume)], value: resume };
+  if (Array.isArray(resume) && resume.length === 0) return undefined;
+  if (resume !== null && typeof resume === "object" && resume.type === "array") return [];
+  if (resume !== null && typeof resume === "object" && resume.type === "object") return {};
+  return resume;
 }
 
-function compare(value, resume) {
-  const rank = RANK[typeOf(value)];
-  if (rank !== resume.rank) return rank < resume.rank ? -1 : 1;
-  if (resume.complex || rank <= RANK.null) return 0;
-  if (value === resume.value) return 0;
-  return value < resume.value ? -1 : 1;
-}
-
-/** Applies a request's resume filter to the rows of a rewritten ORDER BY query (already in sort order). */
+/** Applies a request's resume filter to the rows of a rewritten ORDER BY query (already in the SDK's order). */
 export function applyResumeFilter(rows, sql, resumeFilter) {
   const descending = parseClauses(sql).orderBy.map((o) => o.descending);
   const resume = (resumeFilter.value ?? []).map(decode);
@@ -41,17 +26,19 @@ export function applyResumeFilter(rows, sql, resumeFilter) {
   }
   const position = (row) => {
     for (let i = 0; i < resume.length; i += 1) {
-      const c = compare(row.orderByItems?.[i]?.item, resume[i]) * (descending[i] ? -1 : 1);
+      const c = compareValues(row.orderByItems?.[i]?.item, resume[i]) * (descending[i] ? -1 : 1);
       if (c !== 0) return c;
     }
     return 0;
   };
-  let reachedRid = !resumeFilter.rid;
+  const resumeDocument = resumeFilter.rid ? documentOrder(resumeFilter.rid) : undefined;
+  const ridSign = descending[0] ? -1 : 1;
   return rows.filter((row) => {
     const c = position(row);
     if (c !== 0) return c > 0;
     if (resumeFilter.exclude) return false;
-    reachedRid ||= row._rid === resumeFilter.rid;
-    return reachedRid;
+    if (resumeDocument === undefined) return true;
+    const document = documentOrder(row._rid);
+    return document === resumeDocument || (document > resumeDocument ? 1 : -1) * ridSign > 0;
   });
 }
