@@ -178,10 +178,10 @@ public sealed class QueryGuardTests
     public void Rewrite_DuringRotation_ComparesWithEveryKeyOnEitherSide()
     {
         Assert.Equal(
-            "SELECT * FROM c WHERE (c.ssn IN (@__enc0, @__enc1)) AND c.id = @id",
+            "SELECT * FROM c WHERE (c.ssn = @__enc0 OR c.ssn = @__enc1) AND c.id = @id",
             Rewrite(new QueryDefinition("SELECT * FROM c WHERE c.ssn = @ssn AND c.id = @id").WithParameter("@ssn", "x").WithParameter("@id", "1"), keys: 2).QueryText);
         Assert.Equal(
-            "SELECT * FROM c WHERE (NOT (c.ssn IN (@__enc0, @__enc1)))",
+            "SELECT * FROM c WHERE (c.ssn != @__enc0 AND c.ssn != @__enc1)",
             Rewrite(new QueryDefinition("SELECT * FROM c WHERE @ssn != c.ssn").WithParameter("@ssn", "x"), keys: 2).QueryText);
         Assert.Equal(
             "SELECT * FROM c WHERE NOT(c.ssn IN (@__enc0, @__enc1, @__enc2, @__enc3))",
