@@ -1,5 +1,4 @@
 using Encryption.Custom.Cosmos;
-using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Tests.TestSupport;
 using Microsoft.Azure.Cosmos;

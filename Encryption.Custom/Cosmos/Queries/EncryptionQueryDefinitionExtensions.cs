@@ -1,3 +1,4 @@
+using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos;
 using Microsoft.Azure.Cosmos;
 

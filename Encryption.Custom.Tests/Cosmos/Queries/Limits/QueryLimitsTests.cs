@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Text;
-using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos.Queries.Sql;
 

@@ -1,9 +1,8 @@
-using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos.Queries.Analysis;
 using Encryption.Custom.Cosmos.Queries.Sql;
 using Microsoft.Azure.Cosmos;
 
-namespace Encryption.Custom.Cosmos.Processing;
+namespace Encryption.Custom.Cosmos.Queries;
 
 /// <summary>
 /// The one place that decides, before anything is sent, whether a query can work on the container's encrypted
