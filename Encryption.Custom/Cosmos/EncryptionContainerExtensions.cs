@@ -109,7 +109,7 @@ public static class EncryptionContainerExtensions
             throw new ArgumentException("The query was not built with GetItemLinqQueryable.", nameof(query), exception);
         }
 
-        FeedIterator inner = encryptionContainer.Inner.GetItemQueryStreamIterator(encryptionContainer.QueryGuard.Check(definition), state.ContinuationToken, state.RequestOptions);
+        FeedIterator inner = encryptionContainer.Inner.GetItemQueryStreamIterator(encryptionContainer.QueryGuard.Check(definition, fromLinq: true), state.ContinuationToken, state.RequestOptions);
         return encryptionContainer.Wrap(inner, FeedKind.Query);
     }
 }

@@ -44,14 +44,16 @@ internal sealed class QueryGuard
     /// <summary>Checks <paramref name="queryDefinition"/> and returns what to send: itself, or a copy whose comparisons with deterministic paths hold ciphertext.</summary>
     /// <exception cref="NotSupportedException">The query uses an encrypted path in a way the service cannot evaluate.</exception>
     /// <exception cref="EncryptionException">A key is unavailable.</exception>
-    public QueryDefinition Check(QueryDefinition queryDefinition)
+    /// <param name="queryDefinition">The query.</param>
+    /// <param name="fromLinq">The SDK translated it from LINQ: its literals are the application's captured values (<see cref="MixedOperandUses"/>).</param>
+    public QueryDefinition Check(QueryDefinition queryDefinition, bool fromLinq = false)
     {
         if (_paths is null || queryDefinition is null || string.IsNullOrEmpty(queryDefinition.QueryText))
         {
             return queryDefinition!;
         }
 
-        IReadOnlyList<EncryptedComparison> comparisons = Analyze(queryDefinition.QueryText, _paths, out EnvelopeInsertion? envelope);
+        IReadOnlyList<EncryptedComparison> comparisons = Analyze(queryDefinition.QueryText, _paths, out EnvelopeInsertion? envelope, fromLinq);
         if ((comparisons.Count == 0 || _encryptor is null) && envelope is null)
         {
             return queryDefinition;
@@ -82,7 +84,7 @@ internal sealed class QueryGuard
     internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths) => Analyze(text, paths, out _);
 
     /// <summary>As <see cref="Analyze(string, QueryPolicyPaths)"/>, with the envelope items the sent query adds to its SELECT list (<see cref="EnvelopeInsertion"/>).</summary>
-    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths, out EnvelopeInsertion? envelope)
+    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths, out EnvelopeInsertion? envelope, bool fromLinq = false)
     {
         envelope = null;
         SqlQuery query;
@@ -97,6 +99,8 @@ internal sealed class QueryGuard
             return mentioned is null ? [] : throw QueryRefusals.Unparsed(mentioned);
         }
 
-        return QueryAnalyzer.Analyze(query, tokens, paths, out envelope);
+        IReadOnlyList<EncryptedComparison> comparisons = QueryAnalyzer.Analyze(query, tokens, paths, out envelope);
+        MixedOperandUses.Check(text, tokens, comparisons, paths, literalsAreValues: fromLinq);
+        return comparisons;
     }
 }
