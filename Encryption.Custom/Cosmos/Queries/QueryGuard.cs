@@ -70,7 +70,8 @@ internal sealed class QueryGuard
             parameters[name] = value;
         }
 
-        return QueryRewriter.Rewrite(queryDefinition, comparisons, (comparison, operand) => _encryptor.Encrypt(operand, comparison.PathIndex, parameters), envelope);
+        using QueryKeyLeases keys = _encryptor.LeaseKeys();
+        return QueryRewriter.Rewrite(queryDefinition, comparisons, (comparison, operand) => _encryptor.Encrypt(operand, comparison.PathIndex, parameters, keys), envelope);
     }
 
     /// <summary>The ciphertext of <paramref name="value"/> for the deterministic <paramref name="path"/> under the current key (<see cref="EncryptionQueryDefinitionExtensions.AddParameterAsync"/>).</summary>

@@ -20,7 +20,7 @@ namespace Encryption.Custom.Cosmos.Queries;
 /// </summary>
 /// <remarks>
 /// Keys are leased synchronously (the query iterators are created synchronously): free when cached, otherwise the
-/// thread waits once. Plaintext buffers are wiped before they are returned.
+/// thread waits once. Each key is leased once per query (<see cref="QueryKeyLeases"/>), not once per operand. Plaintext buffers are wiped before they are returned.
 /// </remarks>
 internal sealed class QueryOperandEncryptor
 {
@@ -35,9 +35,12 @@ internal sealed class QueryOperandEncryptor
         _serializer = serializer;
     }
 
+    /// <summary>Leases for the keys of one query's operands (<see cref="Encrypt"/>), disposed by the caller.</summary>
+    public QueryKeyLeases LeaseKeys() => new(_encryptor, _policy.EncryptionAlgorithm);
+
     /// <summary>The ciphertexts of <paramref name="operand"/> for the path, or <see langword="null"/> when it is sent as it is (a null value, an unknown parameter).</summary>
     /// <exception cref="EncryptionException">The value is an object or array, or a number no document property could hold, or a key is unavailable.</exception>
-    public string[]? Encrypt(SqlExpression operand, int pathIndex, IReadOnlyDictionary<string, object?> parameters)
+    public string[]? Encrypt(SqlExpression operand, int pathIndex, IReadOnlyDictionary<string, object?> parameters, QueryKeyLeases keys)
     {
         byte[]? plainText = null;
         try
@@ -50,7 +53,7 @@ internal sealed class QueryOperandEncryptor
                     (marker, plainText, length) = FromLiteral(literal, pathIndex);
                     break;
                 case SqlParameterReference parameter when parameters.TryGetValue(parameter.Name, out object? value) && value is not null:
-                    if (!TryFromParameter(value, pathIndex, out marker, out plainText, out length))
+                    if (!TryFromParameter(value, pathIndex, keys, out marker, out plainText, out length))
                     {
                         return null;
                     }
@@ -60,7 +63,7 @@ internal sealed class QueryOperandEncryptor
                     return null;
             }
 
-            return EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex);
+            return EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, keys);
         }
         finally
         {
@@ -76,10 +79,11 @@ internal sealed class QueryOperandEncryptor
     public string? EncryptUnderCurrentKey(object value, int pathIndex)
     {
         byte[]? plainText = null;
+        using QueryKeyLeases keys = LeaseKeys();
         try
         {
-            return TryFromParameter(value, pathIndex, out TypeMarker marker, out plainText, out int length)
-                ? EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, currentOnly: true)[0]
+            return TryFromParameter(value, pathIndex, keys, out TypeMarker marker, out plainText, out int length)
+                ? EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, keys, currentOnly: true)[0]
                 : null;
         }
         finally
@@ -91,14 +95,14 @@ internal sealed class QueryOperandEncryptor
         }
     }
 
-    private string[] EncryptUnderEveryKey(TypeMarker marker, ReadOnlySpan<byte> plainText, int pathIndex, bool currentOnly = false)
+    private string[] EncryptUnderEveryKey(TypeMarker marker, ReadOnlySpan<byte> plainText, int pathIndex, QueryKeyLeases keys, bool currentOnly = false)
     {
         var cipherTexts = new List<string>();
         foreach (string keyId in currentOnly ? _policy.ReadableKeyIds.Take(1) : _policy.ReadableKeyIds)
         {
-            using DataEncryptionKeyLease lease = KeyResolver.Lease(_encryptor, keyId, _policy.EncryptionAlgorithm);
-            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(lease.Key, plainText.Length)];
-            int written = EncryptedValueCodec.Encode(lease.Key, marker, plainText, encoded, _policy.GetDeterministicPrefix(pathIndex));
+            DataEncryptionKey key = keys.Get(keyId);
+            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(key, plainText.Length)];
+            int written = EncryptedValueCodec.Encode(key, marker, plainText, encoded, _policy.GetDeterministicPrefix(pathIndex));
             cipherTexts.Add(Encoding.ASCII.GetString(encoded, 0, written));
         }
 
@@ -125,9 +129,9 @@ internal sealed class QueryOperandEncryptor
         }
     }
 
-    private bool TryFromParameter(object value, int pathIndex, out TypeMarker marker, out byte[] plainText, out int length)
+    private bool TryFromParameter(object value, int pathIndex, QueryKeyLeases keys, out TypeMarker marker, out byte[] plainText, out int length)
     {
-        if (value is string text && TryDecryptOwnCipherText(text, pathIndex, out marker, out plainText, out length))
+        if (value is string text && TryDecryptOwnCipherText(text, pathIndex, keys, out marker, out plainText, out length))
         {
             return true;
         }
@@ -180,22 +184,22 @@ internal sealed class QueryOperandEncryptor
     }
 
     // A value AddParameterAsync encrypted for this path, under any accepted key: its plaintext.
-    private bool TryDecryptOwnCipherText(string text, int pathIndex, out TypeMarker marker, out byte[] plainText, out int length)
+    private bool TryDecryptOwnCipherText(string text, int pathIndex, QueryKeyLeases keys, out TypeMarker marker, out byte[] plainText, out int length)
     {
         (marker, plainText, length) = (default, [], 0);
         byte[] base64 = Encoding.UTF8.GetBytes(text);
         foreach (string keyId in _policy.ReadableKeyIds)
         {
-            using DataEncryptionKeyLease lease = KeyResolver.Lease(_encryptor, keyId, _policy.EncryptionAlgorithm);
-            if (EncryptedValueCodec.TryCheckDeterministic(lease.Key, base64, _policy.GetDeterministicPrefix(pathIndex), out bool deterministic) != EncryptedValueStatus.Valid
+            DataEncryptionKey key = keys.Get(keyId);
+            if (EncryptedValueCodec.TryCheckDeterministic(key, base64, _policy.GetDeterministicPrefix(pathIndex), out bool deterministic) != EncryptedValueStatus.Valid
                 || !deterministic)
             {
                 continue;
             }
 
             byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(base64.Length)];
-            plainText = new byte[EncryptedValueCodec.GetMaxPlainTextLength(lease.Key, base64.Length)];
-            if (EncryptedValueCodec.TryDecrypt(lease.Key, base64, blob, plainText, out marker, out length) == EncryptedValueStatus.Valid)
+            plainText = new byte[EncryptedValueCodec.GetMaxPlainTextLength(key, base64.Length)];
+            if (EncryptedValueCodec.TryDecrypt(key, base64, blob, plainText, out marker, out length) == EncryptedValueStatus.Valid)
             {
                 return true;
             }

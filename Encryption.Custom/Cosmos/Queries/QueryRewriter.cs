@@ -44,9 +44,12 @@ internal static class QueryRewriter
 
             var items = new List<string>();
                         IEnumerable<SqlExpression> ordered = comparison.Node is SqlIn sqlIn ? sqlIn.Items : comparison.Operands;
+            // By reference, once per comparison: a list lookup per item (records compare by value) made an IN list
+            // of n values cost n² comparisons.
+            var operands = new HashSet<SqlExpression>(comparison.Operands, ReferenceEqualityComparer.Instance);
             foreach (SqlExpression item in ordered)
             {
-                string[]? cipherTexts = comparison.Operands.Contains(item) ? encrypt(comparison, item) : null;
+                string[]? cipherTexts = operands.Contains(item) ? encrypt(comparison, item) : null;
                 if (cipherTexts is null)
                 {
                     items.Add(text[item.Start..item.End]);
