@@ -53,6 +53,7 @@ internal sealed class QueryOperandEncryptor
                     (marker, plainText, length) = FromLiteral(literal, pathIndex);
                     break;
                 case SqlParameterReference parameter when parameters.TryGetValue(parameter.Name, out object? value) && value is not null:
+                    RefuseForeignCipherText(parameter.Name, value, pathIndex, keys);
                     if (!TryFromParameter(value, pathIndex, keys, out marker, out plainText, out length))
                     {
                         return null;
@@ -181,6 +182,35 @@ internal sealed class QueryOperandEncryptor
         using var buffer = new MemoryStream();
         serialized.CopyTo(buffer);
         return buffer.ToArray();
+    }
+
+    // A value AddParameterAsync made for another deterministic path (its IV is bound to that path) would be taken
+    // for a plain string here, encrypted again and match nothing: refused, naming both paths.
+    private void RefuseForeignCipherText(string name, object value, int pathIndex, QueryKeyLeases keys)
+    {
+        if (value is not string text)
+        {
+            return;
+        }
+
+        byte[] base64 = Encoding.UTF8.GetBytes(text);
+        for (int other = 0; other < _policy.PathCount; other++)
+        {
+            if (other == pathIndex || !_policy.IsDeterministic(other))
+            {
+                continue;
+            }
+
+            foreach (string keyId in _policy.ReadableKeyIds)
+            {
+                if (EncryptedValueCodec.TryCheckDeterministic(keys.Get(keyId), base64, _policy.GetDeterministicPrefix(other), out bool deterministic) == EncryptedValueStatus.Valid
+                    && deterministic)
+                {
+                    throw new NotSupportedException(
+                        $"The parameter {name} holds a value AddParameterAsync encrypted for '{_policy.GetPath(other)}', but the query compares it with '{_policy.GetPath(pathIndex)}': a deterministic ciphertext is bound to its path, so it could never match there. Add one parameter per path (AddParameterAsync with '{_policy.GetPath(pathIndex)}', or WithParameter with the plaintext, which the container encrypts for the path it meets; docs/queries.md).");
+                }
+            }
+        }
     }
 
     // A value AddParameterAsync encrypted for this path, under any accepted key: its plaintext.

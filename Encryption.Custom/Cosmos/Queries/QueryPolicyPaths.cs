@@ -29,6 +29,9 @@ internal sealed class QueryPolicyPaths
         }
     }
 
+    /// <summary>How many selectors the policy has (top-level and nested).</summary>
+    public int PathCount => _selectors.Length;
+
     /// <summary>The policy's algorithm (in messages).</summary>
     public string EncryptionAlgorithm => _policy.EncryptionAlgorithm;
 
