@@ -7,7 +7,8 @@ namespace Encryption.Custom.Tests.Cosmos.Queries;
 
 /// <summary>
 /// An <c>AddParameterAsync</c> value is bound to the path it was made for (issue 32): compared with another path it
-/// is refused, naming both, instead of silently matching nothing (or losing the rows of one side of an OR).
+/// is refused, naming both, instead of silently matching nothing (or losing the rows of one side of an OR); and a
+/// path differing from the policy's only in case is answered with the policy's spelling, not with "use WithParameter".
 /// </summary>
 public sealed class ParameterPathBindingTests : IDisposable
 {
@@ -47,6 +48,16 @@ public sealed class ParameterPathBindingTests : IDisposable
             .AddParameterAsync("@p", "078-05-1120", "/ssn", _container, TestContext.Current.CancellationToken);
 
         Assert.Contains("@__enc0", Guard.Check(query.WithParameter("@n", "plain")).QueryText, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task APathDifferingOnlyInCase_NamesThePolicysPath()
+    {
+        NotSupportedException refused = await Assert.ThrowsAsync<NotSupportedException>(() =>
+            new QueryDefinition("SELECT * FROM c WHERE c.ssn = @p").AddParameterAsync("@p", "x", "/Ssn", _container, TestContext.Current.CancellationToken));
+
+        Assert.Contains("'/ssn'", refused.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("WithParameter", refused.Message, StringComparison.Ordinal);
     }
 
     private Encryption.Custom.Cosmos.Queries.QueryGuard Guard => ((EncryptionContainer)_container).QueryGuard;

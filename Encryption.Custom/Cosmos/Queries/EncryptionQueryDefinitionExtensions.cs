@@ -73,6 +73,16 @@ public static class EncryptionQueryDefinitionExtensions
             }
         }
 
+        foreach (EncryptionPolicyIncludedPath included in policy.IncludedPaths)
+        {
+            // The policy encrypts a property named like this one ignoring case (serializers bind it so): advising
+            // WithParameter would send the value in plaintext for a property that is in fact encrypted.
+            if (string.Equals(included.Path, path, StringComparison.OrdinalIgnoreCase))
+            {
+                throw new NotSupportedException($"The container's encryption policy lists '{included.Path}', not '{path}': AddParameterAsync takes the path exactly as the policy writes it. Pass '{included.Path}'.");
+            }
+        }
+
         throw new NotSupportedException($"The container's encryption policy does not encrypt '{path}': it is stored in plaintext, so add the parameter unencrypted with WithParameter.");
     }
 }
