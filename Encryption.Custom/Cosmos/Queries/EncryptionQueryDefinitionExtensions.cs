@@ -56,7 +56,7 @@ public static class EncryptionQueryDefinitionExtensions
         cancellationToken.ThrowIfCancellationRequested();
         return value is null
             ? queryDefinition.WithParameter(name, null)
-            : queryDefinition.WithParameter(name, encryptionContainer.QueryGuard.EncryptParameter(value, path));
+            : queryDefinition.WithParameter(name, await encryptionContainer.QueryGuard.EncryptParameterAsync(value, path, cancellationToken).ConfigureAwait(false));
     }
 
     private static ContainerEncryptionPolicy DeterministicPolicyFor(EncryptionContainer container, string path)

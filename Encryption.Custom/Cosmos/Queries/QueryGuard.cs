@@ -75,9 +75,9 @@ internal sealed class QueryGuard
     }
 
     /// <summary>The ciphertext of <paramref name="value"/> for the deterministic <paramref name="path"/> under the current key (<see cref="EncryptionQueryDefinitionExtensions.AddParameterAsync"/>).</summary>
-    internal string? EncryptParameter(object value, string path) =>
+    internal ValueTask<string?> EncryptParameterAsync(object value, string path, CancellationToken cancellationToken) =>
         _encryptor is not null && _paths is not null && _paths.IndexOf(path) is int index and >= 0
-            ? _encryptor.EncryptUnderCurrentKey(value, index)
+            ? _encryptor.EncryptUnderCurrentKeyAsync(value, index, cancellationToken)
             : throw new InvalidOperationException("The container does not encrypt query parameters.");
 
     /// <summary>Parses and checks; returns the comparisons whose operands are to be encrypted.</summary>

@@ -33,6 +33,19 @@ internal sealed class QueryKeyLeases : IDisposable
         return lease.Key;
     }
 
+    /// <summary>Leases <paramref name="keyIds"/> without blocking (a cache miss awaits the key provider), so that <see cref="Get"/> finds them.</summary>
+    /// <exception cref="EncryptionException">A key is unavailable or for another algorithm.</exception>
+    public async ValueTask LeaseAllAsync(IEnumerable<string> keyIds, CancellationToken cancellationToken)
+    {
+        foreach (string keyId in keyIds)
+        {
+            if (!_leases.ContainsKey(keyId))
+            {
+                _leases.Add(keyId, await KeyResolver.LeaseAsync(_encryptor, keyId, _algorithm, cancellationToken).ConfigureAwait(false));
+            }
+        }
+    }
+
     public void Dispose()
     {
         foreach (DataEncryptionKeyLease lease in _leases.Values)

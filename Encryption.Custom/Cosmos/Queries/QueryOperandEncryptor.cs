@@ -75,12 +75,22 @@ internal sealed class QueryOperandEncryptor
         }
     }
 
-    /// <summary>The ciphertext of a parameter value under the current key (for AddParameterAsync), or <see langword="null"/> for a null value.</summary>
+    /// <summary>
+    /// The ciphertext of a parameter value under the current key (for AddParameterAsync), or <see langword="null"/>
+    /// for a null value. The keys are leased asynchronously first: a cache miss awaits the key provider instead of
+    /// blocking the caller's thread.
+    /// </summary>
     /// <exception cref="EncryptionException">The value is an object or array, or a number no document property could hold, or a key is unavailable.</exception>
-    public string? EncryptUnderCurrentKey(object value, int pathIndex)
+    public async ValueTask<string?> EncryptUnderCurrentKeyAsync(object value, int pathIndex, CancellationToken cancellationToken)
+    {
+        using QueryKeyLeases keys = LeaseKeys();
+        await keys.LeaseAllAsync(_policy.ReadableKeyIds, cancellationToken).ConfigureAwait(false);
+        return EncryptUnderCurrentKey(value, pathIndex, keys);
+    }
+
+    private string? EncryptUnderCurrentKey(object value, int pathIndex, QueryKeyLeases keys)
     {
         byte[]? plainText = null;
-        using QueryKeyLeases keys = LeaseKeys();
         try
         {
             return TryFromParameter(value, pathIndex, keys, out TypeMarker marker, out plainText, out int length)
