@@ -73,6 +73,12 @@ internal sealed class QueryPolicyPaths
     /// <summary>Whether a returned row needs the document's id (and partition key) to be decrypted: its cells are bound to them.</summary>
     public bool RequiresId => _policy.Rules.Binds;
 
+    /// <summary>Whether each document's anchor commits to which cells it holds (format 101 commitment, docs/policy.md).</summary>
+    public bool Commits => _policy.Rules.Commits;
+
+    /// <summary>The top-level property names the policy encrypts at or below (<c>ssn</c>, <c>address</c>), each once.</summary>
+    public IEnumerable<string> TopLevelNames => _selectors.Select(s => s.PropertyName).Distinct(StringComparer.OrdinalIgnoreCase);
+
     /// <summary>The top-level property name the selector at <paramref name="index"/> starts at (<c>address</c> of <c>/address/city</c>).</summary>
     public string GetTopLevelName(int index) => _selectors[index].PropertyName;
 
