@@ -14,6 +14,9 @@ public sealed class TestEncryptor : Encryptor
     /// <summary>Yield before answering, to exercise truly asynchronous paths.</summary>
     public bool Asynchronous { get; set; }
 
+    /// <summary>When set, every lookup waits for this task before answering (a key provider that has to go to the network).</summary>
+    public Task? AnswerAfter { get; set; }
+
     /// <summary>How many keys were asked for.</summary>
     public int Lookups => Volatile.Read(ref _lookups);
 
@@ -32,12 +35,17 @@ public sealed class TestEncryptor : Encryptor
             throw new EncryptionException(EncryptionErrorKind.KeyUnavailable, $"No key '{dataEncryptionKeyId}' for '{encryptionAlgorithm}'.", dataEncryptionKeyId);
         }
 
-        return Asynchronous ? AnswerLaterAsync(key, cancellationToken) : new ValueTask<DataEncryptionKey>(key);
+        return Asynchronous || AnswerAfter is not null ? AnswerLaterAsync(key, AnswerAfter, cancellationToken) : new ValueTask<DataEncryptionKey>(key);
     }
 
-    private static async ValueTask<DataEncryptionKey> AnswerLaterAsync(DataEncryptionKey key, CancellationToken cancellationToken)
+    private static async ValueTask<DataEncryptionKey> AnswerLaterAsync(DataEncryptionKey key, Task? after, CancellationToken cancellationToken)
     {
         await Task.Yield();
+        if (after is not null)
+        {
+            await after.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+
         cancellationToken.ThrowIfCancellationRequested();
         return key;
     }

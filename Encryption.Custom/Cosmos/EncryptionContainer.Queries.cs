@@ -1,5 +1,6 @@
 using Encryption.Custom.Cosmos.Feeds;
 using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos.Queries.Tokens;
 using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;

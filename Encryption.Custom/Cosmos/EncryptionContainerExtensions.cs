@@ -109,7 +109,7 @@ public static class EncryptionContainerExtensions
             throw new ArgumentException("The query was not built with GetItemLinqQueryable.", nameof(query), exception);
         }
 
-        QueryDefinition checkedDefinition = encryptionContainer.QueryGuard.Check(definition, out Encryption.Custom.Cosmos.Queries.Tokens.TokenRecheck? recheck);
+        QueryDefinition checkedDefinition = encryptionContainer.QueryGuard.Check(definition, out Encryption.Custom.Cosmos.Queries.Tokens.TokenRecheck? recheck, fromLinq: true);
         return encryptionContainer.Query(checkedDefinition, recheck, d => encryptionContainer.Inner.GetItemQueryStreamIterator(d, state.ContinuationToken, state.RequestOptions));
     }
 }

@@ -6,7 +6,8 @@ namespace Encryption.Custom.Emulator.Tests.Encryption;
 /// <summary>
 /// Generated allowed queries return the same rows from the encryption container as from a plaintext reference
 /// container holding the same documents (issue 23): equality, inequality and IN on deterministic paths with
-/// WithParameter values and literals, mixed with plaintext filters, during a rotation (documents under both keys).
+/// WithParameter values and literals, mixed with plaintext filters, during a rotation (documents under both keys),
+/// over documents that lack a compared property or hold null there.
 /// Bounded: a fixed number of queries from a fixed seed, the failing query named in the assertion.
 /// </summary>
 public sealed class QueryEquivalenceTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
@@ -29,6 +30,20 @@ public sealed class QueryEquivalenceTests(EncryptionFixture fixture) : IClassFix
             var person = new Person($"d{i}", s_ssns[random.Next(3)], s_ssns[random.Next(3)], s_ages[random.Next(2)], 1.5, random.Next(2) == 0, $"n{i % 3}");
             await (i % 2 == 0 ? before : during).CreateItemAsync(person, new PartitionKey(person.Pk), cancellationToken: Ct);
             await reference.CreateItemAsync(person, new PartitionKey(person.Pk), cancellationToken: Ct);
+        }
+
+        // Documents without a compared property (or with null there): a comparison with a missing property is
+        // undefined and drops the row, and a rewrite must drop it too (issue 32: != became NOT (x IN (...))).
+        object[] partial =
+        [
+            new { id = "m0", ssn = "111", age = 30, score = 1.5, active = true, notes = "n0", pk = "p0" },
+            new { id = "m1", taxId = "222", age = 40, score = 1.5, active = false, notes = "n1", pk = "p0" },
+            new { id = "m2", ssn = "222", taxId = (string?)null, active = true, notes = "n2", pk = "p0" },
+        ];
+        for (int i = 0; i < partial.Length; i++)
+        {
+            await (i % 2 == 0 ? before : during).CreateItemAsync(partial[i], new PartitionKey("p0"), cancellationToken: Ct);
+            await reference.CreateItemAsync(partial[i], new PartitionKey("p0"), cancellationToken: Ct);
         }
 
         for (int q = 0; q < QueryCount; q++)

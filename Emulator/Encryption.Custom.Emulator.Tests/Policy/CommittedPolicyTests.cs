@@ -72,4 +72,23 @@ public sealed class CommittedPolicyTests(EncryptionFixture fixture) : IClassFixt
         Assert.Equal("SECRET-two", (string)read["ssn"]!);
         Assert.Null(read["address"]!["city"]);
     }
+
+    // Issue 32: a row that leaves out an encrypted property cannot be checked against the commitment; it failed on
+    // decryption as a CellBindingMismatch (reading like tampering). It is refused before sending, naming the property.
+    [Theory]
+    [MemberData(nameof(Processors))]
+    public async Task AProjectionLeavingOutAnEncryptedProperty_IsRefusedBeforeSending_AFullOneIsDecrypted(JsonProcessor processor)
+    {
+        (_, Container container) = await fixture.CreateContainerAsync(options: Committed(processor), cancellationToken: Ct);
+        await container.CreateItemAsync(Person("p"), new PartitionKey("p1"), cancellationToken: Ct);
+
+        NotSupportedException refused = Assert.Throws<NotSupportedException>(() =>
+            container.GetItemQueryIterator<JObject>("SELECT c.id, c.pk, c.address, c._ei, c._ex FROM c"));
+        Assert.Contains("'ssn'", refused.Message, StringComparison.Ordinal);
+
+        using FeedIterator<JObject> full = container.GetItemQueryIterator<JObject>("SELECT c.id, c.pk, c.ssn, c.address, c._ei, c._ex FROM c");
+        JObject row = Assert.Single(await full.ReadNextAsync(Ct));
+        Assert.Equal("SECRET-p", (string)row["ssn"]!);
+        Assert.Equal("SECRET-city", (string)row["address"]!["city"]!);
+    }
 }

@@ -1,5 +1,4 @@
 using Encryption.Custom.Cosmos;
-using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Tests.TestSupport;
 using Microsoft.Azure.Cosmos;
@@ -94,6 +93,23 @@ public sealed class LinqQueryTests : IDisposable
     }
 
     [Fact]
+    public void AValueComparedWithAnEncryptedAndAPlaintextProperty_IsRefusedBeforeSending()
+    {
+        string v = Ssn;
+        IQueryable<Person> people = _container.GetItemLinqQueryable<Person>();
+
+        NotSupportedException refused = Assert.Throws<NotSupportedException>(() => Sent(people.Where(p => p.Ssn == v || p.Name == v)));
+        Assert.Contains("'/ssn'", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("root[\"name\"] =", refused.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain(Ssn, refused.Message, StringComparison.Ordinal);
+        Assert.Throws<NotSupportedException>(() => _container.ToEncryptionFeedIterator(people.Where(p => p.Ssn == v || p.Name == v)));
+
+        // Different values, or the same value twice on encrypted paths, are fine.
+        Assert.Contains("@__enc", Sent(people.Where(p => p.Ssn == v || p.Name == "other")).QueryText, StringComparison.Ordinal);
+        Assert.Contains("@__enc", Sent(people.Where(p => p.Ssn == v || p.Ssn != v)).QueryText, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void AQueryOfAnotherContainer_IsRejected()
     {
         IQueryable<Person> other = _client.GetContainer("db", "people").GetItemLinqQueryable<Person>();
@@ -115,7 +131,7 @@ public sealed class LinqQueryTests : IDisposable
     private QueryDefinition Sent<T>(IQueryable<T> query)
     {
         Assert.NotNull(LinqQueryMarker.Unmark(query, out IQueryable<T> unmarked));
-        return ((EncryptionContainer)_container).QueryGuard.Check(unmarked.ToQueryDefinition());
+        return ((EncryptionContainer)_container).QueryGuard.Check(unmarked.ToQueryDefinition(), fromLinq: true);
     }
 
     public sealed class Person

@@ -1,5 +1,5 @@
+using Encryption.Custom.Cosmos.Queries;
 using System.Text.Json.Nodes;
-using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Serialization;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Processing;

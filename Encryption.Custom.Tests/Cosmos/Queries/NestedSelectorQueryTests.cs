@@ -1,4 +1,3 @@
-using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos.Queries.Analysis;
 

@@ -1,4 +1,5 @@
 using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos.Queries.Tokens;
 using Encryption.Custom.Cosmos.Serialization;
 using Encryption.Custom.Tests.TestSupport;

@@ -1,3 +1,4 @@
+using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos;
 using Microsoft.Azure.Cosmos;
 
@@ -55,7 +56,7 @@ public static class EncryptionQueryDefinitionExtensions
         cancellationToken.ThrowIfCancellationRequested();
         return value is null
             ? queryDefinition.WithParameter(name, null)
-            : queryDefinition.WithParameter(name, encryptionContainer.QueryGuard.EncryptParameter(value, path));
+            : queryDefinition.WithParameter(name, await encryptionContainer.QueryGuard.EncryptParameterAsync(value, path, cancellationToken).ConfigureAwait(false));
     }
 
     private static ContainerEncryptionPolicy DeterministicPolicyFor(EncryptionContainer container, string path)
@@ -69,6 +70,16 @@ public static class EncryptionQueryDefinitionExtensions
                 return included.EncryptionType == PathEncryptionType.Deterministic
                     ? policy
                     : throw new NotSupportedException($"The container's encryption policy encrypts '{path}' with randomized encryption: equal values encrypt differently, so no parameter can match it on the service. Mark the path PathEncryptionType.Deterministic if equality queries on it are worth revealing which documents share a value (docs/queries.md).");
+            }
+        }
+
+        foreach (EncryptionPolicyIncludedPath included in policy.IncludedPaths)
+        {
+            // The policy encrypts a property named like this one ignoring case (serializers bind it so): advising
+            // WithParameter would send the value in plaintext for a property that is in fact encrypted.
+            if (string.Equals(included.Path, path, StringComparison.OrdinalIgnoreCase))
+            {
+                throw new NotSupportedException($"The container's encryption policy lists '{included.Path}', not '{path}': AddParameterAsync takes the path exactly as the policy writes it. Pass '{included.Path}'.");
             }
         }
 

@@ -22,7 +22,7 @@ namespace Encryption.Custom.Cosmos.Queries;
 /// </summary>
 /// <remarks>
 /// Keys are leased synchronously (the query iterators are created synchronously): free when cached, otherwise the
-/// thread waits once. Plaintext buffers are wiped before they are returned.
+/// thread waits once. Each key is leased once per query (<see cref="QueryKeyLeases"/>), not once per operand. Plaintext buffers are wiped before they are returned.
 /// </remarks>
 internal sealed class QueryOperandEncryptor
 {
@@ -37,9 +37,12 @@ internal sealed class QueryOperandEncryptor
         _serializer = serializer;
     }
 
+    /// <summary>Leases for the keys of one query's operands (<see cref="Encrypt"/>), disposed by the caller.</summary>
+    public QueryKeyLeases LeaseKeys() => new(_encryptor, _policy.EncryptionAlgorithm);
+
     /// <summary>The ciphertexts of <paramref name="operand"/> for the path, or <see langword="null"/> when it is sent as it is (a null value, an unknown parameter).</summary>
     /// <exception cref="EncryptionException">The value is an object or array, or a number no document property could hold, or a key is unavailable.</exception>
-    public string[]? Encrypt(SqlExpression operand, int pathIndex, IReadOnlyDictionary<string, object?> parameters)
+    public string[]? Encrypt(SqlExpression operand, int pathIndex, IReadOnlyDictionary<string, object?> parameters, QueryKeyLeases keys)
     {
         byte[]? plainText = null;
         try
@@ -52,7 +55,8 @@ internal sealed class QueryOperandEncryptor
                     (marker, plainText, length) = FromLiteral(literal, pathIndex);
                     break;
                 case SqlParameterReference parameter when parameters.TryGetValue(parameter.Name, out object? value) && value is not null:
-                    if (!TryFromParameter(value, pathIndex, out marker, out plainText, out length))
+                    RefuseForeignCipherText(parameter.Name, value, pathIndex, keys);
+                    if (!TryFromParameter(value, pathIndex, keys, out marker, out plainText, out length))
                     {
                         return null;
                     }
@@ -62,7 +66,7 @@ internal sealed class QueryOperandEncryptor
                     return null;
             }
 
-            return EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex);
+            return EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, keys);
         }
         finally
         {
@@ -73,15 +77,26 @@ internal sealed class QueryOperandEncryptor
         }
     }
 
-    /// <summary>The ciphertext of a parameter value under the current key (for AddParameterAsync), or <see langword="null"/> for a null value.</summary>
+    /// <summary>
+    /// The ciphertext of a parameter value under the current key (for AddParameterAsync), or <see langword="null"/>
+    /// for a null value. The keys are leased asynchronously first: a cache miss awaits the key provider instead of
+    /// blocking the caller's thread.
+    /// </summary>
     /// <exception cref="EncryptionException">The value is an object or array, or a number no document property could hold, or a key is unavailable.</exception>
-    public string? EncryptUnderCurrentKey(object value, int pathIndex)
+    public async ValueTask<string?> EncryptUnderCurrentKeyAsync(object value, int pathIndex, CancellationToken cancellationToken)
+    {
+        using QueryKeyLeases keys = LeaseKeys();
+        await keys.LeaseAllAsync(_policy.ReadableKeyIds, cancellationToken).ConfigureAwait(false);
+        return EncryptUnderCurrentKey(value, pathIndex, keys);
+    }
+
+    private string? EncryptUnderCurrentKey(object value, int pathIndex, QueryKeyLeases keys)
     {
         byte[]? plainText = null;
         try
         {
-            return TryFromParameter(value, pathIndex, out TypeMarker marker, out plainText, out int length)
-                ? EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, currentOnly: true)[0]
+            return TryFromParameter(value, pathIndex, keys, out TypeMarker marker, out plainText, out int length)
+                ? EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, keys, currentOnly: true)[0]
                 : null;
         }
         finally
@@ -93,14 +108,14 @@ internal sealed class QueryOperandEncryptor
         }
     }
 
-    private string[] EncryptUnderEveryKey(TypeMarker marker, ReadOnlySpan<byte> plainText, int pathIndex, bool currentOnly = false)
+    private string[] EncryptUnderEveryKey(TypeMarker marker, ReadOnlySpan<byte> plainText, int pathIndex, QueryKeyLeases keys, bool currentOnly = false)
     {
         var cipherTexts = new List<string>();
         foreach (string keyId in currentOnly ? _policy.ReadableKeyIds.Take(1) : _policy.ReadableKeyIds)
         {
-            using DataEncryptionKeyLease lease = KeyResolver.Lease(_encryptor, keyId, _policy.EncryptionAlgorithm);
-            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(lease.Key, plainText.Length)];
-            int written = EncryptedValueCodec.Encode(lease.Key, marker, plainText, encoded, _policy.GetDeterministicPrefix(pathIndex));
+            DataEncryptionKey key = keys.Get(keyId);
+            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(key, plainText.Length)];
+            int written = EncryptedValueCodec.Encode(key, marker, plainText, encoded, _policy.GetDeterministicPrefix(pathIndex));
             cipherTexts.Add(Encoding.ASCII.GetString(encoded, 0, written));
         }
 
@@ -127,9 +142,9 @@ internal sealed class QueryOperandEncryptor
         }
     }
 
-    private bool TryFromParameter(object value, int pathIndex, out TypeMarker marker, out byte[] plainText, out int length)
+    private bool TryFromParameter(object value, int pathIndex, QueryKeyLeases keys, out TypeMarker marker, out byte[] plainText, out int length)
     {
-        if (value is string text && TryDecryptOwnCipherText(text, pathIndex, out marker, out plainText, out length))
+        if (value is string text && TryDecryptOwnCipherText(text, pathIndex, keys, out marker, out plainText, out length))
         {
             return true;
         }
@@ -181,23 +196,52 @@ internal sealed class QueryOperandEncryptor
         return buffer.ToArray();
     }
 
+    // A value AddParameterAsync made for another deterministic path (its IV is bound to that path) would be taken
+    // for a plain string here, encrypted again and match nothing: refused, naming both paths.
+    private void RefuseForeignCipherText(string name, object value, int pathIndex, QueryKeyLeases keys)
+    {
+        if (value is not string text)
+        {
+            return;
+        }
+
+        byte[] base64 = Encoding.UTF8.GetBytes(text);
+        for (int other = 0; other < _policy.PathCount; other++)
+        {
+            if (other == pathIndex || !_policy.IsDeterministic(other))
+            {
+                continue;
+            }
+
+            foreach (string keyId in _policy.ReadableKeyIds)
+            {
+                if (EncryptedValueCodec.TryCheckDeterministic(keys.Get(keyId), base64, _policy.GetDeterministicPrefix(other), out bool deterministic) == EncryptedValueStatus.Valid
+                    && deterministic)
+                {
+                    throw new NotSupportedException(
+                        $"The parameter {name} holds a value AddParameterAsync encrypted for '{_policy.GetPath(other)}', but the query compares it with '{_policy.GetPath(pathIndex)}': a deterministic ciphertext is bound to its path, so it could never match there. Add one parameter per path (AddParameterAsync with '{_policy.GetPath(pathIndex)}', or WithParameter with the plaintext, which the container encrypts for the path it meets; docs/queries.md).");
+                }
+            }
+        }
+    }
+
     // A value AddParameterAsync encrypted for this path, under any accepted key: its plaintext.
-    private bool TryDecryptOwnCipherText(string text, int pathIndex, out TypeMarker marker, out byte[] plainText, out int length)
+    private bool TryDecryptOwnCipherText(string text, int pathIndex, QueryKeyLeases keys, out TypeMarker marker, out byte[] plainText, out int length)
     {
         (marker, plainText, length) = (default, [], 0);
         byte[] base64 = Encoding.UTF8.GetBytes(text);
         foreach (string keyId in _policy.ReadableKeyIds)
         {
-            using DataEncryptionKeyLease lease = KeyResolver.Lease(_encryptor, keyId, _policy.EncryptionAlgorithm);
-            if (EncryptedValueCodec.TryCheckDeterministic(lease.Key, base64, _policy.GetDeterministicPrefix(pathIndex), out bool deterministic) != EncryptedValueStatus.Valid
+            DataEncryptionKey key = keys.Get(keyId);
+            if (EncryptedValueCodec.TryCheckDeterministic(key, base64, _policy.GetDeterministicPrefix(pathIndex), out bool deterministic) != EncryptedValueStatus.Valid
                 || !deterministic)
             {
                 continue;
             }
 
             byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(base64.Length)];
-            plainText = new byte[EncryptedValueCodec.GetMaxPlainTextLength(lease.Key, base64.Length)];
-            if (EncryptedValueCodec.TryDecrypt(lease.Key, base64, blob, plainText, out marker, out length) == EncryptedValueStatus.Valid)
+            plainText = new byte[EncryptedValueCodec.GetMaxPlainTextLength(key, base64.Length)];
+            if (EncryptedValueCodec.TryDecrypt(key, base64, blob, plainText, out marker, out length) == EncryptedValueStatus.Valid)
             {
                 return true;
             }

@@ -29,6 +29,9 @@ internal sealed class QueryPolicyPaths
         }
     }
 
+    /// <summary>How many selectors the policy has (top-level and nested).</summary>
+    public int PathCount => _selectors.Length;
+
     /// <summary>The policy's algorithm (in messages).</summary>
     public string EncryptionAlgorithm => _policy.EncryptionAlgorithm;
 
@@ -72,6 +75,12 @@ internal sealed class QueryPolicyPaths
 
     /// <summary>Whether a row must carry <c>_q</c> too (a policy with range or prefix declarations: its documents require their tokens).</summary>
     public bool RequiresQueryTokens => _policy.Plan.HasQueryTokens;
+
+    /// <summary>Whether each document's anchor commits to which cells it holds (format 101 commitment, docs/policy.md).</summary>
+    public bool Commits => _policy.Rules.Commits;
+
+    /// <summary>The top-level property names the policy encrypts at or below (<c>ssn</c>, <c>address</c>), each once.</summary>
+    public IEnumerable<string> TopLevelNames => _selectors.Select(s => s.PropertyName).Distinct(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>The top-level property name the selector at <paramref name="index"/> starts at (<c>address</c> of <c>/address/city</c>).</summary>
     public string GetTopLevelName(int index) => _selectors[index].PropertyName;

@@ -8,7 +8,8 @@ namespace Encryption.Custom.Cosmos.Queries;
 /// <summary>
 /// Builds the query that is sent: each allowed comparison of a deterministic path is rewritten to compare with
 /// fresh parameters holding its operands' ciphertexts (<c>c.ssn = @p</c> → <c>(c.ssn = @__enc0)</c>; during a
-/// rotation <c>(c.ssn IN (@__enc0, @__enc1))</c>, <c>!=</c>, <c>&lt;&gt;</c> and <c>NOT IN</c> → <c>NOT (... IN (...))</c>), and only the
+/// rotation <c>(c.ssn = @__enc0 OR c.ssn = @__enc1)</c>, <c>!=</c> and <c>&lt;&gt;</c> → <c>(c.ssn != @__enc0 AND c.ssn != @__enc1)</c>,
+/// an <c>IN</c> or <c>NOT IN</c> list one entry per ciphertext), and only the
 /// parameters the new text still names are copied, so a plaintext operand never leaves the process.
 /// </summary>
 internal static class QueryRewriter
@@ -42,18 +43,19 @@ internal static class QueryRewriter
             }
 
             var items = new List<string>();
-            bool list = comparison.Node is SqlIn || comparison.Operands.Count != 1;
-            IEnumerable<SqlExpression> ordered = comparison.Node is SqlIn sqlIn ? sqlIn.Items : comparison.Operands;
+                        IEnumerable<SqlExpression> ordered = comparison.Node is SqlIn sqlIn ? sqlIn.Items : comparison.Operands;
+            // By reference, once per comparison: a list lookup per item (records compare by value) made an IN list
+            // of n values cost n² comparisons.
+            var operands = new HashSet<SqlExpression>(comparison.Operands, ReferenceEqualityComparer.Instance);
             foreach (SqlExpression item in ordered)
             {
-                string[]? cipherTexts = comparison.Operands.Contains(item) ? encrypt(comparison, item) : null;
+                string[]? cipherTexts = operands.Contains(item) ? encrypt(comparison, item) : null;
                 if (cipherTexts is null)
                 {
                     items.Add(text[item.Start..item.End]);
                     continue;
                 }
 
-                list |= cipherTexts.Length > 1;
                 foreach (string cipherText in cipherTexts)
                 {
                     string name;
@@ -69,10 +71,9 @@ internal static class QueryRewriter
             }
 
             string reference = text[comparison.Reference.Start..comparison.Reference.End];
-            // NOT (x IN (...)) rather than x NOT IN (...): the same result, and understood by every endpoint.
-            string replacement = list
-                ? (comparison.Negated ? $"(NOT ({reference} IN ({string.Join(", ", items)})))" : $"({reference} IN ({string.Join(", ", items)}))")
-                : $"({reference} {(comparison.Negated ? "!=" : "=")} {items[0]})";
+            string replacement = comparison.Node is SqlIn
+                ? InList(reference, items, comparison.Negated)
+                : Equality(reference, items, comparison.Negated);
             result.Append(text, cursor, comparison.Node.Start - cursor).Append(replacement);
             cursor = comparison.Node.End;
         }
@@ -100,6 +101,24 @@ internal static class QueryRewriter
         }
 
         return copy;
+    }
+
+    // An IN list stays an IN list, one entry per ciphertext: whatever the service does with a missing property in
+    // an IN, it does the same with the longer list. NOT (x IN (...)) rather than x NOT IN (...): the same operator
+    // applied to the same list, and understood by every endpoint.
+    private static string InList(string reference, List<string> items, bool negated) =>
+        negated ? $"(NOT ({reference} IN ({string.Join(", ", items)})))" : $"({reference} IN ({string.Join(", ", items)}))";
+
+    // A comparison keeps its operator: = becomes an OR of =, != an AND of != (one per ciphertext). Never an IN:
+    // x != v and NOT (x IN (...)) differ where x is missing (the first is undefined and drops the row, the second
+    // may be true), and so do NOT (x = v) and NOT (x IN (...)). With the operator kept, each term is undefined
+    // exactly where the plaintext comparison is, and AND/OR of equal terms give the plaintext result.
+    private static string Equality(string reference, List<string> items, bool negated)
+    {
+        string op = negated ? "!=" : "=";
+        return items.Count == 1
+            ? $"({reference} {op} {items[0]})"
+            : "(" + string.Join(negated ? " AND " : " OR ", items.Select(item => $"{reference} {op} {item}")) + ")";
     }
 
     private static HashSet<string> NamedParameters(string text)

@@ -11,8 +11,35 @@ internal sealed partial class QueryAnalyzer
     private bool HasEnvelope(IEnumerable<(SqlExpression Expression, string? Name)> items, IReadOnlyDictionary<string, ResolvedPath> scope)
     {
         HashSet<string> names = EnvelopeNames(items, scope);
-        return names.Contains("_ei") && (!_policy.RequiresAnchor || names.Contains("_ex")) && (!_policy.RequiresId || names.Contains("id"))
+        bool has = names.Contains("_ei") && (!_policy.RequiresAnchor || names.Contains("_ex")) && (!_policy.RequiresId || names.Contains("id"))
             && (!_policy.RequiresQueryTokens || names.Contains("_q"));
+        if (has && _policy.Commits)
+        {
+            CheckCommittedRow(items, scope);
+        }
+
+        return has;
+    }
+
+    // A committing document's anchor covers which cells the document holds: a row that leaves out an encrypted
+    // property fails that check when it is decrypted, with an error that reads like tampering. Known from the
+    // query, so refused before sending, naming what to add.
+    private void CheckCommittedRow(IEnumerable<(SqlExpression Expression, string? Name)> items, IReadOnlyDictionary<string, ResolvedPath> scope)
+    {
+        var returned = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        foreach ((SqlExpression expression, string? name) in items)
+        {
+            if (IsOwnName(expression, name, scope))
+            {
+                returned.Add(name!);
+            }
+        }
+
+        string[] missing = [.. _policy.TopLevelNames.Where(name => !returned.Contains(name))];
+        if (returned.Count > 0 && missing.Length > 0)
+        {
+            throw QueryRefusals.PartialCommittedRow(missing);
+        }
     }
 
     private static HashSet<string> EnvelopeNames(IEnumerable<(SqlExpression Expression, string? Name)> items, IReadOnlyDictionary<string, ResolvedPath> scope)

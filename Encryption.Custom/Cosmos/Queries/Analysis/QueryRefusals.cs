@@ -35,6 +35,9 @@ internal static class QueryRefusals
     public static NotSupportedException Ambiguous(string path) => new(
         $"The query compares '{path}' next to an operator whose precedence against the comparison is not certain: put the comparison in parentheses so that the library encrypts exactly the value '{path}' is compared with (docs/queries.md).");
 
+    public static NotSupportedException PartialCommittedRow(IReadOnlyList<string> missing) => new(
+        $"The query returns some of the properties the container's encryption policy encrypts, but not {string.Join(", ", missing.Select(name => $"'{name}'"))}: the policy commits each document to the cells it holds (Commit), and a row is decrypted only when it holds all of them, so such a row could not be checked. Add {string.Join(", ", missing.Select(name => $"c.{name}"))} to the SELECT list, or select the whole document (docs/queries.md, \"Projections\").");
+
     public static NotSupportedException Unparsed(string path) => new(
         $"The query text mentions '{path}', which the container's encryption policy encrypts, and the library cannot parse the query to check how it is used; it refuses the query rather than let it run on ciphertext. Write it in the Cosmos query grammar described in docs/queries.md.");
 }

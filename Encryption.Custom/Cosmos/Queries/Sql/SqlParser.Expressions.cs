@@ -15,16 +15,18 @@ internal sealed partial class SqlParser
 
     private SqlExpression ParseExpression()
     {
+        Enter();
         SqlExpression condition = ParseCoalesce();
-        if (!TrySymbol("?"))
+        if (TrySymbol("?"))
         {
-            return condition;
+            SqlExpression whenTrue = ParseExpression();
+            ExpectSymbol(":");
+            SqlExpression whenFalse = ParseExpression();
+            condition = new SqlConditional(condition, whenTrue, whenFalse, condition.Start, whenFalse.End);
         }
 
-        SqlExpression whenTrue = ParseExpression();
-        ExpectSymbol(":");
-        SqlExpression whenFalse = ParseExpression();
-        return new SqlConditional(condition, whenTrue, whenFalse, condition.Start, whenFalse.End);
+        Leave();
+        return condition;
     }
 
     private SqlExpression ParseCoalesce()
@@ -35,32 +37,61 @@ internal sealed partial class SqlParser
             return left;
         }
 
+        Enter();
         SqlExpression right = ParseCoalesce();
+        Leave();
         return new SqlBinary("??", left, right, left.Start, right.End);
     }
 
     private SqlExpression ParseOr()
     {
-        SqlExpression left = ParseAnd();
-        while (TryKeyword("OR"))
+        SqlExpression first = ParseAnd();
+        if (!Current.IsKeyword("OR"))
         {
-            SqlExpression right = ParseAnd();
-            left = new SqlBinary("OR", left, right, left.Start, right.End);
+            return first;
         }
 
-        return left;
+        var operands = new List<SqlExpression> { first };
+        while (TryKeyword("OR"))
+        {
+            operands.Add(ParseAnd());
+        }
+
+        return Balanced("OR", operands, 0, operands.Count);
     }
 
     private SqlExpression ParseAnd()
     {
-        SqlExpression left = ParseNot();
-        while (TryKeyword("AND"))
+        SqlExpression first = ParseNot();
+        if (!Current.IsKeyword("AND"))
         {
-            SqlExpression right = ParseNot();
-            left = new SqlBinary("AND", left, right, left.Start, right.End);
+            return first;
         }
 
-        return left;
+        var operands = new List<SqlExpression> { first };
+        while (TryKeyword("AND"))
+        {
+            operands.Add(ParseNot());
+        }
+
+        return Balanced("AND", operands, 0, operands.Count);
+    }
+
+    // A flat chain of AND (or OR) as a balanced tree: the operators are associative in the service's three-valued
+    // logic, so the grouping does not change the result, and the tree stays log2(n) deep for the walks that
+    // follow (a chain of 12,000 terms read left-deep overflowed the analyzer's stack). Each node spans the text of
+    // its operands, so a rewrite of any comparison in it keeps the text balanced.
+    private static SqlExpression Balanced(string op, List<SqlExpression> operands, int start, int end)
+    {
+        if (end - start == 1)
+        {
+            return operands[start];
+        }
+
+        int middle = start + ((end - start + 1) / 2); // the larger half left, as a left-deep reading groups three
+        SqlExpression left = Balanced(op, operands, start, middle);
+        SqlExpression right = Balanced(op, operands, middle, end);
+        return new SqlBinary(op, left, right, left.Start, right.End);
     }
 
     private SqlExpression ParseNot()
@@ -69,7 +100,9 @@ internal sealed partial class SqlParser
         {
             int start = Current.Start;
             _position++;
+            Enter();
             SqlExpression operand = ParseNot();
+            Leave();
             return new SqlUnary("NOT", operand, start, operand.End);
         }
 
@@ -170,7 +203,9 @@ internal sealed partial class SqlParser
         if (Current.Kind == SqlTokenKind.Symbol && Current.Value is "-" or "+" or "~")
         {
             SqlToken op = _tokens[_position++];
+            Enter();
             SqlExpression operand = ParseUnary();
+            Leave();
             return new SqlUnary(op.Value, operand, op.Start, operand.End);
         }
 

@@ -20,6 +20,9 @@ internal sealed partial class SqlParser
     private readonly List<SqlToken> _tokens;
     private int _position;
 
+    // How deep the parse is nested now (SqlLimits.MaxDepth): counted where the parser recurses.
+    private int _depth;
+
     private SqlParser(List<SqlToken> tokens)
     {
         _tokens = tokens;
@@ -29,8 +32,15 @@ internal sealed partial class SqlParser
     /// <param name="text">The query text.</param>
     /// <param name="tokens">The tokens, for callers that look at what surrounds a node.</param>
     /// <exception cref="SqlSyntaxException">The text is not a query this parser understands.</exception>
+    /// <exception cref="NotSupportedException">The text is longer or nests deeper than <see cref="SqlLimits"/> allow.</exception>
     public static SqlQuery Parse(string text, out IReadOnlyList<SqlToken> tokens)
     {
+        // The tokenizer is a loop; the length bounds what the parser and the analyzer are given to walk.
+        if (text.Length > SqlLimits.MaxTextLength)
+        {
+            throw SqlLimits.TooLong(text.Length);
+        }
+
         List<SqlToken> list = SqlTokenizer.Tokenize(text);
         var parser = new SqlParser(list);
         SqlQuery query = parser.ParseQuery();
@@ -39,6 +49,7 @@ internal sealed partial class SqlParser
             throw parser.Error("Unexpected text after the query.");
         }
 
+        SqlDepth.Check(query);
         tokens = list;
         return query;
     }
@@ -47,7 +58,26 @@ internal sealed partial class SqlParser
 
     private SqlToken Previous => _tokens[_position - 1];
 
+    // Entered where the parser recurses; left on the way out (a refusal abandons the parser).
+    private void Enter()
+    {
+        if (++_depth > SqlLimits.MaxDepth)
+        {
+            throw SqlLimits.TooDeep();
+        }
+    }
+
+    private void Leave() => _depth--;
+
     private SqlQuery ParseQuery()
+    {
+        Enter();
+        SqlQuery query = ParseQueryClauses();
+        Leave();
+        return query;
+    }
+
+    private SqlQuery ParseQueryClauses()
     {
         SqlSelect select = ParseSelect();
         SqlFromSource? from = null;

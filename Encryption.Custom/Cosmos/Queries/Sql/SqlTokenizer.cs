@@ -17,6 +17,12 @@ internal static class SqlTokenizer
         "(", ")", "[", "]", "{", "}", ",", ".", ":", "?", "=", "<", ">", "+", "-", "*", "/", "%", "|", "&", "^", "~",
     ];
 
+    // Cosmos DB's grammar skips only space, tab, carriage return and line feed between tokens. Anything else
+    // char.IsWhiteSpace would skip (vertical tab, form feed, U+0085, U+00A0, U+2028, ...) is a character outside the
+    // language there, so it is one here too: the guard must not read as two tokens what the service refuses or
+    // reads differently.
+    private static bool IsWhiteSpace(char c) => c is ' ' or '\t' or '\r' or '\n';
+
     /// <summary>The tokens of <paramref name="text"/>, ending with one <see cref="SqlTokenKind.End"/> token.</summary>
     /// <exception cref="SqlSyntaxException">The text holds something outside the language.</exception>
     public static List<SqlToken> Tokenize(string text)
@@ -25,7 +31,7 @@ internal static class SqlTokenizer
         int i = 0;
         while (true)
         {
-            while (i < text.Length && char.IsWhiteSpace(text[i]))
+            while (i < text.Length && IsWhiteSpace(text[i]))
             {
                 i++;
             }

@@ -1,10 +1,9 @@
-using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos.Queries.Analysis;
 using Encryption.Custom.Cosmos.Queries.Sql;
 using Encryption.Custom.Cosmos.Queries.Tokens;
 using Microsoft.Azure.Cosmos;
 
-namespace Encryption.Custom.Cosmos.Processing;
+namespace Encryption.Custom.Cosmos.Queries;
 
 /// <summary>
 /// The one place that decides, before anything is sent, whether a query can work on the container's encrypted
@@ -38,13 +37,13 @@ internal sealed class QueryGuard
     }
 
     /// <summary>
-    /// As <see cref="Check(QueryDefinition)"/>, with range and prefix conditions on token paths rewritten to token
+    /// As <see cref="Check(QueryDefinition, bool)"/>, with range and prefix conditions on token paths rewritten to token
     /// matches first (<see cref="TokenQueryRewriter"/>); <paramref name="recheck"/> is what the client checks on each
     /// decrypted row, or <see langword="null"/> when the query has no such condition.
     /// </summary>
     /// <exception cref="NotSupportedException">The query uses an encrypted path in a way that cannot be served.</exception>
     /// <exception cref="EncryptionException">A key is unavailable.</exception>
-    public QueryDefinition Check(QueryDefinition queryDefinition, out TokenRecheck? recheck)
+    public QueryDefinition Check(QueryDefinition queryDefinition, out TokenRecheck? recheck, bool fromLinq = false)
     {
         recheck = null;
         if (_policy is { Plan.HasQueryTokens: true } && queryDefinition is not null && !string.IsNullOrEmpty(queryDefinition.QueryText))
@@ -66,7 +65,7 @@ internal sealed class QueryGuard
             }
         }
 
-        return Check(queryDefinition!);
+        return Check(queryDefinition!, fromLinq);
     }
 
     /// <summary>Throws when <paramref name="queryText"/> uses an encrypted policy path in a way the service cannot evaluate.</summary>
@@ -82,14 +81,16 @@ internal sealed class QueryGuard
     /// <summary>Checks <paramref name="queryDefinition"/> and returns what to send: itself, or a copy whose comparisons with deterministic paths hold ciphertext.</summary>
     /// <exception cref="NotSupportedException">The query uses an encrypted path in a way the service cannot evaluate.</exception>
     /// <exception cref="EncryptionException">A key is unavailable.</exception>
-    public QueryDefinition Check(QueryDefinition queryDefinition)
+    /// <param name="queryDefinition">The query.</param>
+    /// <param name="fromLinq">The SDK translated it from LINQ: its literals are the application's captured values (<see cref="MixedOperandUses"/>).</param>
+    public QueryDefinition Check(QueryDefinition queryDefinition, bool fromLinq = false)
     {
         if (_paths is null || queryDefinition is null || string.IsNullOrEmpty(queryDefinition.QueryText))
         {
             return queryDefinition!;
         }
 
-        IReadOnlyList<EncryptedComparison> comparisons = Analyze(queryDefinition.QueryText, _paths, out EnvelopeInsertion? envelope);
+        IReadOnlyList<EncryptedComparison> comparisons = Analyze(queryDefinition.QueryText, _paths, out EnvelopeInsertion? envelope, fromLinq);
         if ((comparisons.Count == 0 || _encryptor is null) && envelope is null)
         {
             return queryDefinition;
@@ -106,13 +107,14 @@ internal sealed class QueryGuard
             parameters[name] = value;
         }
 
-        return QueryRewriter.Rewrite(queryDefinition, comparisons, (comparison, operand) => _encryptor.Encrypt(operand, comparison.PathIndex, parameters), envelope);
+        using QueryKeyLeases keys = _encryptor.LeaseKeys();
+        return QueryRewriter.Rewrite(queryDefinition, comparisons, (comparison, operand) => _encryptor.Encrypt(operand, comparison.PathIndex, parameters, keys), envelope);
     }
 
     /// <summary>The ciphertext of <paramref name="value"/> for the deterministic <paramref name="path"/> under the current key (<see cref="EncryptionQueryDefinitionExtensions.AddParameterAsync"/>).</summary>
-    internal string? EncryptParameter(object value, string path) =>
+    internal ValueTask<string?> EncryptParameterAsync(object value, string path, CancellationToken cancellationToken) =>
         _encryptor is not null && _paths is not null && _paths.IndexOf(path) is int index and >= 0
-            ? _encryptor.EncryptUnderCurrentKey(value, index)
+            ? _encryptor.EncryptUnderCurrentKeyAsync(value, index, cancellationToken)
             : throw new InvalidOperationException("The container does not encrypt query parameters.");
 
     /// <summary>Parses and checks; returns the comparisons whose operands are to be encrypted.</summary>
@@ -120,7 +122,7 @@ internal sealed class QueryGuard
     internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths) => Analyze(text, paths, out _);
 
     /// <summary>As <see cref="Analyze(string, QueryPolicyPaths)"/>, with the envelope items the sent query adds to its SELECT list (<see cref="EnvelopeInsertion"/>).</summary>
-    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths, out EnvelopeInsertion? envelope)
+    internal static IReadOnlyList<EncryptedComparison> Analyze(string text, QueryPolicyPaths paths, out EnvelopeInsertion? envelope, bool fromLinq = false)
     {
         envelope = null;
         SqlQuery query;
@@ -135,6 +137,8 @@ internal sealed class QueryGuard
             return mentioned is null ? [] : throw QueryRefusals.Unparsed(mentioned);
         }
 
-        return QueryAnalyzer.Analyze(query, tokens, paths, out envelope);
+        IReadOnlyList<EncryptedComparison> comparisons = QueryAnalyzer.Analyze(query, tokens, paths, out envelope);
+        MixedOperandUses.Check(text, tokens, comparisons, paths, literalsAreValues: fromLinq);
+        return comparisons;
     }
 }
