@@ -37,9 +37,9 @@ public sealed class AllowedQueryReferenceTests(EncryptionFixture fixture) : ICla
         ("@ssn", "078-05-1120"), ("@age", 30), ("@a", "219-09-9999"), ("@b", "x"), ("@p", "078-05-1120"), ("@id", "a"), ("@x", "t1"),
     ];
 
-    // Not here: SELECT DISTINCT c.ssn, c._ei FROM c, which the guard allows: with these documents it returns
-    // "078-05-1120" twice where the plaintext container returns it once (documents a and g hold the same SSN but
-    // different envelopes, and the envelope takes part in DISTINCT). Left for a decision (reported, issue 33).
+    // Not here: SELECT DISTINCT c.ssn, c._ei FROM c. With these documents it returned "078-05-1120" twice where the
+    // plaintext container returns it once (documents a and g hold the same SSN but different envelopes, and the
+    // envelope takes part in DISTINCT), so the guard now refuses DISTINCT over a policy value (QueryGuardTests).
     [Theory]
     [InlineData("SELECT * FROM c")]
     [InlineData("SELECT * FROM c WHERE c.name = 'c.ssn' AND c.other = \"where c.ssn\"")]

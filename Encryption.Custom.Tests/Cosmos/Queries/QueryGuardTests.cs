@@ -43,6 +43,8 @@ public sealed class QueryGuardTests
     [InlineData("SELECT c.ssn, COUNT(1) FROM c GROUP BY c.ssn", "/ssn")]
     [InlineData("SELECT DISTINCT VALUE c.card FROM c", "/card")]
     [InlineData("SELECT DISTINCT c.id, c.notes, c._ei FROM c", "/notes")]
+    [InlineData("SELECT DISTINCT c.ssn, c._ei FROM c", "/ssn")]
+    [InlineData("SELECT DISTINCT c.id, c.ssn FROM c", "/ssn")]
     [InlineData("SELECT VALUE c.ssn FROM c", "/ssn")]
     [InlineData("SELECT VALUE c.card FROM c", "/card")]
     [InlineData("SELECT c.ssn AS s, c._ei FROM c", "/ssn")]

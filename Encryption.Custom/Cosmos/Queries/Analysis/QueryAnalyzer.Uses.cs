@@ -59,13 +59,13 @@ internal sealed partial class QueryAnalyzer
             throw QueryRefusals.BareProjection(policyPath, Describe(path), _policy.GetTopLevelName(position.RuleIndex), EnvelopeItems());
         }
 
-        bool deterministic = _policy.IsDeterministic(position.RuleIndex);
-        bool allowed = use switch
+        if (use == QueryUse.DistinctProjection)
         {
-            QueryUse.Projection or QueryUse.Existence => true,
-            QueryUse.DistinctProjection => deterministic,
-            _ => false,
-        };
+            throw QueryRefusals.Distinct(policyPath);
+        }
+
+        bool deterministic = _policy.IsDeterministic(position.RuleIndex);
+        bool allowed = use is QueryUse.Projection or QueryUse.Existence;
         if (!allowed)
         {
             throw deterministic ? QueryRefusals.Deterministic(policyPath, operation) : QueryRefusals.Randomized(policyPath, operation, _policy.EncryptionAlgorithm);

@@ -12,7 +12,10 @@ internal static class QueryRefusals
         $"The query uses '{path}' in {operation}, but the container's encryption policy encrypts '{path}' with randomized encryption ({algorithm}): the service only sees ciphertexts that differ even for equal values, so the query could never match or sort correctly. {Advice} Encrypt '{path}' deterministically if equality queries are worth what that reveals.");
 
     public static NotSupportedException Deterministic(string path, string operation) => new(
-        $"The query uses '{path}' in {operation}: the container's encryption policy encrypts '{path}' deterministically, so the service can only compare it for equality (=, !=, <>, IN, NOT IN) with a parameter or literal that the library encrypts, test it with IS_DEFINED or IS_NULL, count it, project it or use it in DISTINCT; anything else would quietly return wrong results. {Advice}");
+        $"The query uses '{path}' in {operation}: the container's encryption policy encrypts '{path}' deterministically, so the service can only compare it for equality (=, !=, <>, IN, NOT IN) with a parameter or literal that the library encrypts, test it with IS_DEFINED or IS_NULL, count it or project it; anything else would quietly return wrong results. {Advice}");
+
+    public static NotSupportedException Distinct(string path) => new(
+        $"The query returns '{path}', which the container's encryption policy encrypts, in a SELECT DISTINCT: the container decrypts it only in a row that carries the document's envelope (_ei), and the envelope takes part in DISTINCT, but it differs between documents that hold the same value (it lists each document's encrypted paths), so equal values could come back more than once where a plaintext container returns them once. Select the rows without DISTINCT and remove duplicates after reading (docs/queries.md).");
 
     public static NotSupportedException Inside(string path, string operation) => new(
         $"The query reaches into '{path}' ({operation}), which the container's encryption policy encrypts: the service holds one ciphertext string there, with no properties or elements to reach. {Advice}");

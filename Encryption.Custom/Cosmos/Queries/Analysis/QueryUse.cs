@@ -12,7 +12,7 @@ internal enum QueryUse
     /// </summary>
     Projection,
 
-    /// <summary>As <see cref="Projection"/>, in a SELECT DISTINCT: allowed on a deterministic path only (equal values, equal ciphertexts).</summary>
+    /// <summary>As <see cref="Projection"/>, in a SELECT DISTINCT: refused (the envelope the row needs takes part in DISTINCT and differs between documents).</summary>
     DistinctProjection,
 
     /// <summary>
