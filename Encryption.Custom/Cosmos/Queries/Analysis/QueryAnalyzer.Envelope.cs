@@ -10,20 +10,21 @@ internal sealed partial class QueryAnalyzer
     // the guard cannot name before the container knows it: without it the container refuses the row).
     private bool HasEnvelope(IEnumerable<(SqlExpression Expression, string? Name)> items, IReadOnlyDictionary<string, ResolvedPath> scope)
     {
-        HashSet<string> names = EnvelopeNames(items, scope);
-        bool has = names.Contains("_ei") && (!_policy.RequiresAnchor || names.Contains("_ex")) && (!_policy.RequiresId || names.Contains("id"))
-            && (!_policy.RequiresQueryTokens || names.Contains("_q"));
-        if (has && _policy.Commits)
+        if (_policy.Commits)
         {
             CheckCommittedRow(items, scope);
         }
 
-        return has;
+        HashSet<string> names = EnvelopeNames(items, scope);
+        return names.Contains("_ei") && (!_policy.RequiresAnchor || names.Contains("_ex")) && (!_policy.RequiresId || names.Contains("id"))
+            && (!_policy.RequiresQueryTokens || names.Contains("_q"));
     }
 
-    // A committing document's anchor covers which cells the document holds: a row that leaves out an encrypted
-    // property fails that check when it is decrypted, with an error that reads like tampering. Known from the
-    // query, so refused before sending, naming what to add.
+    // A committing document's anchor covers which cells the document holds and in which order: a row that leaves out
+    // an encrypted property, or lists them in another order than the document stores them (which the query cannot
+    // know), fails that check when it is decrypted, with an error that reads like tampering. So on a committing
+    // container encrypted properties come back only in whole documents; a projection of one is refused before
+    // sending, naming the limitation.
     private void CheckCommittedRow(IEnumerable<(SqlExpression Expression, string? Name)> items, IReadOnlyDictionary<string, ResolvedPath> scope)
     {
         var returned = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
@@ -35,10 +36,10 @@ internal sealed partial class QueryAnalyzer
             }
         }
 
-        string[] missing = [.. _policy.TopLevelNames.Where(name => !returned.Contains(name))];
-        if (returned.Count > 0 && missing.Length > 0)
+        string[] encrypted = [.. _policy.TopLevelNames.Where(returned.Contains)];
+        if (encrypted.Length > 0)
         {
-            throw QueryRefusals.PartialCommittedRow(missing);
+            throw QueryRefusals.CommittedProjection(encrypted);
         }
     }
 

@@ -38,8 +38,8 @@ internal static class QueryRefusals
     public static NotSupportedException Ambiguous(string path) => new(
         $"The query compares '{path}' next to an operator whose precedence against the comparison is not certain: put the comparison in parentheses so that the library encrypts exactly the value '{path}' is compared with (docs/queries.md).");
 
-    public static NotSupportedException PartialCommittedRow(IReadOnlyList<string> missing) => new(
-        $"The query returns some of the properties the container's encryption policy encrypts, but not {string.Join(", ", missing.Select(name => $"'{name}'"))}: the policy commits each document to the cells it holds (Commit), and a row is decrypted only when it holds all of them, so such a row could not be checked. Add {string.Join(", ", missing.Select(name => $"c.{name}"))} to the SELECT list, or select the whole document (docs/queries.md, \"Projections\").");
+    public static NotSupportedException CommittedProjection(IReadOnlyList<string> returned) => new(
+        $"The query returns {string.Join(", ", returned.Select(name => $"'{name}'"))}, which the container's encryption policy encrypts, in a projection: the policy commits each document to the cells it holds and the order it holds them in (Commit), and a projection can leave some out or list them in another order than the document stores them, so its rows could not be checked and would fail as if tampered with. On a committing container select whole documents (SELECT * or SELECT VALUE c) and read the properties from them (docs/queries.md, \"Projections\").");
 
     public static NotSupportedException Unparsed(string path) => new(
         $"The query text mentions '{path}', which the container's encryption policy encrypts, and the library cannot parse the query to check how it is used; it refuses the query rather than let it run on ciphertext. Write it in the Cosmos query grammar described in docs/queries.md.");
