@@ -36,7 +36,7 @@ public sealed class ScalingCase : IDisposable
         PathCount = document.Paths.Count;
         _key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
         _encryptor = new BenchmarkEncryptor(BenchmarkDocument.KeyId, _key);
-        _processor = EncryptionProcessor.Create(processor);
+        _processor = document.CreateProcessor(processor);
         _options = document.CreateOptions();
         _output = new ArrayBufferWriter<byte>((document.Size * 2) + 4096);
         if (operation == ScalingOperation.Encrypt)
@@ -45,7 +45,7 @@ public sealed class ScalingCase : IDisposable
         }
         else
         {
-            new StreamProcessor().Encrypt(document.Utf8, _output, _key, _options);
+            document.CreateProcessor(JsonProcessor.Stream).Encrypt(document.Utf8, _output, _key, _options);
             _input = _output.WrittenSpan.ToArray();
         }
     }
