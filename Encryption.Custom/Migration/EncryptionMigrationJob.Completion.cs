@@ -7,6 +7,8 @@ namespace Encryption.Custom;
 /// <summary>When a run is done: the progress loop, the verification, the sweep of what the feed will not show again.</summary>
 public sealed partial class EncryptionMigrationJob
 {
+    private readonly EstimatorFailures _estimatorFailures = new();
+
     // Reports progress until done (or cancelled). Done means a verification pass found every document in the target
     // state (reported failures aside); when to look is the CompletionRule's. Documents a verification finds outside the
     // target state and not reported are migrated by it directly (the sweep): those the feed will not show again, such
@@ -107,7 +109,7 @@ public sealed partial class EncryptionMigrationJob
     private bool IsReportedFailure(StoredDocument document) => _counters.HasFailed(document.Id, document.PartitionKey.ToString());
 
     // The lag over all leases; null while no lease exists yet (the processor has not created them), or when the
-    // estimator failed transiently this time (the next report asks again).
+    // estimator failed this time in a way the run rides out (EstimatorFailures; the next report asks again).
     private async Task<long?> EstimateLagAsync(ChangeFeedEstimator estimator, CancellationToken cancellationToken)
     {
         long lag = 0;
@@ -126,11 +128,12 @@ public sealed partial class EncryptionMigrationJob
                 }
             }
         }
-        catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
+        catch (Exception exception) when (_estimatorFailures.Tolerate(exception, cancellationToken))
         {
             return null;
         }
 
+        _estimatorFailures.Succeeded();
         return leases == 0 ? null : lag;
     }
 }
