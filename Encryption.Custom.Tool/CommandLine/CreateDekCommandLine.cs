@@ -20,6 +20,12 @@ internal sealed class CreateDekCommandLine : DekCommandLine
             : UsageErrors.Add<string>(result, $"unknown DEK algorithm '{UsageErrors.EchoWord(value)}'; expected {s_algorithms[0]} or {s_algorithms[1]}."),
     };
 
+    private readonly Option<bool> _createContainer = ToolOptions.Flag(
+        "--create-dek-container",
+        "Create the DEK container (partition key /id, as the library's CosmosDataEncryptionKeyProvider.InitializeAsync creates it) "
+        + "when it does not exist; an existing container with another partition key is refused. Without it a missing container is "
+        + "refused (exit code 1), so a misspelt name is never created.");
+
     public CreateDekCommandLine()
         : base(
             CommandKind.CreateDek,
@@ -31,9 +37,13 @@ internal sealed class CreateDekCommandLine : DekCommandLine
             + "command is refused (exit code 1, AlreadyExists). Prints the new DEK as one line of JSON (as list-deks does; never "
             + "key bytes).")
     {
-        AddOptions(EndpointOption, DatabaseOption, ContainerOption, DekIdOption, KekFileOption, KeyVaultOption, KekNameOption, WrapAlgorithmOption, _algorithm);
+        AddOptions(EndpointOption, DatabaseOption, ContainerOption, DekIdOption, KekFileOption, KeyVaultOption, KekNameOption, WrapAlgorithmOption, _algorithm, _createContainer);
     }
 
-    public override ToolArguments Bind(ParseResult result) =>
-        new() { Action = ToolAction.Run, Command = this, Deks = BindDeks(result, result.GetValue(_algorithm) ?? throw new ToolException("no DEK algorithm.")) };
+    public override ToolArguments Bind(ParseResult result) => new()
+    {
+        Action = ToolAction.Run,
+        Command = this,
+        Deks = BindDeks(result, result.GetValue(_algorithm) ?? throw new ToolException("no DEK algorithm.")) with { CreateContainer = result.GetValue(_createContainer) },
+    };
 }

@@ -1,7 +1,7 @@
 namespace Encryption.Custom.Tool.CommandLine;
 
 /// <summary>The DEK container and key-encryption keys of create-dek, list-deks and rewrap-dek; the parser has checked every value.</summary>
-internal sealed class DekArguments
+internal sealed record DekArguments
 {
     public required Uri Endpoint { get; init; }
 
@@ -23,4 +23,7 @@ internal sealed class DekArguments
 
     /// <summary>rewrap-dek: the local file of the new key-encryption key, when it is not <see cref="KekFile"/>.</summary>
     public string? NewKekFile { get; init; }
+
+    /// <summary>create-dek with --create-dek-container: create the DEK container (partition key /id) when it does not exist.</summary>
+    public bool CreateContainer { get; init; }
 }

@@ -7,7 +7,8 @@ namespace Encryption.Custom.Tool.Deks;
 /// <summary>
 /// The DEK container of a DEK command, through the library's own <see cref="DataEncryptionKeyContainer"/> (so the
 /// tool writes DEK documents exactly as an application does), with the key-wrap provider the command was given.
-/// The container must exist: a misspelt --dek-container is reported by name, never created.
+/// The container must exist: a misspelt --dek-container is reported by name, never created, unless create-dek is asked
+/// to create it (--create-dek-container), which it then does as the library's provider does (partition key /id).
 /// </summary>
 internal sealed class DekContainerSession : IAsyncDisposable
 {
@@ -33,11 +34,27 @@ internal sealed class DekContainerSession : IAsyncDisposable
         EncryptionKeyWrapProvider? keyWrapProvider = null;
         try
         {
-            await ResourceCheck.EnsureExistsAsync(client, arguments.Database, "--database", arguments.Container, "--dek-container", cancellationToken).ConfigureAwait(false);
+            if (arguments.CreateContainer)
+            {
+                await ResourceCheck.EnsureDatabaseExistsAsync(client, arguments.Database, "--database", cancellationToken).ConfigureAwait(false);
+            }
+            else
+            {
+                await ResourceCheck.EnsureExistsAsync(client, arguments.Database, "--database", arguments.Container, "--dek-container", cancellationToken).ConfigureAwait(false);
+            }
+
             Container container = client.GetContainer(arguments.Database, arguments.Container);
             keyWrapProvider = await openKeys(container).ConfigureAwait(false);
             var keyProvider = new CosmosDataEncryptionKeyProvider(keyWrapProvider);
-            keyProvider.Initialize(container);
+            if (arguments.CreateContainer)
+            {
+                await InitializeCreatingAsync(keyProvider, client.GetDatabase(arguments.Database), arguments.Container, cancellationToken).ConfigureAwait(false);
+            }
+            else
+            {
+                keyProvider.Initialize(container);
+            }
+
             return new DekContainerSession(client, keyWrapProvider, keyProvider);
         }
         catch
@@ -45,6 +62,21 @@ internal sealed class DekContainerSession : IAsyncDisposable
             (keyWrapProvider as IDisposable)?.Dispose();
             client.Dispose();
             throw;
+        }
+    }
+
+    // The library's own creation (CreateContainerIfNotExists with /id, and the check that an existing one is keyed by
+    // /id), retried on transient failures like every other request of the tool; a container with another key is a
+    // usage error naming it.
+    private static async Task InitializeCreatingAsync(CosmosDataEncryptionKeyProvider keyProvider, Database database, string containerId, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await Encryption.Custom.Migration.TransientFailures.RetryAsync(token => keyProvider.InitializeAsync(database, containerId, token), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+        }
+        catch (ArgumentException wrongKey)
+        {
+            throw Errors.ToolException.Usage(wrongKey.Message.Split(" (Parameter", 2)[0]);
         }
     }
 

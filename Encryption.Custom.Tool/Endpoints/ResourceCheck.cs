@@ -34,8 +34,26 @@ internal static class ResourceCheck
             }
 
             throw databaseExists
-                ? ToolException.NotFound($"the container '{containerId}' ({containerOption}) does not exist in the database '{databaseId}' (the service answered 404).", notFound)
+                ? ToolException.NotFound($"the container '{containerId}' ({containerOption}) does not exist in the database '{databaseId}' (the service answered 404){CreateHint(containerOption)}.", notFound)
                 : ToolException.NotFound($"the database '{databaseId}' ({databaseOption}) does not exist on the endpoint (the service answered 404).", notFound);
         }
     }
+
+    /// <summary>Reads <paramref name="databaseId"/>'s properties (retrying transient failures).</summary>
+    /// <exception cref="ToolException">The database does not exist (exit code 1), naming it and its option.</exception>
+    public static async Task EnsureDatabaseExistsAsync(CosmosClient client, string databaseId, string databaseOption, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await TransientFailures.RetryAsync(token => client.GetDatabase(databaseId).ReadAsync(cancellationToken: token), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+        }
+        catch (CosmosException missing) when (missing.StatusCode == HttpStatusCode.NotFound)
+        {
+            throw ToolException.NotFound($"the database '{databaseId}' ({databaseOption}) does not exist on the endpoint (the service answered 404).", missing);
+        }
+    }
+
+    // A missing DEK container can be made by create-dek itself; say how, since a new account has none.
+    private static string CreateHint(string containerOption) =>
+        containerOption == "--dek-container" ? "; create-dek --create-dek-container creates a DEK container (partition key /id)" : string.Empty;
 }

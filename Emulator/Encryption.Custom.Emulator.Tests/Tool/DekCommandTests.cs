@@ -103,6 +103,35 @@ public sealed class DekCommandTests(ToolFixture fixture) : IClassFixture<ToolFix
 
         string error = run.AssertFailure(1, "NotFound");
         Assert.Contains("the container 'kyes' (--dek-container)", error, StringComparison.Ordinal);
+        Assert.Contains("--create-dek-container", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task CreateDek_WithCreateDekContainer_CreatesTheContainerKeyedById_AndTheDekInIt()
+    {
+        string container = "keys-" + Guid.NewGuid().ToString("N");
+        string[] args = ["create-dek", .. DekContainer, "--dek-id", "first", "--kek-file", fixture.KekFile, "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW", "--create-dek-container"];
+        args[Array.IndexOf(args, ToolFixture.DekContainer)] = container;
+
+        SingleDek((await RunAsync(args)).AssertSuccess(), "first");
+
+        ContainerProperties created = (await fixture.Database.GetContainer(container).ReadContainerAsync(cancellationToken: Ct)).Resource;
+        Assert.Equal("/id", created.PartitionKeyPath);
+        args[Array.IndexOf(args, "first")] = "second";
+        SingleDek((await RunAsync(args)).AssertSuccess(), "second"); // the container exists now: used as it is
+    }
+
+    [Fact]
+    public async Task CreateDek_WithCreateDekContainer_OverAContainerWithAnotherPartitionKey_IsRefusedAndWritesNothing()
+    {
+        Container other = await fixture.Database.CreateContainerAsync("other-" + Guid.NewGuid().ToString("N"), "/pk", cancellationToken: Ct);
+        string[] args = ["create-dek", .. DekContainer, "--dek-id", "d", "--kek-file", fixture.KekFile, "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW", "--create-dek-container"];
+        args[Array.IndexOf(args, ToolFixture.DekContainer)] = other.Id;
+
+        string error = (await RunAsync(args)).AssertFailure(2, "UsageError");
+
+        Assert.Contains("'/pk'", error, StringComparison.Ordinal);
+        Assert.Empty(await other.GetItemQueryIterator<JsonObject>("SELECT * FROM c").ReadAllAsync(Ct));
     }
 
     [Fact]
