@@ -113,6 +113,8 @@ pdb_path=$(unzip -p "$library" lib/net10.0/Encryption.Custom.dll | strings | gre
 global_packages=$(dotnet nuget locals global-packages --list | sed -n 's/^global-packages: //p')
 if [[ -n $global_packages ]]; then
   eng/forget-packed-versions.sh "$out" "$global_packages"
+  # ...and put the new build there at once, so an application built earlier does not meet a folder without it.
+  eng/reinstall-packed-versions.sh "$out" "$global_packages"
 fi
 
 printf '\nPackages in %s:\n' "${out#"$root"/}"

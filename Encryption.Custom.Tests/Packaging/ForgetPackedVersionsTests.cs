@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Packaging;
@@ -43,7 +42,7 @@ public sealed class ForgetPackedVersionsTests : IDisposable
             Directory.CreateDirectory(Path.Combine(cache, folder));
         }
 
-        await RunAsync(packed, cache);
+        await EngScript.RunAsync("forget-packed-versions.sh", packed, cache);
 
         Assert.Equal(
             ["encryption.custom.tool/0.1.0", "encryption.custom/0.0.9", "newtonsoft.json/13.0.3"],
@@ -61,19 +60,5 @@ public sealed class ForgetPackedVersionsTests : IDisposable
             Assert.DoesNotContain("rm -rf artifacts/sample-packages/", text, StringComparison.Ordinal);
             Assert.DoesNotContain("for id in encryption.custom", text, StringComparison.Ordinal);
         }
-    }
-
-    private static async Task RunAsync(string packed, string cache)
-    {
-        var start = new ProcessStartInfo("bash", [RepositoryFiles.Path("eng", "forget-packed-versions.sh"), packed, cache])
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        using Process process = Process.Start(start) ?? throw new InvalidOperationException("bash did not start.");
-        Task<string> output = process.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
-        Task<string> error = process.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
-        await process.WaitForExitAsync(TestContext.Current.CancellationToken);
-        Assert.True(process.ExitCode == 0, $"exit {process.ExitCode}: {await output}{await error}");
     }
 }
