@@ -13,21 +13,20 @@ public sealed class CompletionRuleTests
     {
         var rule = new CompletionRule(runUntilCancelled: false);
 
-        Assert.False(rule.ShouldVerify(lag: 0, Report(rewritten: 10), inFlight: 1));
-        Assert.True(rule.ShouldVerify(lag: 0, Report(rewritten: 12), inFlight: 0));
+        Assert.False(rule.ShouldVerify(lag: 0, jobIdle: false, inFlight: 1));
+        Assert.True(rule.ShouldVerify(lag: 0, jobIdle: false, inFlight: 0));
     }
 
     [Fact]
-    public void ShouldVerify_LagAboveZero_VerifiesOnlyOnceTheJobRewroteNothingSinceTheLastReport()
+    public void ShouldVerify_LagAboveZero_VerifiesOnlyOnceTheWholeJobDidNothingSinceTheLastReport()
     {
-        // An application writing in the target state keeps the lag above zero for good: the job's own rewrites
-        // stopping is what says the feed has nothing left for it.
+        // An application writing in the target state keeps the lag above zero for good: the job's rewrites stopping,
+        // in every instance, is what says the feed has nothing left for it. Unknown (the records unreadable) is not idle.
         var rule = new CompletionRule(runUntilCancelled: false);
 
-        Assert.False(rule.ShouldVerify(lag: 500, Report(rewritten: 0), inFlight: 0));
-        Assert.False(rule.ShouldVerify(lag: 480, Report(rewritten: 40), inFlight: 2));
-        Assert.False(rule.ShouldVerify(lag: 470, Report(rewritten: 80), inFlight: 0));
-        Assert.True(rule.ShouldVerify(lag: 900, Report(rewritten: 80), inFlight: 3));
+        Assert.False(rule.ShouldVerify(lag: 500, jobIdle: false, inFlight: 0));
+        Assert.False(rule.ShouldVerify(lag: 470, jobIdle: null, inFlight: 0));
+        Assert.True(rule.ShouldVerify(lag: 900, jobIdle: true, inFlight: 3));
     }
 
     [Fact]
@@ -35,8 +34,8 @@ public sealed class CompletionRuleTests
     {
         var rule = new CompletionRule(runUntilCancelled: false);
 
-        Assert.False(rule.ShouldVerify(lag: null, Report(rewritten: 5), inFlight: 0));
-        Assert.False(rule.ShouldVerify(lag: null, Report(rewritten: 5), inFlight: 0));
+        Assert.False(rule.ShouldVerify(lag: null, jobIdle: true, inFlight: 0));
+        Assert.False(rule.ShouldVerify(lag: null, jobIdle: true, inFlight: 0));
     }
 
     [Fact]
@@ -44,9 +43,18 @@ public sealed class CompletionRuleTests
     {
         var rule = new CompletionRule(runUntilCancelled: true);
 
-        Assert.False(rule.ShouldVerify(lag: 0, Report(rewritten: 0), inFlight: 0));
-        Assert.False(rule.ShouldVerify(lag: 0, Report(rewritten: 0), inFlight: 0));
-        Assert.False(rule.ShouldVerify(lag: 7, Report(rewritten: 0), inFlight: 0));
+        Assert.False(rule.ShouldVerify(lag: 0, jobIdle: true, inFlight: 0));
+        Assert.False(rule.ShouldVerify(lag: 7, jobIdle: true, inFlight: 0));
+    }
+
+    [Fact]
+    public void Judge_AnotherInstanceSweeps_Waits_NeverStuck()
+    {
+        var rule = new CompletionRule(runUntilCancelled: false);
+
+        Assert.Equal(CompletionStep.Wait, rule.Judge(4, Report(rewritten: 10), sweeps: false));
+        Assert.Equal(CompletionStep.Wait, rule.Judge(4, Report(rewritten: 10), sweeps: false));
+        Assert.Equal(CompletionStep.Done, rule.Judge(0, Report(rewritten: 10), sweeps: false));
     }
 
     [Fact]

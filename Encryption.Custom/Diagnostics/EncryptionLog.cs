@@ -78,6 +78,13 @@ internal static partial class EncryptionLog
     public static partial void MigrationVerificationOutstanding(ILogger logger, string processorName, long outstanding);
 
     [LoggerMessage(
+        EventId = 206,
+        EventName = "MigrationSweep",
+        Level = LogLevel.Information,
+        Message = "Encryption migration '{ProcessorName}' is caught up over every instance, and its verification found {Outstanding} documents outside the target state that the change feed will not show again (an earlier run's left-overs under this processor name): this instance migrates them directly.")]
+    public static partial void MigrationSweep(ILogger logger, string processorName, long outstanding);
+
+    [LoggerMessage(
         EventId = 205,
         EventName = "MigrationStopped",
         Level = LogLevel.Information,

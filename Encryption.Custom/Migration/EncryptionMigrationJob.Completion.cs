@@ -8,27 +8,32 @@ namespace Encryption.Custom;
 public sealed partial class EncryptionMigrationJob
 {
     private readonly EstimatorFailures _estimatorFailures = new();
+    private bool _sharedLeases;
 
     // Reports progress until done (or cancelled). Done means a verification pass found every document in the target
-    // state (reported failures aside); when to look is the CompletionRule's. Documents a verification finds outside the
-    // target state and not reported are migrated by it directly (the sweep): those the feed will not show again, such
-    // as a rerun's left-overs under the same job name.
+    // state (reported failures aside); when to look is the CompletionRule's, from the lag over every lease and from
+    // every instance's activity (JobActivity). Documents a verification finds outside the target state and not
+    // reported are migrated by it directly (the sweep), by one instance of the job only: those the feed will not show
+    // again, such as a rerun's left-overs under the same job name. Progress goes on being reported while a
+    // verification or a sweep runs.
     private async Task<(bool Completed, EncryptionMigrationStatus? Verification)> WatchAsync(IProgress<EncryptionMigrationProgress>? progress, CancellationToken cancellationToken)
     {
         ChangeFeedEstimator estimator = _container.GetChangeFeedEstimator(_options.ProcessorName, _leaseContainer);
         var rule = new CompletionRule(_options.RunUntilCancelled);
+        var board = new JobActivityBoard(_leaseContainer, _options.ProcessorName, _options.InstanceName, _options.ProgressInterval, _budget);
+        var activity = new JobActivity(_options.InstanceName);
         EncryptionMigrationStatus? verification = null;
         try
         {
             while (true)
             {
                 await Task.Delay(_options.ProgressInterval, _time, cancellationToken).ConfigureAwait(false);
-                long? lag = await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
+                (long? lag, bool shared) = await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
                 _lastLag = lag ?? _lastLag;
-                EncryptionMigrationProgress snapshot = Snapshot();
-                progress?.Report(snapshot);
-                LogProgress(snapshot);
-                if (!rule.ShouldVerify(lag, snapshot, Interlocked.Read(ref _inFlight)))
+                _sharedLeases = shared;
+                EncryptionMigrationProgress snapshot = Report(progress);
+                bool? jobIdle = await LookAsync(board, activity, snapshot, cancellationToken).ConfigureAwait(false);
+                if (!rule.ShouldVerify(lag, jobIdle, Interlocked.Read(ref _inFlight)))
                 {
                     continue;
                 }
@@ -37,15 +42,19 @@ public sealed partial class EncryptionMigrationJob
                 long unexplained;
                 try
                 {
-                    (verification, unexplained) = await StatusScan.RunAsync(
-                        _container, _target, _crypto.Processor.MaxDepth, _budget, IsReportedFailure, _partitionKeyPaths, outstanding, cancellationToken, _time).ConfigureAwait(false);
+                    (verification, unexplained) = await ReportingWhileAsync(
+                        StatusScan.RunAsync(_container, _target, _crypto.Processor.MaxDepth, _budget, IsReportedFailure, _partitionKeyPaths, outstanding, cancellationToken, _time),
+                        progress,
+                        board,
+                        activity,
+                        cancellationToken).ConfigureAwait(false);
                 }
                 catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
                 {
                     continue;
                 }
 
-                CompletionStep step = rule.Judge(unexplained, snapshot);
+                CompletionStep step = rule.Judge(unexplained, snapshot, activity.Sweeps);
                 if (step == CompletionStep.Done)
                 {
                     return (true, verification);
@@ -63,12 +72,95 @@ public sealed partial class EncryptionMigrationJob
                     return (false, verification);
                 }
 
-                await SweepAsync(outstanding, cancellationToken).ConfigureAwait(false);
+                if (step == CompletionStep.Sweep)
+                {
+                    if (_logger is { } sweepLogger)
+                    {
+                        EncryptionLog.MigrationSweep(sweepLogger, _options.ProcessorName, outstanding.Count);
+                    }
+
+                    await ReportingWhileAsync(SweepAsync(outstanding, cancellationToken), progress, board, activity, cancellationToken).ConfigureAwait(false);
+                }
             }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             return (false, verification);
+        }
+        finally
+        {
+            await RemoveQuietlyAsync(board).ConfigureAwait(false);
+        }
+    }
+
+    private EncryptionMigrationProgress Report(IProgress<EncryptionMigrationProgress>? progress)
+    {
+        EncryptionMigrationProgress snapshot = Snapshot();
+        progress?.Report(snapshot);
+        LogProgress(snapshot);
+        return snapshot;
+    }
+
+    // Whether the job did nothing since the last look, null when that cannot be told this time (a transient failure;
+    // the next report looks again). While another instance holds a lease, this one writes its activity and reads
+    // every instance's; while it holds them all (or the others hold none), its own counts are the job's, and the
+    // board costs nothing: a lone instance under a tight budget must not spend it on records nobody reads.
+    private async Task<bool?> LookAsync(JobActivityBoard board, JobActivity activity, EncryptionMigrationProgress snapshot, CancellationToken cancellationToken)
+    {
+        long work = snapshot.DocumentsRewritten + snapshot.DocumentsFailed + snapshot.Conflicts;
+        if (!_sharedLeases)
+        {
+            return activity.Idle([activity.Alone(work)]);
+        }
+
+        try
+        {
+            return activity.Idle(await board.PublishAndReadAsync(work, cancellationToken).ConfigureAwait(false));
+        }
+        catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
+        {
+            activity.Unknown();
+            return null;
+        }
+    }
+
+    // Awaits a verification or a sweep, reporting progress (and this instance's activity, so that the others see the
+    // sweep as work) every interval meanwhile: a scan of a large container takes minutes.
+    private async Task<T> ReportingWhileAsync<T>(Task<T> work, IProgress<EncryptionMigrationProgress>? progress, JobActivityBoard board, JobActivity activity, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            Task delay = Task.Delay(_options.ProgressInterval, _time, cancellationToken);
+            if (await Task.WhenAny(work, delay).ConfigureAwait(false) == work || delay.IsCanceled)
+            {
+                return await work.ConfigureAwait(false);
+            }
+
+            await LookAsync(board, activity, Report(progress), cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private async Task ReportingWhileAsync(Task work, IProgress<EncryptionMigrationProgress>? progress, JobActivityBoard board, JobActivity activity, CancellationToken cancellationToken) =>
+        await ReportingWhileAsync(WithResult(work), progress, board, activity, cancellationToken).ConfigureAwait(false);
+
+    private static async Task<bool> WithResult(Task work)
+    {
+        await work.ConfigureAwait(false);
+        return true;
+    }
+
+    // The run ended: its record goes (the others stop waiting for it at once). Best effort within a few seconds, on
+    // a token of its own since the run's may be cancelled; a record left behind drops out by itself (JobActivity).
+    private static async Task RemoveQuietlyAsync(JobActivityBoard board)
+    {
+        using var bound = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        try
+        {
+            await board.RemoveAsync(bound.Token).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (exception is CosmosException or OperationCanceledException || TransientFailures.IsTransient(exception, CancellationToken.None))
+        {
+            // Left behind: harmless, see above.
         }
     }
 
@@ -108,12 +200,14 @@ public sealed partial class EncryptionMigrationJob
 
     private bool IsReportedFailure(StoredDocument document) => _counters.HasFailed(document.Id, document.PartitionKey.ToString());
 
-    // The lag over all leases; null while no lease exists yet (the processor has not created them), or when the
-    // estimator failed this time in a way the run rides out (EstimatorFailures; the next report asks again).
-    private async Task<long?> EstimateLagAsync(ChangeFeedEstimator estimator, CancellationToken cancellationToken)
+    // The lag over all leases, null while no lease exists yet (the processor has not created them) or when the
+    // estimator failed this time in a way the run rides out (EstimatorFailures; the next report asks again); and
+    // whether another instance owns one of them (then the others' activity counts, JobActivity).
+    private async Task<(long? Lag, bool Shared)> EstimateLagAsync(ChangeFeedEstimator estimator, CancellationToken cancellationToken)
     {
         long lag = 0;
         int leases = 0;
+        bool shared = false;
         try
         {
             using FeedIterator<ChangeFeedProcessorState> states = estimator.GetCurrentStateIterator();
@@ -125,15 +219,16 @@ public sealed partial class EncryptionMigrationJob
                 {
                     leases++;
                     lag += state.EstimatedLag;
+                    shared |= state.InstanceName is { Length: > 0 } owner && !string.Equals(owner, _options.InstanceName, StringComparison.Ordinal);
                 }
             }
         }
         catch (Exception exception) when (_estimatorFailures.Tolerate(exception, cancellationToken))
         {
-            return null;
+            return (null, _sharedLeases);
         }
 
         _estimatorFailures.Succeeded();
-        return leases == 0 ? null : lag;
+        return (leases == 0 ? null : lag, shared);
     }
 }

@@ -192,9 +192,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
                 await DrainAsync().ConfigureAwait(false);
             }
 
-            EncryptionMigrationProgress last = Snapshot();
-            progress?.Report(last);
-            LogProgress(last);
+            EncryptionMigrationProgress last = Report(progress);
             IReadOnlyList<EncryptionMigrationFailure> failures = _counters.Failures();
             if (_logger is { } stoppedLogger)
             {

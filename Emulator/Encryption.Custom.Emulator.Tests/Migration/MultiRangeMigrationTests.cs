@@ -1,4 +1,5 @@
 using Encryption.Custom.Emulator.Tests.Encryption;
+using Encryption.Custom.Emulator.Tests.Hosting;
 using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
 
 namespace Encryption.Custom.Emulator.Tests.Migration;
@@ -55,5 +56,45 @@ public sealed class MultiRangeMigrationTests(EncryptionFixture fixture) : IClass
         Assert.Equal(count, status.DocumentsInTargetState);
         Dictionary<string, Newtonsoft.Json.Linq.JObject> stored = await ReadStoredAsync(raw, Ct);
         Assert.All(stored.Values, document => Assert.Equal(EncryptionFixture.Dek1, KeyId(document)));
+    }
+
+    /// <summary>
+    /// Issue 36's slowdown: one instance drained its leases while the other, slower (a tight request-unit budget),
+    /// still had most of its own ahead. The fast one used to look for "done" on its own idleness, find the slow one's
+    /// documents outside the target state and rewrite them itself, racing the slow one's feed. Now it waits while any
+    /// instance of the job is still working: no instance sweeps, and each document is rewritten once. The slow one
+    /// starts first and takes every lease; the fast one, started on its first report, takes a lease from it.
+    /// </summary>
+    [Fact]
+    public async Task TwoInstances_OneSlow_TheFastOneWaitsForTheJob_NoneSweepsTheOthersDocuments()
+    {
+        int count = Documents;
+        Container raw = await MultiRangeContainerAsync("/pk");
+        Container leases = await MultiRangeContainerAsync("/id");
+        await SeedAsync(raw, count, Ct);
+        var policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, Paths) { PlaintextPolicy = PlaintextPolicy.WriteEncryptedForbidPlaintext };
+        var logs = new CapturedLogs();
+        // Reports a second apart (not 300 ms): "did nothing since the last report" must not be a pause of the slow
+        // instance on a loaded machine.
+        EncryptionMigrationOptions fastOptions = Options("a");
+        fastOptions.LoggerFactory = logs;
+        fastOptions.ProgressInterval = TimeSpan.FromSeconds(1);
+        EncryptionMigrationOptions slowOptions = Options("b");
+        slowOptions.LoggerFactory = logs;
+        slowOptions.ProgressInterval = TimeSpan.FromSeconds(1);
+        slowOptions.RequestUnitsPerSecond = 40;
+        slowOptions.MaxDegreeOfParallelism = 2;
+
+        await using var fast = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, fastOptions);
+        await using var slow = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, slowOptions);
+        EncryptionMigrationResult[] results = await RunSecondOnFirstReportAsync(slow, fast, Ct);
+
+        Assert.All(results, r => Assert.True(r.Completed));
+        Assert.True(results[1].Progress.DocumentsRewritten > 0, "the fast instance took no lease: the case is not the one tested");
+        Assert.Equal(count, results.Sum(r => r.Progress.DocumentsRewritten));
+        Assert.DoesNotContain(logs.Entries, entry => entry.EventName == "MigrationSweep");
+        EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(raw, policy, Ct);
+        Assert.Equal(count, status.DocumentsInTargetState);
+        Assert.Equal(count, status.TotalDocuments);
     }
 }

@@ -1,0 +1,110 @@
+using System.Security.Cryptography;
+using System.Text;
+using System.Text.Json;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Migration;
+
+/// <summary>
+/// The instances' activity records (<see cref="JobActivity"/>) in the job's lease container: one document per
+/// instance, <c>{ kind: "encryption-migration-activity", processor, instance, work, reports, intervalSeconds }</c>,
+/// written at each progress report and read back with the others of the same processor name. Written and read as
+/// streams (the lease container's client may have any serializer). The id is a hash of the processor and instance
+/// names: valid whatever characters they hold, and never one of the change feed processor's lease ids (which start
+/// with the processor name). A record costs one upsert and one small query per report (about 12 RU), charged to the
+/// job's budget, and only while another instance holds a lease (a lone instance writes none); the instance
+/// deletes its record when its run ends.
+/// </summary>
+internal sealed class JobActivityBoard(Container leaseContainer, string processorName, string instanceName, TimeSpan interval, RequestUnitBudget budget)
+{
+    /// <summary>The <c>kind</c> of an activity record.</summary>
+    public const string Kind = "encryption-migration-activity";
+
+    private readonly string _id = IdOf(processorName, instanceName);
+    private long _reports;
+
+    /// <summary>The id of an instance's record (a hash of the two names, hex).</summary>
+    public static string IdOf(string processorName, string instanceName) =>
+        Kind + "-" + Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(processorName + "\n" + instanceName)).AsSpan(0, 16));
+
+    /// <summary>
+    /// Writes this instance's record with <paramref name="work"/>, then reads every instance's of this processor name.
+    /// </summary>
+    /// <exception cref="CosmosException">The lease container refused the write or the query.</exception>
+    public async Task<IReadOnlyList<InstanceActivity>> PublishAndReadAsync(long work, CancellationToken cancellationToken)
+    {
+        _reports++;
+        using (var body = new MemoryStream())
+        {
+            using (var writer = new Utf8JsonWriter(body))
+            {
+                writer.WriteStartObject();
+                writer.WriteString("id", _id);
+                writer.WriteString("partitionKey", _id); // the change feed processor also takes lease containers keyed by /partitionKey
+                writer.WriteString("kind", Kind);
+                writer.WriteString("processor", processorName);
+                writer.WriteString("instance", instanceName);
+                writer.WriteNumber("work", work);
+                writer.WriteNumber("reports", _reports);
+                writer.WriteNumber("intervalSeconds", interval.TotalSeconds);
+                writer.WriteEndObject();
+            }
+
+            body.Position = 0;
+            using ResponseMessage written = await leaseContainer.UpsertItemStreamAsync(body, new PartitionKey(_id), cancellationToken: cancellationToken).ConfigureAwait(false);
+            budget.Charge(written.Headers.RequestCharge);
+            written.EnsureSuccessStatusCode();
+        }
+
+        QueryDefinition query = new QueryDefinition("SELECT c.instance, c.work, c.reports, c.intervalSeconds, c._ts FROM c WHERE c.kind = @kind AND c.processor = @processor")
+            .WithParameter("@kind", Kind)
+            .WithParameter("@processor", processorName);
+        var records = new List<InstanceActivity>();
+        using FeedIterator pages = leaseContainer.GetItemQueryStreamIterator(query);
+        while (pages.HasMoreResults)
+        {
+            using ResponseMessage page = await pages.ReadNextAsync(cancellationToken).ConfigureAwait(false);
+            budget.Charge(page.Headers.RequestCharge);
+            page.EnsureSuccessStatusCode();
+            using JsonDocument document = await JsonDocument.ParseAsync(page.Content, cancellationToken: cancellationToken).ConfigureAwait(false);
+            foreach (JsonElement row in document.RootElement.GetProperty("Documents").EnumerateArray())
+            {
+                records.Add(Parse(row));
+            }
+        }
+
+        return records;
+    }
+
+    /// <summary>Deletes this instance's record (its run ended); a record already gone is fine.</summary>
+    public async Task RemoveAsync(CancellationToken cancellationToken)
+    {
+        if (_reports == 0)
+        {
+            return; // never written: a lone instance
+        }
+
+        using ResponseMessage deleted = await leaseContainer.DeleteItemStreamAsync(_id, new PartitionKey(_id), cancellationToken: cancellationToken).ConfigureAwait(false);
+        budget.Charge(deleted.Headers.RequestCharge);
+        if (deleted.StatusCode != System.Net.HttpStatusCode.NotFound)
+        {
+            deleted.EnsureSuccessStatusCode();
+        }
+    }
+
+    // A record another instance wrote: every member must be there with its type, else the record is refused (a
+    // record this code does not understand is not guessed at).
+    private static InstanceActivity Parse(JsonElement row)
+    {
+        if (row.TryGetProperty("instance", out JsonElement instance) && instance.ValueKind == JsonValueKind.String
+            && row.TryGetProperty("work", out JsonElement work) && work.TryGetInt64(out long workValue)
+            && row.TryGetProperty("reports", out JsonElement reports) && reports.TryGetInt64(out long reportsValue)
+            && row.TryGetProperty("intervalSeconds", out JsonElement seconds) && seconds.TryGetDouble(out double secondsValue)
+            && row.TryGetProperty("_ts", out JsonElement timestamp) && timestamp.TryGetInt64(out long timestampValue))
+        {
+            return new InstanceActivity(instance.GetString()!, workValue, reportsValue, timestampValue, secondsValue);
+        }
+
+        throw new InvalidOperationException($"The lease container holds a migration activity record ({Kind}) this version cannot read: a member is missing or of another type.");
+    }
+}
