@@ -63,6 +63,28 @@ public sealed class JobActivityTests
     }
 
     [Fact]
+    public void ALeaseOwnerWithoutALiveRecord_HoldsTheJob_AndIsNamed()
+    {
+        // "b" holds leases but wrote no record lately (killed, or holding every lease and between heartbeats): its
+        // documents may be in its hands, so the job is not idle, and the run can say for whom it waits.
+        var activity = new JobActivity("a");
+
+        activity.Idle([Record("a", 3, 1, 100)], leaseOwners: ["b"]);
+        Assert.False(activity.Idle([Record("a", 3, 2, 101)], leaseOwners: ["b"]));
+        Assert.Equal(["b"], activity.SilentOwners);
+
+        // Its heartbeat comes: live; unchanged at the next look, the job is idle.
+        Assert.False(activity.Idle([Record("a", 3, 3, 102), Record("b", 50, 1, 102)], leaseOwners: ["b"]));
+        Assert.Empty(activity.SilentOwners);
+        Assert.True(activity.Idle([Record("a", 3, 4, 103), Record("b", 50, 2, 103)], leaseOwners: ["b"]));
+
+        // Gone for good (no record past its liveness) with its lease passed to this instance: not waited for.
+        Assert.False(activity.Idle([Record("a", 3, 5, 110)], leaseOwners: ["b"]));
+        Assert.Equal(["b"], activity.SilentOwners);
+        Assert.True(activity.Idle([Record("a", 3, 6, 120), Record("b", 50, 2, 103)], leaseOwners: []));
+    }
+
+    [Fact]
     public void Liveness_IsThreeIntervals_NeverUnderTenSeconds()
     {
         Assert.Equal(10, JobActivity.LivenessSeconds(0.3));

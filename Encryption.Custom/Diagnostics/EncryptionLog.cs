@@ -85,6 +85,13 @@ internal static partial class EncryptionLog
     public static partial void MigrationSweep(ILogger logger, string processorName, long outstanding);
 
     [LoggerMessage(
+        EventId = 207,
+        EventName = "MigrationWaitingForLeases",
+        Level = LogLevel.Information,
+        Message = "Encryption migration '{ProcessorName}' waits for {Leases} leases held by {Owners}, which write no activity record (stopped, killed, or an older version): the change feed processor takes the leases over when they expire (60 s after their last renewal by default), and the run goes on from their checkpoints.")]
+    public static partial void MigrationWaitingForLeases(ILogger logger, string processorName, int leases, string owners);
+
+    [LoggerMessage(
         EventId = 205,
         EventName = "MigrationStopped",
         Level = LogLevel.Information,

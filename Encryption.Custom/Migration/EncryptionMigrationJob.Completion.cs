@@ -1,6 +1,7 @@
 using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Migration;
 using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Logging;
 
 namespace Encryption.Custom;
 
@@ -8,7 +9,16 @@ namespace Encryption.Custom;
 public sealed partial class EncryptionMigrationJob
 {
     private readonly EstimatorFailures _estimatorFailures = new();
-    private bool _sharedLeases;
+    private Dictionary<string, int> _otherOwners = [];
+    private DateTimeOffset _lastHeartbeat = DateTimeOffset.MinValue;
+    private string? _silentOwnersLogged;
+    private bool _unownedBacklog;
+    private DateTimeOffset? _unownedSince;
+
+    // How long a lease nobody owns, with a backlog, holds the job: the processor takes such a lease at its next
+    // balancing (every 13 s by default), so one still unowned after two of them is not being taken (its lease
+    // traffic failing, say), and its documents are left to the sweep.
+    private static readonly TimeSpan s_unownedLeaseGrace = TimeSpan.FromSeconds(30);
 
     // Reports progress until done (or cancelled). Done means a verification pass found every document in the target
     // state (reported failures aside); when to look is the CompletionRule's, from the lag over every lease and from
@@ -28,9 +38,9 @@ public sealed partial class EncryptionMigrationJob
             while (true)
             {
                 await Task.Delay(_options.ProgressInterval, _time, cancellationToken).ConfigureAwait(false);
-                (long? lag, bool shared) = await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
+                (long? lag, Dictionary<string, int>? owners) = await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
                 _lastLag = lag ?? _lastLag;
-                _sharedLeases = shared;
+                _otherOwners = owners ?? _otherOwners;
                 EncryptionMigrationProgress snapshot = Report(progress);
                 bool? jobIdle = await LookAsync(board, activity, snapshot, cancellationToken).ConfigureAwait(false);
                 if (!rule.ShouldVerify(lag, jobIdle, Interlocked.Read(ref _inFlight)))
@@ -102,25 +112,58 @@ public sealed partial class EncryptionMigrationJob
     }
 
     // Whether the job did nothing since the last look, null when that cannot be told this time (a transient failure;
-    // the next report looks again). While another instance holds a lease, this one writes its activity and reads
+    // the next report looks again); never while a lease nobody owns yet has a backlog, for up to s_unownedLeaseGrace (the
+    // processor takes it at its next balancing, and sweeping it instead made a slow start migrate everything by point
+    // reads). While another instance holds a lease, this one writes its activity and reads
     // every instance's; while it holds them all (or the others hold none), its own counts are the job's, and the
     // board costs nothing: a lone instance under a tight budget must not spend it on records nobody reads.
     private async Task<bool?> LookAsync(JobActivityBoard board, JobActivity activity, EncryptionMigrationProgress snapshot, CancellationToken cancellationToken)
     {
         long work = snapshot.DocumentsRewritten + snapshot.DocumentsFailed + snapshot.Conflicts;
-        if (!_sharedLeases)
-        {
-            return activity.Idle([activity.Alone(work)]);
-        }
-
         try
         {
-            return activity.Idle(await board.PublishAndReadAsync(work, cancellationToken).ConfigureAwait(false));
+            if (_otherOwners.Count == 0)
+            {
+                // Holding every lease: a heartbeat now and then, so that an instance starting beside this one sees
+                // the leases' owner alive and waits for it instead of sweeping what it is migrating.
+                if (_time.GetUtcNow() - _lastHeartbeat >= board.HeartbeatInterval)
+                {
+                    _lastHeartbeat = _time.GetUtcNow();
+                    await board.PublishAsync(work, cancellationToken).ConfigureAwait(false);
+                }
+
+                return activity.Idle([activity.Alone(work)]) && !_unownedBacklog;
+            }
+
+            _lastHeartbeat = _time.GetUtcNow();
+            bool idle = activity.Idle(await board.PublishAndReadAsync(work, cancellationToken).ConfigureAwait(false), _otherOwners.Keys);
+            LogSilentOwners(activity.SilentOwners);
+            return idle && !_unownedBacklog;
         }
         catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
         {
             activity.Unknown();
             return null;
+        }
+    }
+
+    // Says once (per change) why the run waits: leases held by instances that write no activity record. The change
+    // feed processor takes them over when they expire; until then their documents are neither migrated by their
+    // owner nor swept here (the owner may be alive).
+    private void LogSilentOwners(IReadOnlyList<string> silent)
+    {
+        string key = string.Join('\n', silent);
+        if (key == _silentOwnersLogged)
+        {
+            return;
+        }
+
+        _silentOwnersLogged = key;
+        if (silent.Count > 0 && _logger is { } logger && logger.IsEnabled(LogLevel.Information))
+        {
+            int leases = silent.Sum(owner => _otherOwners.GetValueOrDefault(owner));
+            string owners = string.Join(", ", silent);
+            EncryptionLog.MigrationWaitingForLeases(logger, _options.ProcessorName, leases, owners);
         }
     }
 
@@ -202,12 +245,13 @@ public sealed partial class EncryptionMigrationJob
 
     // The lag over all leases, null while no lease exists yet (the processor has not created them) or when the
     // estimator failed this time in a way the run rides out (EstimatorFailures; the next report asks again); and
-    // whether another instance owns one of them (then the others' activity counts, JobActivity).
-    private async Task<(long? Lag, bool Shared)> EstimateLagAsync(ChangeFeedEstimator estimator, CancellationToken cancellationToken)
+    // the other instances that own leases, with how many (then the others' activity counts, JobActivity).
+    private async Task<(long? Lag, Dictionary<string, int>? OtherOwners)> EstimateLagAsync(ChangeFeedEstimator estimator, CancellationToken cancellationToken)
     {
         long lag = 0;
         int leases = 0;
-        bool shared = false;
+        var owners = new Dictionary<string, int>(StringComparer.Ordinal);
+        bool unownedBacklog = false;
         try
         {
             using FeedIterator<ChangeFeedProcessorState> states = estimator.GetCurrentStateIterator();
@@ -219,16 +263,28 @@ public sealed partial class EncryptionMigrationJob
                 {
                     leases++;
                     lag += state.EstimatedLag;
-                    shared |= state.InstanceName is { Length: > 0 } owner && !string.Equals(owner, _options.InstanceName, StringComparison.Ordinal);
+                    if (state.InstanceName is not { Length: > 0 } owner)
+                    {
+                        // A lease nobody owns yet (the processor's start or balancing has not taken it): its backlog
+                        // is the feed's to come, not the sweep's.
+                        unownedBacklog |= state.EstimatedLag > 0;
+                    }
+                    else if (!string.Equals(owner, _options.InstanceName, StringComparison.Ordinal))
+                    {
+                        owners[owner] = owners.GetValueOrDefault(owner) + 1;
+                    }
                 }
             }
         }
         catch (Exception exception) when (_estimatorFailures.Tolerate(exception, cancellationToken))
         {
-            return (null, _sharedLeases);
+            return (null, null);
         }
 
         _estimatorFailures.Succeeded();
-        return (leases == 0 ? null : lag, shared);
+        DateTimeOffset now = _time.GetUtcNow();
+        _unownedSince = unownedBacklog ? _unownedSince ?? now : null;
+        _unownedBacklog = unownedBacklog && now - _unownedSince < s_unownedLeaseGrace;
+        return (leases == 0 ? null : lag, owners);
     }
 }

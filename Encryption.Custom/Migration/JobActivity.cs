@@ -13,8 +13,9 @@ internal readonly record struct InstanceActivity(string Instance, long Work, lon
 /// instance sweeps what a verification finds. One instance's own pages say nothing about the leases another instance
 /// holds: judged by them, an instance whose leases had drained verified while another still had thousands of
 /// documents ahead, and its sweep raced that instance's feed (a 412 for every document both touched). So every
-/// instance writes its counts to the lease container at each report (<see cref="JobActivityBoard"/>), and the job
-/// is idle only when every live instance has written again since the last look and none of the counts moved.
+/// instance writes its counts to the lease container (<see cref="JobActivityBoard"/>), and the job is idle only when
+/// every live instance has written again since the last look, none of the counts moved, and every instance that owns
+/// a lease is live.
 /// </summary>
 /// <remarks>
 /// Live means written within <see cref="LivenessSeconds"/> of this instance's own latest record, on the service's
@@ -38,10 +39,18 @@ internal sealed class JobActivity(string self)
     public static double LivenessSeconds(double intervalSeconds) => Math.Max(MinimumLivenessSeconds, 3 * intervalSeconds);
 
     /// <summary>
+    /// The other instances that own a lease but wrote no record lately, as of the last look (stopped, killed, or of a
+    /// version that writes none): the job waits for them until their leases expire and are taken over.
+    /// </summary>
+    public IReadOnlyList<string> SilentOwners { get; private set; } = [];
+
+    /// <summary>
     /// Takes a look at <paramref name="records"/> (every instance's latest, this one's just written) and says whether
     /// the job did nothing since the previous look. Without this instance's own record nothing is known: not idle.
+    /// An instance in <paramref name="leaseOwners"/> (the owners of the job's leases) without a live record may be
+    /// working on them: not idle either.
     /// </summary>
-    public bool Idle(IReadOnlyList<InstanceActivity> records)
+    public bool Idle(IReadOnlyList<InstanceActivity> records, IReadOnlyCollection<string>? leaseOwners = null)
     {
         ArgumentNullException.ThrowIfNull(records);
         InstanceActivity? own = null;
@@ -78,14 +87,26 @@ internal sealed class JobActivity(string self)
             idle &= unchanged;
         }
 
+        var silent = new List<string>();
+        foreach (string owner in leaseOwners ?? [])
+        {
+            if (!live.ContainsKey(owner) && !string.Equals(owner, self, StringComparison.Ordinal))
+            {
+                silent.Add(owner);
+            }
+        }
+
+        silent.Sort(StringComparer.Ordinal);
+        SilentOwners = silent;
         _last = live;
         Sweeps = live.Keys.Min(StringComparer.Ordinal) is { } first && string.Equals(first, self, StringComparison.Ordinal);
-        return idle;
+        return idle && silent.Count == 0;
     }
 
     /// <summary>
-    /// This instance's record when no other instance holds a lease (nothing is written or read then): its own counts,
-    /// a new report each time, so that its idleness is its own work standing still.
+    /// This instance's record when no other instance holds a lease (then nothing is read, and only a heartbeat is
+    /// written, <see cref="JobActivityBoard"/>): its own counts, a new report each time, so that its idleness is its
+    /// own work standing still.
     /// </summary>
     public InstanceActivity Alone(long work) => new(self, work, ++_aloneReports, Timestamp: 0, IntervalSeconds: 0);
 

@@ -12,8 +12,8 @@ namespace Encryption.Custom.Migration;
 /// streams (the lease container's client may have any serializer). The id is a hash of the processor and instance
 /// names: valid whatever characters they hold, and never one of the change feed processor's lease ids (which start
 /// with the processor name). A record costs one upsert and one small query per report (about 12 RU), charged to the
-/// job's budget, and only while another instance holds a lease (a lone instance writes none); the instance
-/// deletes its record when its run ends.
+/// job's budget, while another instance holds a lease; an instance that holds them all only writes a heartbeat
+/// (<see cref="HeartbeatInterval"/>) and reads nothing. The instance deletes its record when its run ends.
 /// </summary>
 internal sealed class JobActivityBoard(Container leaseContainer, string processorName, string instanceName, TimeSpan interval, RequestUnitBudget budget)
 {
@@ -28,34 +28,44 @@ internal sealed class JobActivityBoard(Container leaseContainer, string processo
         Kind + "-" + Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(processorName + "\n" + instanceName)).AsSpan(0, 16));
 
     /// <summary>
+    /// How often an instance that holds every lease writes its record (a heartbeat, read by nobody but an instance
+    /// that starts and holds none yet, which must see that the leases' owner is alive): a third of the liveness.
+    /// </summary>
+    public TimeSpan HeartbeatInterval { get; } = TimeSpan.FromSeconds(JobActivity.LivenessSeconds(interval.TotalSeconds) / 3);
+
+    /// <summary>Writes this instance's record with <paramref name="work"/> (no read).</summary>
+    /// <exception cref="CosmosException">The lease container refused the write.</exception>
+    public async Task PublishAsync(long work, CancellationToken cancellationToken)
+    {
+        _reports++;
+        using var body = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(body))
+        {
+            writer.WriteStartObject();
+            writer.WriteString("id", _id);
+            writer.WriteString("partitionKey", _id); // the change feed processor also takes lease containers keyed by /partitionKey
+            writer.WriteString("kind", Kind);
+            writer.WriteString("processor", processorName);
+            writer.WriteString("instance", instanceName);
+            writer.WriteNumber("work", work);
+            writer.WriteNumber("reports", _reports);
+            writer.WriteNumber("intervalSeconds", interval.TotalSeconds);
+            writer.WriteEndObject();
+        }
+
+        body.Position = 0;
+        using ResponseMessage written = await leaseContainer.UpsertItemStreamAsync(body, new PartitionKey(_id), cancellationToken: cancellationToken).ConfigureAwait(false);
+        budget.Charge(written.Headers.RequestCharge);
+        written.EnsureSuccessStatusCode();
+    }
+
+    /// <summary>
     /// Writes this instance's record with <paramref name="work"/>, then reads every instance's of this processor name.
     /// </summary>
     /// <exception cref="CosmosException">The lease container refused the write or the query.</exception>
     public async Task<IReadOnlyList<InstanceActivity>> PublishAndReadAsync(long work, CancellationToken cancellationToken)
     {
-        _reports++;
-        using (var body = new MemoryStream())
-        {
-            using (var writer = new Utf8JsonWriter(body))
-            {
-                writer.WriteStartObject();
-                writer.WriteString("id", _id);
-                writer.WriteString("partitionKey", _id); // the change feed processor also takes lease containers keyed by /partitionKey
-                writer.WriteString("kind", Kind);
-                writer.WriteString("processor", processorName);
-                writer.WriteString("instance", instanceName);
-                writer.WriteNumber("work", work);
-                writer.WriteNumber("reports", _reports);
-                writer.WriteNumber("intervalSeconds", interval.TotalSeconds);
-                writer.WriteEndObject();
-            }
-
-            body.Position = 0;
-            using ResponseMessage written = await leaseContainer.UpsertItemStreamAsync(body, new PartitionKey(_id), cancellationToken: cancellationToken).ConfigureAwait(false);
-            budget.Charge(written.Headers.RequestCharge);
-            written.EnsureSuccessStatusCode();
-        }
-
+        await PublishAsync(work, cancellationToken).ConfigureAwait(false);
         QueryDefinition query = new QueryDefinition("SELECT c.instance, c.work, c.reports, c.intervalSeconds, c._ts FROM c WHERE c.kind = @kind AND c.processor = @processor")
             .WithParameter("@kind", Kind)
             .WithParameter("@processor", processorName);
