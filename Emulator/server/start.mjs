@@ -11,14 +11,7 @@
 // printed. SIGTERM / SIGINT close the server.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { captureAccount } from "./compat/account.mjs";
-import { createLoopbackCertificate } from "./compat/certificate.mjs";
-import { installCompatibility } from "./compat/install.mjs";
-import { createHttpsServer } from "./compat/internals.mjs";
-import { installOrderByUndefined } from "./compat/order-by.mjs";
-import { installQueryExtensions } from "./compat/query-extensions.mjs";
-import { installUrlSafeResourceIds } from "./compat/resource-ids.mjs";
-import { installWriteSequence } from "./compat/write-sequence.mjs";
+import { createEndpointServer } from "./compat/endpoint.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -30,20 +23,7 @@ const { values: args } = parseArgs({
 });
 if (args["enforce-throughput"]) process.env.EMULATOR_ENFORCE_THROUGHPUT = "1";
 
-// The hooks must be in place before the server builds its account and stores any document.
-captureAccount();
-installUrlSafeResourceIds();
-installWriteSequence();
-installQueryExtensions();
-installOrderByUndefined();
-
-// keepAlive: the server otherwise sends `connection: close`, and the SDK would pay a TLS handshake per request.
-const server = createHttpsServer({ ...createLoopbackCertificate(), keepAlive: true });
-installCompatibility(server);
-// Idle connections outlive the .NET client's pool timeout, so the client never reuses a socket that the
-// server is closing at that very moment.
-server.keepAliveTimeout = 130_000;
-server.headersTimeout = 135_000;
+const server = createEndpointServer();
 
 server.on("error", (err) => {
   console.error(`cosmos emulator: ${err.message}`);
