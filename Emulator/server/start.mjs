@@ -5,6 +5,8 @@
 //
 // --enforce-throughput (or EMULATOR_ENFORCE_THROUGHPUT=1): containers with provisioned throughput answer 429
 // once their request units per second are spent (compat/throughput.mjs).
+// EMULATOR_LATENCY_MS=<ms> (default 0, off): every request on documents is answered that much later, as across
+// a network (compat/latency.mjs).
 //
 // Port 0 lets the operating system pick a free port, with no window in which another process could take
 // it. Once listening, the endpoint, port and process id are written as JSON to --ready-file (if given) and
