@@ -5,20 +5,15 @@
 //
 // --enforce-throughput (or EMULATOR_ENFORCE_THROUGHPUT=1): containers with provisioned throughput answer 429
 // once their request units per second are spent (compat/throughput.mjs).
+// EMULATOR_LATENCY_MS=<ms> (default 0, off): every request on documents is answered that much later, as across
+// a network (compat/latency.mjs).
 //
 // Port 0 lets the operating system pick a free port, with no window in which another process could take
 // it. Once listening, the endpoint, port and process id are written as JSON to --ready-file (if given) and
 // printed. SIGTERM / SIGINT close the server.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { captureAccount } from "./compat/account.mjs";
-import { createLoopbackCertificate } from "./compat/certificate.mjs";
-import { installCompatibility } from "./compat/install.mjs";
-import { createHttpsServer } from "./compat/internals.mjs";
-import { installOrderByUndefined } from "./compat/order-by.mjs";
-import { installQueryExtensions } from "./compat/query-extensions.mjs";
-import { installUrlSafeResourceIds } from "./compat/resource-ids.mjs";
-import { installWriteSequence } from "./compat/write-sequence.mjs";
+import { createEndpointServer } from "./compat/endpoint.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -30,20 +25,7 @@ const { values: args } = parseArgs({
 });
 if (args["enforce-throughput"]) process.env.EMULATOR_ENFORCE_THROUGHPUT = "1";
 
-// The hooks must be in place before the server builds its account and stores any document.
-captureAccount();
-installUrlSafeResourceIds();
-installWriteSequence();
-installQueryExtensions();
-installOrderByUndefined();
-
-// keepAlive: the server otherwise sends `connection: close`, and the SDK would pay a TLS handshake per request.
-const server = createHttpsServer({ ...createLoopbackCertificate(), keepAlive: true });
-installCompatibility(server);
-// Idle connections outlive the .NET client's pool timeout, so the client never reuses a socket that the
-// server is closing at that very moment.
-server.keepAliveTimeout = 130_000;
-server.headersTimeout = 135_000;
+const server = createEndpointServer();
 
 server.on("error", (err) => {
   console.error(`cosmos emulator: ${err.message}`);

@@ -6,6 +6,7 @@ import { changeFeed, isChangeFeedRequest, isUnservedChangeFeedRequest, refuseCha
 import { createOrUpsert, isDocumentCreate, replace } from "./document-writes.mjs";
 import { fillEmptyErrorMessages } from "./error-messages.mjs";
 import { route } from "./internals.mjs";
+import { configuredLatencyMs } from "./latency.mjs";
 import { isPartitionScopedQuery, isPartitionScopedReadFeed, partitionScopedQuery, partitionScopedReadFeed } from "./partition-query.mjs";
 import { patch } from "./patch.mjs";
 import { pointRead } from "./point-read.mjs";
@@ -168,7 +169,15 @@ export function installCompatibility(server) {
   }
   const [serverListener] = serverListeners;
   server.removeAllListeners("request");
+  // Read once, when the server starts: a malformed value stops the start with its message.
+  const latencyMs = configuredLatencyMs();
   server.on("request", (req, res) => {
+    // A timer, not a wait: the thread serves other requests while this one is held back (latency.mjs).
+    if (latencyMs > 0 && isDocumentsRequest(req)) setTimeout(() => handleRequest(req, res), latencyMs);
+    else handleRequest(req, res);
+  });
+
+  function handleRequest(req, res) {
     let claimed;
     let known;
     let before;
@@ -208,5 +217,15 @@ export function installCompatibility(server) {
           res.destroy(err);
         }
       });
-  });
+  }
+}
+
+// A request about a container's documents (what EMULATOR_LATENCY_MS delays). A URL that does not parse is not
+// one: it is answered at once (400) by the handler.
+function isDocumentsRequest(req) {
+  try {
+    return documentsPath(normalisedPath(req.url)) !== null;
+  } catch {
+    return false;
+  }
 }
