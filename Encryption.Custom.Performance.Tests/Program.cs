@@ -12,7 +12,8 @@ namespace Encryption.Custom.Performance.Tests;
 /// BenchmarkDotNet benchmarks, <c>-- StreamAllocationBenchmark</c> for the fast allocation report, or
 /// <c>-- InterleavedRatios</c> for the speedup and efficiency ratios measured in one process, <c>-- ScalingCheck</c> for
 /// the check that cost grows linearly with document and policy size, or
-/// <c>-- MigrationThroughput</c> for the migration job's documents per second against an endpoint, <c>-- MigrationModel</c>
+/// <c>-- MigrationThroughput</c> for the migration job's documents per second against an endpoint, <c>-- MigrationScaling</c>
+/// for how that rate grows with instances, <c>-- MigrationModel</c>
 /// for the model of a migration too large to try, <c>-- BatchEncryptRatios</c> for the
 /// multi-value AES-CBC experiment, or <c>-- BoundCellCost</c> for what bound cells cost (docs/benchmarks.md).
 /// </summary>
@@ -59,6 +60,11 @@ public static class Program
         if (args.Length > 0 && string.Equals(args[0], Migration.Model.MigrationModelReport.Name, StringComparison.OrdinalIgnoreCase))
         {
             return Migration.Model.MigrationModelReport.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && string.Equals(args[0], MigrationScaling.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return MigrationScaling.RunAsync(args[1..]).GetAwaiter().GetResult();
         }
 
         if (args.Length > 0 && string.Equals(args[0], MigrationThroughput.Name, StringComparison.OrdinalIgnoreCase))

@@ -231,6 +231,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
                 .WithStartTime(DateTime.MinValue.ToUniversalTime())
                 .WithPollInterval(_options.PollInterval)
                 .WithMaxItems(_options.MaxItemsPerBatch)
+                .WithLeaseConfiguration(acquireInterval: _options.LeaseAcquireInterval)
                 .Build();
             try
             {

@@ -1,0 +1,196 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Security.Cryptography;
+using System.Text;
+using Encryption.Custom.Performance.Tests.Infrastructure;
+using Microsoft.Azure.Cosmos;
+
+namespace Encryption.Custom.Performance.Tests.Migration;
+
+/// <summary>
+/// Whether more instances of <see cref="EncryptionMigrationJob"/> migrate faster (issue 36):
+/// <c>EMULATOR_LATENCY_MS=20 EMULATOR_PARTITION_RANGES=8 Emulator/emulator.sh run -- dotnet run -c Release --project
+/// Encryption.Custom.Performance.Tests -- MigrationScaling [--documents 10000] [--instances 1,2,4]</c>. For each
+/// instance count it seeds a container of several partition key ranges with 1 KB plaintext documents, starts the
+/// first instance, starts the others at its first progress report (as several machines running the same command
+/// would, without racing for the lease container's initialization), and times until every instance has returned.
+/// </summary>
+/// <remarks>
+/// The endpoint's per-request latency makes each instance latency-bound, as a client across a network is (the bundled
+/// endpoint answers in about a millisecond on loopback, so without it the endpoint's one thread and the two cores bind
+/// first). Printed per instance count: documents per second end to end, request units per document over all
+/// instances, documents rewritten in total (the count itself when none was rewritten twice), conflicts redone, and how
+/// many documents each instance rewrote (how the change feed processor's leases fell). Exits 2 on bad arguments, 1
+/// when a run does not complete or rewrites a document twice, else 0 (timings are not a pass/fail check).
+/// </remarks>
+public static class MigrationScaling
+{
+    public const string Name = "MigrationScaling";
+
+    public static async Task<int> RunAsync(string[] args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        int documents = 10_000;
+        int[] instances = [1, 2, 4];
+        for (int i = 0; i < args.Length; i += 2)
+        {
+            string? value = i + 1 < args.Length ? args[i + 1] : null;
+            if (args[i] == "--documents" && int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out int parsed) && parsed > 0)
+            {
+                documents = parsed;
+            }
+            else if (args[i] == "--instances" && value is not null && TryParseCounts(value, out int[] counts))
+            {
+                instances = counts;
+            }
+            else
+            {
+                Console.Error.WriteLine($"usage: {Name} [--documents N] [--instances 1,2,4]");
+                return 2;
+            }
+        }
+
+        string? endpoint = Environment.GetEnvironmentVariable("COSMOS_ENDPOINT");
+        string? key = Environment.GetEnvironmentVariable("COSMOS_KEY");
+        if (string.IsNullOrWhiteSpace(endpoint) || string.IsNullOrWhiteSpace(key))
+        {
+            Console.Error.WriteLine("COSMOS_ENDPOINT and COSMOS_KEY are not set: run through 'Emulator/emulator.sh run -- ...'.");
+            return 2;
+        }
+
+        Console.WriteLine($"{Name}: {documents} documents of 1 KB, endpoint latency {Environment.GetEnvironmentVariable("EMULATOR_LATENCY_MS") ?? "(not set)"} ms, ranges {Environment.GetEnvironmentVariable("EMULATOR_PARTITION_RANGES") ?? "(default)"}");
+        Console.WriteLine(string.Join('\n', MachineDescription.Describe().Select(item => $"- {item.Name}: {item.Value}")));
+        Console.WriteLine("| instances | seconds | documents/s | speed-up | RU per document | rewritten | conflicts redone | rewritten per instance |");
+        Console.WriteLine("|---:|---:|---:|---:|---:|---:|---:|---|");
+        bool ok = true;
+        double? single = null;
+        foreach (int count in instances)
+        {
+            (bool completed, double rate) = await MeasureAsync(new Uri(endpoint), key, count, documents, single).ConfigureAwait(false);
+            single ??= rate;
+            ok &= completed;
+        }
+
+        return ok ? 0 : 1;
+    }
+
+    private static bool TryParseCounts(string text, out int[] counts)
+    {
+        var list = new List<int>();
+        foreach (string part in text.Split(','))
+        {
+            if (!int.TryParse(part, NumberStyles.Integer, CultureInfo.InvariantCulture, out int n) || n < 1 || n > 32)
+            {
+                counts = [];
+                return false;
+            }
+
+            list.Add(n);
+        }
+
+        counts = [.. list];
+        return counts.Length > 0;
+    }
+
+    private static async Task<(bool Completed, double Rate)> MeasureAsync(Uri endpoint, string key, int instances, int count, double? single)
+    {
+        using CosmosClient admin = CreateClient(endpoint, key);
+        Database database = (await admin.CreateDatabaseAsync("migration-scaling-" + Guid.NewGuid().ToString("N")).ConfigureAwait(false)).Database;
+        var clients = new List<CosmosClient>();
+        try
+        {
+            var properties = new ContainerProperties("documents", "/pk") { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 };
+            Container seeded = (await database.CreateContainerAsync(properties).ConfigureAwait(false)).Container;
+            await database.CreateContainerAsync("leases", "/id").ConfigureAwait(false);
+            using var kek = new LocalKeyWrapProvider();
+            kek.AddAesKey("kek", RandomNumberGenerator.GetBytes(32));
+            using var keys = new CosmosDataEncryptionKeyProvider(kek);
+            await keys.InitializeAsync(database, "keys").ConfigureAwait(false);
+            await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
+                "dek1", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, LocalKeyWrapProvider.CreateMetadata("kek", KeyWrapAlgorithm.AesKeyWrap)).ConfigureAwait(false);
+            var encryptor = new CosmosEncryptor(keys);
+            await SeedAsync(seeded, count).ConfigureAwait(false);
+            var policy = new ContainerEncryptionPolicy("dek1", ["/ssn", "/salary", "/profile"]);
+
+            // One client per instance, as separate machines would have.
+            var jobs = new List<EncryptionMigrationJob>();
+            for (int i = 0; i < instances; i++)
+            {
+                CosmosClient client = CreateClient(endpoint, key);
+                clients.Add(client);
+                var options = new EncryptionMigrationOptions
+                {
+                    InstanceName = "instance-" + i.ToString(CultureInfo.InvariantCulture),
+                    PollInterval = TimeSpan.FromMilliseconds(200),
+                    ProgressInterval = TimeSpan.FromSeconds(1),
+                };
+                jobs.Add(new EncryptionMigrationJob(client.GetContainer(database.Id, "documents"), encryptor, policy, client.GetContainer(database.Id, "leases"), options));
+            }
+
+            long start = Stopwatch.GetTimestamp();
+            var firstReport = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            var runs = new List<Task<EncryptionMigrationResult>> { jobs[0].RunAsync(new InlineProgress(_ => firstReport.TrySetResult())) };
+            await Task.WhenAny(firstReport.Task, runs[0]).ConfigureAwait(false);
+            runs.AddRange(jobs.Skip(1).Select(job => job.RunAsync()));
+            EncryptionMigrationResult[] results = await Task.WhenAll(runs).ConfigureAwait(false);
+            double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+            foreach (EncryptionMigrationJob job in jobs)
+            {
+                await job.DisposeAsync().ConfigureAwait(false);
+            }
+
+            long rewritten = results.Sum(r => r.Progress.DocumentsRewritten);
+            double rate = count / seconds;
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"| {instances} | {seconds:F1} | {rate:F0} | {(single is { } s ? rate / s : 1):F2} | {results.Sum(r => r.Progress.RequestUnits) / count:F2} | {rewritten} | {results.Sum(r => r.Progress.Conflicts)} | {string.Join(" / ", results.Select(r => r.Progress.DocumentsRewritten))} |"));
+            bool completed = results.All(r => r.Completed) && rewritten == count;
+            if (!completed)
+            {
+                Console.Error.WriteLine($"{instances} instances: completed {results.Count(r => r.Completed)} of {instances}, {rewritten} rewritten of {count}.");
+            }
+
+            return (completed, rate);
+        }
+        finally
+        {
+            await database.DeleteAsync().ConfigureAwait(false);
+            clients.ForEach(client => client.Dispose());
+        }
+    }
+
+    // Plaintext documents of about 1 KB over 512 partition keys (spread over every range).
+    private static async Task SeedAsync(Container container, int count)
+    {
+        string filler = new('x', 300);
+        for (int start = 0; start < count; start += 100)
+        {
+            await Task.WhenAll(Enumerable.Range(start, Math.Min(100, count - start)).Select(async i =>
+            {
+                string id = "d" + i.ToString(CultureInfo.InvariantCulture);
+                string pk = "p" + (i % 512).ToString(CultureInfo.InvariantCulture);
+                string json = string.Create(CultureInfo.InvariantCulture,
+                    $$"""{"id":"{{id}}","pk":"{{pk}}","ssn":"123-45-{{i % 10000:D4}}","salary":{{i * 10}},"profile":{"street":"{{filler}}","city":"Springfield"},"notes":"{{filler}}"}""");
+                using var body = new MemoryStream(Encoding.UTF8.GetBytes(json));
+                using ResponseMessage response = await container.CreateItemStreamAsync(body, new PartitionKey(pk)).ConfigureAwait(false);
+                response.EnsureSuccessStatusCode();
+            })).ConfigureAwait(false);
+        }
+    }
+
+    private static CosmosClient CreateClient(Uri endpoint, string key)
+    {
+        var options = new CosmosClientOptions { ConnectionMode = ConnectionMode.Gateway, LimitToEndpoint = true };
+        if (endpoint.IsLoopback)
+        {
+            // The bundled server uses a self-signed certificate; only loopback is trusted so.
+            options.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
+        }
+
+        return new CosmosClient(endpoint.ToString(), key, options);
+    }
+
+    private sealed class InlineProgress(Action<EncryptionMigrationProgress> onReport) : IProgress<EncryptionMigrationProgress>
+    {
+        public void Report(EncryptionMigrationProgress value) => onReport(value);
+    }
+}
