@@ -50,11 +50,8 @@ public static class MigrationScaling
             }
         }
 
-        string? endpoint = Environment.GetEnvironmentVariable("COSMOS_ENDPOINT");
-        string? key = Environment.GetEnvironmentVariable("COSMOS_KEY");
-        if (string.IsNullOrWhiteSpace(endpoint) || string.IsNullOrWhiteSpace(key))
+        if (MigrationEndpoint.FromEnvironment() is not (Uri endpoint, string key))
         {
-            Console.Error.WriteLine("COSMOS_ENDPOINT and COSMOS_KEY are not set: run through 'Emulator/emulator.sh run -- ...'.");
             return 2;
         }
 
@@ -66,7 +63,7 @@ public static class MigrationScaling
         double? single = null;
         foreach (int count in instances)
         {
-            (bool completed, double rate) = await MeasureAsync(new Uri(endpoint), key, count, documents, single).ConfigureAwait(false);
+            (bool completed, double rate) = await MeasureAsync(endpoint, key, count, documents, single).ConfigureAwait(false);
             single ??= rate;
             ok &= completed;
         }
@@ -94,7 +91,7 @@ public static class MigrationScaling
 
     private static async Task<(bool Completed, double Rate)> MeasureAsync(Uri endpoint, string key, int instances, int count, double? single)
     {
-        using CosmosClient admin = CreateClient(endpoint, key);
+        using CosmosClient admin = MigrationEndpoint.CreateClient(endpoint, key);
         Database database = (await admin.CreateDatabaseAsync("migration-scaling-" + Guid.NewGuid().ToString("N")).ConfigureAwait(false)).Database;
         var clients = new List<CosmosClient>();
         try
@@ -116,7 +113,7 @@ public static class MigrationScaling
             var jobs = new List<EncryptionMigrationJob>();
             for (int i = 0; i < instances; i++)
             {
-                CosmosClient client = CreateClient(endpoint, key);
+                CosmosClient client = MigrationEndpoint.CreateClient(endpoint, key);
                 clients.Add(client);
                 var options = new EncryptionMigrationOptions
                 {
@@ -175,22 +172,5 @@ public static class MigrationScaling
                 response.EnsureSuccessStatusCode();
             })).ConfigureAwait(false);
         }
-    }
-
-    private static CosmosClient CreateClient(Uri endpoint, string key)
-    {
-        var options = new CosmosClientOptions { ConnectionMode = ConnectionMode.Gateway, LimitToEndpoint = true };
-        if (endpoint.IsLoopback)
-        {
-            // The bundled server uses a self-signed certificate; only loopback is trusted so.
-            options.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
-        }
-
-        return new CosmosClient(endpoint.ToString(), key, options);
-    }
-
-    private sealed class InlineProgress(Action<EncryptionMigrationProgress> onReport) : IProgress<EncryptionMigrationProgress>
-    {
-        public void Report(EncryptionMigrationProgress value) => onReport(value);
     }
 }

@@ -41,11 +41,8 @@ public static class MigrationThroughput
             return 2;
         }
 
-        string? endpoint = Environment.GetEnvironmentVariable("COSMOS_ENDPOINT");
-        string? key = Environment.GetEnvironmentVariable("COSMOS_KEY");
-        if (string.IsNullOrWhiteSpace(endpoint) || string.IsNullOrWhiteSpace(key))
+        if (MigrationEndpoint.FromEnvironment() is not (Uri endpoint, string key))
         {
-            Console.Error.WriteLine("COSMOS_ENDPOINT and COSMOS_KEY are not set: run through 'Emulator/emulator.sh run -- ...'.");
             return 2;
         }
 
@@ -58,7 +55,7 @@ public static class MigrationThroughput
         {
             foreach (bool bulk in new[] { false, true })
             {
-                allCompleted &= await MeasureAsync(new Uri(endpoint), key, size, bulk, documents).ConfigureAwait(false);
+                allCompleted &= await MeasureAsync(endpoint, key, size, bulk, documents).ConfigureAwait(false);
             }
         }
 
@@ -70,8 +67,8 @@ public static class MigrationThroughput
         // The documents through a bulk client when measuring bulk; the lease container always through a plain client:
         // the change feed processor's lease reads and checkpoints are sequential, and bulk would hold each one back
         // for the SDK's batch dispatch (docs/migration.md).
-        using CosmosClient client = CreateClient(endpoint, key, bulk: false);
-        using CosmosClient? bulkClient = bulk ? CreateClient(endpoint, key, bulk: true) : null;
+        using CosmosClient client = MigrationEndpoint.CreateClient(endpoint, key, bulk: false);
+        using CosmosClient? bulkClient = bulk ? MigrationEndpoint.CreateClient(endpoint, key, bulk: true) : null;
         CosmosClient documentClient = bulkClient ?? client;
         Database database = (await client.CreateDatabaseAsync("migration-bench-" + Guid.NewGuid().ToString("N")).ConfigureAwait(false)).Database;
         try
@@ -114,7 +111,7 @@ public static class MigrationThroughput
         };
         long allRewritten = 0;
         long start = Stopwatch.GetTimestamp();
-        var progress = new TimestampedProgress(p =>
+        var progress = new InlineProgress(p =>
         {
             if (p.DocumentsRewritten >= count)
             {
@@ -159,28 +156,5 @@ public static class MigrationThroughput
                 response.EnsureSuccessStatusCode();
             })).ConfigureAwait(false);
         }
-    }
-
-    private static CosmosClient CreateClient(Uri endpoint, string key, bool bulk)
-    {
-        var options = new CosmosClientOptions
-        {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
-            AllowBulkExecution = bulk,
-        };
-        if (endpoint.IsLoopback)
-        {
-            // The bundled server and Microsoft's emulator use self-signed certificates; only loopback is trusted so.
-            options.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
-        }
-
-        return new CosmosClient(endpoint.ToString(), key, options);
-    }
-
-    // Runs the callback on the reporting thread (Progress<T> would post it to the thread pool, late).
-    private sealed class TimestampedProgress(Action<EncryptionMigrationProgress> onReport) : IProgress<EncryptionMigrationProgress>
-    {
-        public void Report(EncryptionMigrationProgress value) => onReport(value);
     }
 }
