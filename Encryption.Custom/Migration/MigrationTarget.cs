@@ -20,7 +20,9 @@ namespace Encryption.Custom.Migration;
 /// does not list, and each top-level path encrypted as the policy says: deterministic, randomized, or (binding)
 /// bound. A bound cell says so itself; whether an unbound one is deterministic is not in the metadata nor the cell:
 /// with an encryptor, the values are decrypted and their IV recomputed. Without one (the keyless status query) it is
-/// not checked.
+/// not checked. Query tokens (<c>_q</c>) too: exactly the members the policy declares, and, with an encryptor, each
+/// unbound value's tokens its own (<see cref="Json.Tokens.QueryTokenCheck"/>, the strict reader's check); a
+/// <c>_q</c> no writer of this library produces is refused.
 /// </remarks>
 internal sealed class MigrationTarget
 {
