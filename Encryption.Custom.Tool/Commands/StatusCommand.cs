@@ -33,7 +33,7 @@ internal static class StatusCommand
 
     /// <summary>
     /// Writes <c>{"documents":…,"inTargetState":…,"outsideTargetState":…,"byDekId":{…},"byFormat":{"3":…,"101":…},"unencrypted":…,
-    /// "plaintext":…,"otherPaths":…,"unreadable":…,"requestUnits":…,"encryptionTypesChecked":…}</c>.
+    /// "plaintext":…,"otherPaths":…,"staleQueryTokens":…,"unreadable":…,"requestUnits":…,"encryptionTypesChecked":…}</c>.
     /// </summary>
     internal static void Write(EncryptionMigrationStatus status, IBufferWriter<byte> output)
     {
@@ -59,6 +59,7 @@ internal static class StatusCommand
         writer.WriteNumber("unencrypted", status.UnencryptedDocuments);
         writer.WriteNumber("plaintext", status.PlaintextDocuments);
         writer.WriteNumber("otherPaths", status.DocumentsWithOtherPaths);
+        writer.WriteNumber("staleQueryTokens", status.DocumentsWithStaleQueryTokens);
         writer.WriteNumber("unreadable", status.UnreadableDocuments);
         writer.WriteNumber("requestUnits", Math.Round(status.RequestUnits, 2));
         writer.WriteBoolean("encryptionTypesChecked", status.EncryptionTypesChecked);

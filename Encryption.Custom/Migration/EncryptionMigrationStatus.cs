@@ -64,6 +64,18 @@ public sealed class EncryptionMigrationStatus
     /// </summary>
     public long DocumentsWithUnlistedCipherText { get; internal init; }
 
+    /// <summary>
+    /// Encrypted documents whose query tokens (<c>_q</c>, for the range and prefix queries a policy declares) are not
+    /// what the target policy declares: missing (written before the declaration was added, or under a policy without
+    /// it), for a path the target does not declare, or, when the scan was given the key, not those of the values (a
+    /// value changed under its tokens, tokens under another key or another declaration). Outside the target state: a
+    /// migration rewrites them, which writes their tokens anew. Without the key only the members are compared, so
+    /// tokens left stale under the right members count as in the target state there. Bound values' tokens are compared
+    /// by their members only. A <c>_q</c> shaped as no writer of this library writes is not counted here but in
+    /// <see cref="UnreadableDocuments"/>: a migration reports it instead of rewriting over it.
+    /// </summary>
+    public long DocumentsWithStaleQueryTokens { get; internal init; }
+
     /// <summary>Documents whose encryption metadata cannot be read.</summary>
     public long UnreadableDocuments { get; }
 

@@ -20,7 +20,9 @@ namespace Encryption.Custom.Migration;
 /// does not list, and each top-level path encrypted as the policy says: deterministic, randomized, or (binding)
 /// bound. A bound cell says so itself; whether an unbound one is deterministic is not in the metadata nor the cell:
 /// with an encryptor, the values are decrypted and their IV recomputed. Without one (the keyless status query) it is
-/// not checked.
+/// not checked. Query tokens (<c>_q</c>) too: exactly the members the policy declares, and, with an encryptor, each
+/// unbound value's tokens its own (<see cref="Json.Tokens.QueryTokenCheck"/>, the strict reader's check); a
+/// <c>_q</c> no writer of this library produces is refused.
 /// </remarks>
 internal sealed class MigrationTarget
 {
@@ -49,16 +51,6 @@ internal sealed class MigrationTarget
         {
             ArgumentException.ThrowIfNullOrWhiteSpace(id, nameof(acceptedSourceKeyIds));
             _sourceKeys.Add(id);
-        }
-
-        if (policy is { Plan.HasQueryTokens: true })
-        {
-            // Fail closed: the job's triage does not yet see a document whose tokens are missing or stale, so it would
-            // leave such documents as they are (unreadable by a strict reader, unseen by range and prefix queries).
-            throw new EncryptionException(
-                EncryptionErrorKind.InvalidOptions,
-                "The target policy declares range or prefix queries (query tokens), which the migration job and its status do not handle yet: rewrite the documents through the encryption container instead (docs/queries.md, \"Range and prefix queries\").",
-                policy.DataEncryptionKeyId);
         }
 
         if (policy is not null)
@@ -195,11 +187,18 @@ internal sealed class MigrationTarget
             throw inspection.Error!;
         }
 
+        // A '_q' this library never writes is tampering, refused like a value that does not authenticate, whatever the
+        // target: a rewrite would drop or recompute it and so hide the tampering.
+        if (inspection.QueryTokenError is { } tokenError)
+        {
+            throw tokenError;
+        }
+
         bool encrypted = inspection.Encrypted;
         PolicyRuleSet? policy = Rules;
         if (policy is null)
         {
-            return new DocumentState(encrypted, inspection.KeyId, inspection.FormatVersion, HasPlaintext: false, HasOtherPaths: false, InTarget: !encrypted);
+            return new DocumentState(encrypted, inspection.KeyId, inspection.FormatVersion, HasPlaintext: false, HasOtherPaths: false, InTarget: !encrypted) { HasStaleQueryTokens = inspection.HasQueryTokenFeature };
         }
 
         // A value shaped like ciphertext that the metadata does not list is never plaintext: the document is outside
@@ -213,7 +212,8 @@ internal sealed class MigrationTarget
         }
 
         bool otherPaths = inspection.State == InspectedState.LegacyBlob || inspection.Paths.Any(p => !_policyPaths.ContainsKey(p.Path));
-        bool inTarget = !found && !otherPaths
+        bool staleTokens = !HasPolicyQueryTokens(inspection, policy.Plan);
+        bool inTarget = !found && !otherPaths && !staleTokens
             && inspection.FormatVersion == FormatVersion
             && inspection.Bound == policy.Binds
             && string.Equals(inspection.KeyId, policy.DataEncryptionKeyId, StringComparison.Ordinal)
@@ -223,7 +223,7 @@ internal sealed class MigrationTarget
             inTarget = HasPolicyEncryptionTypes(inspection, policy);
         }
 
-        return new DocumentState(true, inspection.KeyId, inspection.FormatVersion, plaintext, otherPaths, inTarget, cells);
+        return new DocumentState(true, inspection.KeyId, inspection.FormatVersion, plaintext, otherPaths, inTarget, cells) { HasStaleQueryTokens = staleTokens };
     }
 
     /// <summary>
@@ -247,6 +247,45 @@ internal sealed class MigrationTarget
 
         string? keyId = EncryptedCell.FindAuthenticatingKey(_encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, base64, out string? unavailable);
         return PolicyReadCheck.CreateCellError(rules, unlisted.Path, inspection.Id, keyId, unavailable);
+    }
+
+    // The document's query tokens are exactly what the plan declares (docs/queries.md "Range and prefix queries"): none
+    // when it declares none; else the 'qt' feature, one '_q' member for each declared path whose value the document
+    // holds and no other (a member for a path the plan no longer declares is dropped by the rewrite), and, where the
+    // inspection had the key, each value's tokens its own (QueryTokenCheck.Verify: a value changed under its tokens,
+    // tokens under another key or another declaration). Bound cells and documents under another key keep their tokens
+    // unchecked here (the inspection cannot decrypt them), as the keyless status query keeps all of them.
+    private static bool HasPolicyQueryTokens(DocumentInspection inspection, EncryptionPlan plan)
+    {
+        if (!plan.HasQueryTokens)
+        {
+            return !inspection.HasQueryTokenFeature;
+        }
+
+        if (!inspection.HasQueryTokenFeature || inspection.QueryTokenMembers is not { } members)
+        {
+            return false;
+        }
+
+        int expected = 0;
+        foreach (InspectedPath path in inspection.Paths)
+        {
+            if (path.Nested || path.Type == InspectedCellType.Absent || plan.IndexOf(path.Path) is not (>= 0 and int index) || plan.GetQueryTokens(index) is null)
+            {
+                continue;
+            }
+
+            if (path.Tokens == InspectedTokens.Stale || !members.Contains(path.Path, StringComparer.Ordinal))
+            {
+                return false;
+            }
+
+            expected++;
+        }
+
+        // Every expected member is present and members are distinct (the inspection refuses duplicates): equal counts
+        // leave no extra one.
+        return members.Count == expected;
     }
 
     // Every listed top-level value of a document whose paths are all the policy's: bound, deterministic or randomized

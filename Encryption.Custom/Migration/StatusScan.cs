@@ -90,6 +90,7 @@ internal static class StatusScan
         private long _plaintext;
         private long _otherPaths;
         private long _unlistedCipherText;
+        private long _staleQueryTokens;
         private long _unreadable;
 
         public double RequestUnits { get; set; }
@@ -127,7 +128,7 @@ internal static class StatusScan
         }
 
         public EncryptionMigrationStatus ToStatus() =>
-            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits, ChecksEncryptionTypes) { DocumentsWithUnlistedCipherText = _unlistedCipherText, DocumentsByFormatVersion = _byFormat };
+            new(_total, _inTarget, _byKey, _unencrypted, _plaintext, _otherPaths, _unreadable, RequestUnits, ChecksEncryptionTypes) { DocumentsWithUnlistedCipherText = _unlistedCipherText, DocumentsWithStaleQueryTokens = _staleQueryTokens, DocumentsByFormatVersion = _byFormat };
 
         private void Add(DocumentState state)
         {
@@ -159,6 +160,11 @@ internal static class StatusScan
             if (state.HasUnlistedCipherText)
             {
                 _unlistedCipherText++;
+            }
+
+            if (state.HasStaleQueryTokens)
+            {
+                _staleQueryTokens++;
             }
         }
 

@@ -38,6 +38,21 @@ internal sealed record DocumentInspection
     /// <summary>Why the first listed value typed <see cref="InspectedCellType.NotAuthentic"/> is so; else <see langword="null"/>.</summary>
     public EncryptionException? TypeError { get; init; }
 
+    /// <summary>Format 101 with <c>qt</c> in <c>_ev.crit</c>: the document's <c>_q</c> holds query tokens.</summary>
+    public bool HasQueryTokenFeature { get; init; }
+
+    /// <summary>
+    /// Whether the document has a top-level <c>_q</c> member (with <see cref="HasQueryTokenFeature"/>, its query
+    /// tokens; without, an application's property that a policy with tokens refuses to write).
+    /// </summary>
+    public bool HasQueryTokenMember { get; init; }
+
+    /// <summary>With <see cref="HasQueryTokenFeature"/>: the member names of <c>_q</c> in stored order (<see langword="null"/> when malformed).</summary>
+    public IReadOnlyList<string>? QueryTokenMembers { get; init; }
+
+    /// <summary>With <see cref="HasQueryTokenFeature"/>: why <c>_q</c> is not shaped as this library writes it; else <see langword="null"/>.</summary>
+    public EncryptionException? QueryTokenError { get; init; }
+
     /// <summary>The document's <c>id</c> when it is a string (for messages), or <see langword="null"/>.</summary>
     public string? Id { get; init; }
 
@@ -108,7 +123,8 @@ internal enum InspectedState
 /// <param name="Path">As listed: <c>/name</c>, or a nested selector such as <c>/cards/[]/number</c>.</param>
 /// <param name="Nested">Whether it is a nested selector (format 101).</param>
 /// <param name="Type">How its value is encrypted, as far as it could be told.</param>
-internal readonly record struct InspectedPath(string Path, bool Nested, InspectedCellType Type);
+/// <param name="Tokens">Given a policy that declares query tokens for the path and the key: whether the value's tokens are its own.</param>
+internal readonly record struct InspectedPath(string Path, bool Nested, InspectedCellType Type, InspectedTokens Tokens = InspectedTokens.Unchecked);
 
 /// <summary>How a listed value is encrypted.</summary>
 /// <remarks>

@@ -25,18 +25,25 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
             JEnvelope? envelope = JEnvelope.Read(root);
             string? id = root["id"] is JValue { Type: JTokenType.String } idValue ? (string?)idValue : null;
             UnlistedValue? unlisted = request.Rules is null ? null : FindUnlisted(root, envelope, request.Rules);
+            bool tokenMember = root.ContainsKey(Tokens.QueryTokenRule.MemberName);
             if (envelope is null)
             {
-                return new DocumentInspection { State = InspectedState.Plaintext, Id = id, Unlisted = unlisted };
+                return new DocumentInspection { State = InspectedState.Plaintext, Id = id, Unlisted = unlisted, HasQueryTokenMember = tokenMember };
             }
 
             bool legacy = envelope.Format == EnvelopeFormat.LegacyBlob;
             DataEncryptionKey? key = legacy ? null : request.Keys?.Invoke(envelope.KeyId);
+
+            // Query tokens: JEnvelope.Read has made sure a document requiring them has a '_q' object. Its text as the
+            // Newtonsoft processor's strict reader checks it (JQueryTokens.Verify).
+            byte[] members = envelope.HasQueryTokens ? Encoding.UTF8.GetBytes(root[Tokens.QueryTokenRule.MemberName]!.ToString(Newtonsoft.Json.Formatting.None)) : [];
+            (IReadOnlyList<string>? names, EncryptionException? tokenError) = envelope.HasQueryTokens ? InspectedQueryTokens.Read(members, id) : (null, null);
             var paths = new List<InspectedPath>(envelope.Paths.Count);
             EncryptionException? typeError = null;
             foreach (string path in envelope.Paths)
             {
                 InspectedCellType type = InspectedCellType.Absent;
+                InspectedTokens tokenState = InspectedTokens.Unchecked;
                 if (!legacy && root.TryGetValue(path[1..], out JToken? value) && value.Type != JTokenType.Null)
                 {
                     if (value.Type != JTokenType.String)
@@ -45,14 +52,25 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
                         JsonErrors.ThrowNotAnEncryptedString(path, envelope.KeyId);
                     }
 
-                    type = CellTypes.Classify(Encoding.UTF8.GetBytes((string)value!), path, key, envelope.KeyId, out EncryptionException? error);
+                    byte[] base64 = Encoding.UTF8.GetBytes((string)value!);
+                    type = CellTypes.Classify(base64, path, key, envelope.KeyId, out EncryptionException? error);
                     typeError ??= error;
+                    if (names is not null && type is (InspectedCellType.Deterministic or InspectedCellType.Randomized) && InspectedQueryTokens.RuleFor(request.Rules, path) is { } rule)
+                    {
+                        tokenState = InspectedQueryTokens.Check(base64, rule, key!, members, id);
+                    }
                 }
 
-                paths.Add(new InspectedPath(path, Nested: false, type));
+                paths.Add(new InspectedPath(path, Nested: false, type, tokenState));
             }
 
-            return DocumentInspection.WithEnvelope(envelope.Format, envelope.KeyId, envelope.Algorithm, envelope.Bound, paths, envelope.Selectors, unlisted, id, typeError);
+            return DocumentInspection.WithEnvelope(envelope.Format, envelope.KeyId, envelope.Algorithm, envelope.Bound, paths, envelope.Selectors, unlisted, id, typeError) with
+            {
+                HasQueryTokenFeature = envelope.HasQueryTokens,
+                HasQueryTokenMember = tokenMember,
+                QueryTokenMembers = names,
+                QueryTokenError = tokenError,
+            };
         }
         catch (EncryptionException exception)
         {

@@ -27,10 +27,15 @@ internal sealed class StreamDocumentInspector : DocumentInspector
             UnlistedValue? unlisted = request.Rules is null ? null : FindUnlisted(document, scan, record, request);
             if (!encrypted)
             {
-                return new DocumentInspection { State = InspectedState.Plaintext, Id = id, Unlisted = unlisted };
+                return new DocumentInspection { State = InspectedState.Plaintext, Id = id, Unlisted = unlisted, HasQueryTokenMember = record.QueryTokensProperty >= 0 };
             }
 
             DataEncryptionKey? key = record.Format == EnvelopeFormat.LegacyBlob ? null : request.Keys?.Invoke(record.KeyId!);
+
+            // Query tokens: the envelope reader has made sure a document requiring them has exactly one '_q'.
+            bool tokens = record.HasQueryTokens;
+            ReadOnlySpan<byte> members = tokens ? document[scan.Properties[record.QueryTokensProperty].ValueStart..scan.Properties[record.QueryTokensProperty].ValueEnd] : default;
+            (IReadOnlyList<string>? names, EncryptionException? tokenError) = tokens ? InspectedQueryTokens.Read(members, id) : (null, null);
             var paths = new List<InspectedPath>(scan.PathCount);
             EncryptionException? typeError = null;
             for (int i = 0; i < scan.PathCount; i++)
@@ -38,16 +43,28 @@ internal sealed class StreamDocumentInspector : DocumentInspector
                 ref readonly PathRecord path = ref scan.Paths[i];
                 string text = "/" + Encoding.UTF8.GetString(scan.GetPathName(path));
                 InspectedCellType type = InspectedCellType.Absent;
+                InspectedTokens tokenState = InspectedTokens.Unchecked;
                 if (record.Format != EnvelopeFormat.LegacyBlob && path.PropertyIndex >= 0)
                 {
-                    type = Classify(document, scan.Properties[path.PropertyIndex], text, key, record.KeyId!, out EncryptionException? error);
+                    ref readonly PropertyRecord property = ref scan.Properties[path.PropertyIndex];
+                    type = Classify(document, property, text, key, record.KeyId!, out EncryptionException? error);
                     typeError ??= error;
+                    if (names is not null && type is (InspectedCellType.Deterministic or InspectedCellType.Randomized) && InspectedQueryTokens.RuleFor(request.Rules, text) is { } rule)
+                    {
+                        tokenState = CheckTokens(document, property, rule, key!, members, id);
+                    }
                 }
 
-                paths.Add(new InspectedPath(text, Nested: false, type));
+                paths.Add(new InspectedPath(text, Nested: false, type, tokenState));
             }
 
-            return DocumentInspection.WithEnvelope(record.Format, record.KeyId, record.Algorithm, record.Bound, paths, record.Selectors, unlisted, id, typeError);
+            return DocumentInspection.WithEnvelope(record.Format, record.KeyId, record.Algorithm, record.Bound, paths, record.Selectors, unlisted, id, typeError) with
+            {
+                HasQueryTokenFeature = tokens,
+                HasQueryTokenMember = record.QueryTokensProperty >= 0,
+                QueryTokenMembers = names,
+                QueryTokenError = tokenError,
+            };
         }
         catch (EncryptionException exception)
         {
@@ -94,6 +111,25 @@ internal sealed class StreamDocumentInspector : DocumentInspector
         try
         {
             return CellTypes.Classify(unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped)), path, key, keyId, out error);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(unescaped);
+        }
+    }
+
+    private static InspectedTokens CheckTokens(ReadOnlySpan<byte> input, in PropertyRecord property, Tokens.QueryTokenRule rule, DataEncryptionKey key, ReadOnlySpan<byte> members, string? id)
+    {
+        ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
+        if (!property.ValueEscaped)
+        {
+            return InspectedQueryTokens.Check(token[1..^1], rule, key, members, id);
+        }
+
+        byte[] unescaped = ArrayPool<byte>.Shared.Rent(token.Length);
+        try
+        {
+            return InspectedQueryTokens.Check(unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped)), rule, key, members, id);
         }
         finally
         {

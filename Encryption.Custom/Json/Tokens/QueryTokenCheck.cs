@@ -59,6 +59,52 @@ internal static class QueryTokenCheck
         }
     }
 
+    /// <summary>
+    /// The member names of <c>_q</c> (<paramref name="members"/>, its JSON text) whatever the policy declares, for the
+    /// migration's triage: a member this policy does not declare, or that it declares another way, is not tampering by
+    /// itself (the policy may have changed since the document was written), so only the shape is checked here, against
+    /// what this library writes: an object of distinct members, each an array of strings shaped like tokens (base64url
+    /// of 8 to 16 bytes). Whether the tokens are the values' is <see cref="Verify"/>'s.
+    /// </summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.CellBindingMismatch"/>: a shape no writer of this library produces.</exception>
+    public static List<string> ReadMemberNames(ReadOnlySpan<byte> members, string? id)
+    {
+        var reader = new Utf8JsonReader(members);
+        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+        {
+            throw Mismatch("_q", id, "'_q' must be an object");
+        }
+
+        var names = new List<string>();
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            string name = reader.GetString()!;
+            if (names.Contains(name, StringComparer.Ordinal))
+            {
+                // The name is untrusted text: shortened, as ids are.
+                throw Mismatch(Diagnostics.UntrustedText.Shorten(name), id, "'_q' has a member twice");
+            }
+
+            names.Add(name);
+            reader.Read();
+            if (reader.TokenType != JsonTokenType.StartArray)
+            {
+                throw Mismatch(Diagnostics.UntrustedText.Shorten(name), id, "the member must be an array");
+            }
+
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                if (reader.TokenType != JsonTokenType.String || reader.ValueIsEscaped
+                    || !Base64Url.IsValid(reader.ValueSpan, out int length) || length < QueryTokenRule.MinTokenLength || length > QueryTokenRule.MaxTokenLength)
+                {
+                    throw Mismatch(Diagnostics.UntrustedText.Shorten(name), id, "the member holds something other than query tokens");
+                }
+            }
+        }
+
+        return names;
+    }
+
     /// <summary>The JSON array text of <paramref name="path"/>'s member in <c>_q</c> (<paramref name="members"/>), or empty.</summary>
     public static ReadOnlySpan<byte> FindMember(ReadOnlySpan<byte> members, ReadOnlySpan<byte> path)
     {

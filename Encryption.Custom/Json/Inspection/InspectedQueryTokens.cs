@@ -1,0 +1,85 @@
+using System.Buffers;
+using System.Security.Cryptography;
+using Encryption.Custom.Json.Errors;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Tokens;
+using Encryption.Custom.Json.WireFormat;
+using Encryption.Custom.Keys;
+
+namespace Encryption.Custom.Json.Inspection;
+
+/// <summary>
+/// What both inspectors report about a document's query tokens (<c>_q</c>, docs/wire-format.md "Query tokens"), with
+/// <see cref="QueryTokenCheck"/>'s rules: the member names and shape, and, given the key, whether one value's tokens
+/// are the ones its value gives under the target's declaration.
+/// </summary>
+internal static class InspectedQueryTokens
+{
+    /// <summary>The member names of <c>_q</c> (its JSON text), or why its shape is not one this library writes.</summary>
+    public static (IReadOnlyList<string>? Names, EncryptionException? Error) Read(ReadOnlySpan<byte> members, string? id)
+    {
+        try
+        {
+            return (QueryTokenCheck.ReadMemberNames(members, id), null);
+        }
+        catch (EncryptionException exception)
+        {
+            return (null, exception);
+        }
+    }
+
+    /// <summary>The token declaration of <paramref name="rules"/> for the listed top-level <paramref name="path"/>, or <see langword="null"/>.</summary>
+    public static QueryTokenRule? RuleFor(PolicyRuleSet? rules, string path) =>
+        rules?.Plan is { HasQueryTokens: true } plan && plan.IndexOf(path) is int index and >= 0 ? plan.GetQueryTokens(index) : null;
+
+    /// <summary>
+    /// Whether the tokens stored for one unbound cell (<paramref name="base64"/>, unescaped) are the ones its decrypted
+    /// value gives under <paramref name="rule"/>: <see cref="InspectedTokens.Verified"/>, or
+    /// <see cref="InspectedTokens.Stale"/> (no member, other tokens, another declaration or key, or a value the
+    /// declaration cannot hold). A cell the key does not decrypt stays <see cref="InspectedTokens.Unchecked"/>: its
+    /// type (<see cref="InspectedCellType.NotAuthentic"/>) reports it.
+    /// </summary>
+    public static InspectedTokens Check(ReadOnlySpan<byte> base64, QueryTokenRule rule, DataEncryptionKey key, ReadOnlySpan<byte> members, string? id)
+    {
+        int blobLength = EncryptedValueCodec.GetMaxBlobLength(base64.Length);
+        int plainTextLength = EncryptedValueCodec.GetMaxPlainTextLength(key, base64.Length);
+        byte[] blob = ArrayPool<byte>.Shared.Rent(blobLength);
+        byte[] plainText = ArrayPool<byte>.Shared.Rent(plainTextLength);
+        try
+        {
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecrypt(key, base64, blob.AsSpan(0, blobLength), plainText.AsSpan(0, plainTextLength), out TypeMarker marker, out int length);
+            if (status != EncryptedValueStatus.Valid)
+            {
+                return InspectedTokens.Unchecked;
+            }
+
+            QueryTokenCheck.Verify(key, rule, marker, plainText.AsSpan(0, length), QueryTokenCheck.FindMember(members, rule.PathUtf8), id);
+            return InspectedTokens.Verified;
+        }
+        catch (EncryptionException)
+        {
+            // Verify's refusal: the strict reader refuses such a document, the migration rewrites it from its
+            // authenticated value (the tokens are derived from it, so nothing the attacker wrote is kept).
+            return InspectedTokens.Stale;
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(plainText.AsSpan(0, plainTextLength));
+            ArrayPool<byte>.Shared.Return(plainText);
+            ArrayPool<byte>.Shared.Return(blob);
+        }
+    }
+}
+
+/// <summary>Whether a listed value's query tokens are those of its value under the target's declaration.</summary>
+internal enum InspectedTokens
+{
+    /// <summary>Not checked: no declaration for the path, no key, a bound cell, or a value the key does not decrypt.</summary>
+    Unchecked,
+
+    /// <summary>The stored tokens are exactly those the decrypted value gives.</summary>
+    Verified,
+
+    /// <summary>The stored tokens are missing or not those the decrypted value gives under the declaration.</summary>
+    Stale,
+}
