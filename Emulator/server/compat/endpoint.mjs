@@ -1,6 +1,7 @@
 // Builds the endpoint: @vercel/cosmosdb-server with the compatibility layer in front of it. Shared by
 // start.mjs and the unit tests that talk to a real server over HTTPS, so both run exactly the same layer.
 import { captureAccount } from "./account.mjs";
+import { installBetween } from "./between.mjs";
 import { createLoopbackCertificate } from "./certificate.mjs";
 import { installCompatibility } from "./install.mjs";
 import { createHttpsServer } from "./internals.mjs";
@@ -24,6 +25,7 @@ export function createEndpointServer() {
   installResourceUsage();
   installQueryExtensions();
   installOrderByUndefined();
+  installBetween();
 
   // keepAlive: the server otherwise sends `connection: close`, and the SDK would pay a TLS handshake per request.
   const server = createHttpsServer({ ...createLoopbackCertificate(), keepAlive: true });

@@ -30,6 +30,9 @@ const queryRequire = createRequire(createRequire(require.resolve("@vercel/cosmos
 export const queryHelpers = queryRequire("./helpers");
 export const queryContinuationToken = queryRequire("./continuation-token");
 
+// The engine's SQL parser module, whose `parse` the engine calls through this very object (parse(sql) -> AST).
+export const queryParser = queryRequire("./parser");
+
 // The server's router: req -> [params, handler] | undefined. Used to tell unknown routes apart.
 export const route = lib("routes").default;
 
