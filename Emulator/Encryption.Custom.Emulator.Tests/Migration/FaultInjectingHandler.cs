@@ -21,6 +21,13 @@ internal enum InjectedFault
 
     /// <summary>Sent to the endpoint and applied there, then answered 408: the write landed but its answer was lost.</summary>
     AppliedThenTimedOut,
+
+    /// <summary>
+    /// Sent to the endpoint, then answered with its status and headers but only the first half of its body (a
+    /// connection cut mid-answer behind a proxy that had already sent the length): only for the kinds
+    /// <see cref="FaultInjectingHandler.TruncateAnswers"/> names, never in the cycle of the others.
+    /// </summary>
+    TruncatedAnswer,
 }
 
 /// <summary>
@@ -47,6 +54,18 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
     /// creates and reads every lease) would otherwise meet a fault on every attempt, which no service does for long.
     /// </summary>
     public const int MaxPerKind = 12;
+
+    /// <summary>The faults the every-<c>n</c>-th cycle goes through (all but <see cref="InjectedFault.TruncatedAnswer"/>).</summary>
+    public const int CycledFaults = 5;
+
+    /// <summary>
+    /// Request kinds (as <see cref="KindOf"/> or <see cref="QueryPlan"/> name them) whose next answers are truncated
+    /// (<see cref="InjectedFault.TruncatedAnswer"/>), with how many are left each; these requests are otherwise not faulted.
+    /// </summary>
+    public ConcurrentDictionary<string, int> TruncateAnswers { get; } = new();
+
+    /// <summary>The kind of a query-plan request (a POST to a container's feed the SDK marks as asking for the plan).</summary>
+    public const string QueryPlan = "query-plan";
 
     /// <summary>Turns injection off (the endpoint is then reached as usual).</summary>
     public bool Enabled { get; set; } = true;
@@ -81,13 +100,20 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         string? kind = Enabled ? kindOf(request) : null;
+        string truncateKind = IsQueryPlan(request) ? QueryPlan : kind ?? string.Empty;
+        if (Enabled && TruncateAnswers.TryGetValue(truncateKind, out int left) && left > 0 && TruncateAnswers.TryUpdate(truncateKind, left - 1, left))
+        {
+            _injected.AddOrUpdate((truncateKind, InjectedFault.TruncatedAnswer), 1, (_, n) => n + 1);
+            return await TruncatedAsync(await base.SendAsync(request, cancellationToken), cancellationToken);
+        }
+
         Seen.TryAdd(request.Method.Method + " " + (kind ?? Shape(request.RequestUri!.AbsolutePath)), true);
         if (kind is null || _counts.AddOrUpdate(kind, 1, (_, n) => n + 1) % everyNth != 0 || InjectedInto(kind) >= MaxPerKind)
         {
             return await base.SendAsync(request, cancellationToken);
         }
 
-        var fault = (InjectedFault)(Interlocked.Increment(ref _faults) % 5);
+        var fault = (InjectedFault)(Interlocked.Increment(ref _faults) % CycledFaults);
         if (fault == InjectedFault.AppliedThenTimedOut && kind != "replace")
         {
             fault = InjectedFault.ServiceUnavailable;
@@ -118,6 +144,36 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
                 return Answer(request, HttpStatusCode.Gone);
             default:
                 return Answer(request, HttpStatusCode.ServiceUnavailable);
+        }
+    }
+
+    private static bool IsQueryPlan(HttpRequestMessage request) =>
+        request.Headers.TryGetValues("x-ms-cosmos-is-query-plan-request", out IEnumerable<string>? values)
+        && values.Any(value => string.Equals(value, "true", StringComparison.OrdinalIgnoreCase));
+
+    // The endpoint's answer with the same status and headers and the first half of its body, its length saying so:
+    // what the SDK sees when the connection is cut mid-body behind a hop that had already sent the headers.
+    private static async Task<HttpResponseMessage> TruncatedAsync(HttpResponseMessage answer, CancellationToken cancellationToken)
+    {
+        using (answer)
+        {
+            byte[] body = await answer.Content.ReadAsByteArrayAsync(cancellationToken);
+            var truncated = new HttpResponseMessage(answer.StatusCode)
+            {
+                RequestMessage = answer.RequestMessage,
+                Content = new ByteArrayContent(body, 0, body.Length / 2),
+            };
+            foreach (KeyValuePair<string, IEnumerable<string>> header in answer.Headers)
+            {
+                truncated.Headers.TryAddWithoutValidation(header.Key, header.Value);
+            }
+
+            foreach (KeyValuePair<string, IEnumerable<string>> header in answer.Content.Headers.Where(h => h.Key != "Content-Length"))
+            {
+                truncated.Content.Headers.TryAddWithoutValidation(header.Key, header.Value);
+            }
+
+            return truncated;
         }
     }
 
