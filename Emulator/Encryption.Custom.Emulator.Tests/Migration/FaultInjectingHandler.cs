@@ -25,7 +25,7 @@ internal enum InjectedFault
     /// <summary>
     /// Sent to the endpoint, then answered with its status and headers but only the first half of its body (a
     /// connection cut mid-answer behind a proxy that had already sent the length): only for the kinds
-    /// <see cref="FaultInjectingHandler.TruncateAnswers"/> names, never in the cycle of the others.
+    /// <see cref="FaultInjectingHandler.Script"/> asks for, never in the cycle of the others.
     /// </summary>
     TruncatedAnswer,
 }
@@ -58,11 +58,21 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
     /// <summary>The faults the every-<c>n</c>-th cycle goes through (all but <see cref="InjectedFault.TruncatedAnswer"/>).</summary>
     public const int CycledFaults = 5;
 
+    private readonly ConcurrentDictionary<string, ConcurrentQueue<InjectedFault>> _scripted = new();
+
     /// <summary>
-    /// Request kinds (as <see cref="KindOf"/> or <see cref="QueryPlan"/> name them) whose next answers are truncated
-    /// (<see cref="InjectedFault.TruncatedAnswer"/>), with how many are left each; these requests are otherwise not faulted.
+    /// The next requests of <paramref name="kind"/> (as the kind function or <see cref="QueryPlan"/> names it) get
+    /// <paramref name="faults"/>, one each in order, whatever the cycle would do; the only way to inject
+    /// <see cref="InjectedFault.TruncatedAnswer"/>.
     /// </summary>
-    public ConcurrentDictionary<string, int> TruncateAnswers { get; } = new();
+    public void Script(string kind, params InjectedFault[] faults)
+    {
+        ConcurrentQueue<InjectedFault> queue = _scripted.GetOrAdd(kind, _ => new());
+        foreach (InjectedFault fault in faults)
+        {
+            queue.Enqueue(fault);
+        }
+    }
 
     /// <summary>The kind of a query-plan request (a POST to a container's feed the SDK marks as asking for the plan).</summary>
     public const string QueryPlan = "query-plan";
@@ -100,11 +110,11 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         string? kind = Enabled ? kindOf(request) : null;
-        string truncateKind = IsQueryPlan(request) ? QueryPlan : kind ?? string.Empty;
-        if (Enabled && TruncateAnswers.TryGetValue(truncateKind, out int left) && left > 0 && TruncateAnswers.TryUpdate(truncateKind, left - 1, left))
+        string scriptedKind = IsQueryPlan(request) ? QueryPlan : kind ?? string.Empty;
+        if (Enabled && _scripted.TryGetValue(scriptedKind, out ConcurrentQueue<InjectedFault>? script) && script.TryDequeue(out InjectedFault scripted))
         {
-            _injected.AddOrUpdate((truncateKind, InjectedFault.TruncatedAnswer), 1, (_, n) => n + 1);
-            return await TruncatedAsync(await base.SendAsync(request, cancellationToken), cancellationToken);
+            _injected.AddOrUpdate((scriptedKind, scripted), 1, (_, n) => n + 1);
+            return await InjectAsync(request, scripted, cancellationToken);
         }
 
         Seen.TryAdd(request.Method.Method + " " + (kind ?? Shape(request.RequestUri!.AbsolutePath)), true);
@@ -127,6 +137,11 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
         }
 
         _injected.AddOrUpdate((kind, fault), 1, (_, n) => n + 1);
+        return await InjectAsync(request, fault, cancellationToken);
+    }
+
+    private async Task<HttpResponseMessage> InjectAsync(HttpRequestMessage request, InjectedFault fault, CancellationToken cancellationToken)
+    {
         switch (fault)
         {
             case InjectedFault.ConnectionReset:
@@ -138,6 +153,8 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
                 }
 
                 return Answer(request, HttpStatusCode.RequestTimeout);
+            case InjectedFault.TruncatedAnswer:
+                return await TruncatedAsync(await base.SendAsync(request, cancellationToken), cancellationToken);
             case InjectedFault.RequestTimeout:
                 return Answer(request, HttpStatusCode.RequestTimeout);
             case InjectedFault.Gone:

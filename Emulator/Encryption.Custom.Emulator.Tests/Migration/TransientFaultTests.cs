@@ -95,7 +95,7 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         (Container created, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         await SeedAsync(created, Count, Ct);
         var faults = new FaultInjectingHandler(everyNth: int.MaxValue, request => FaultInjectingHandler.KindOf(request, "none"));
-        faults.TruncateAnswers[FaultInjectingHandler.QueryPlan] = 3;
+        faults.Script(FaultInjectingHandler.QueryPlan, [.. Enumerable.Repeat(InjectedFault.TruncatedAnswer, 3)]);
         using var faulty = fixture.Endpoint.CreateClient(options =>
         {
             options.ServerCertificateCustomValidationCallback = null;
@@ -119,7 +119,7 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         (Container createdLeases, _) = await fixture.CreateContainerAsync("/id", cancellationToken: Ct);
         await SeedAsync(created, Count, Ct);
         var faults = new FaultInjectingHandler(everyNth: int.MaxValue, request => FaultInjectingHandler.KindOf(request, createdLeases.Id));
-        faults.TruncateAnswers[FaultInjectingHandler.QueryPlan] = 4;
+        faults.Script(FaultInjectingHandler.QueryPlan, [.. Enumerable.Repeat(InjectedFault.TruncatedAnswer, 4)]);
         using var faulty = fixture.Endpoint.CreateClient(options =>
         {
             options.ServerCertificateCustomValidationCallback = null;
