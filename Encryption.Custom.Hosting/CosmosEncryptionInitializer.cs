@@ -17,6 +17,7 @@ internal sealed class CosmosEncryptionInitializer(
     CosmosDataEncryptionKeyProvider keyProvider,
     IOptions<CosmosEncryptionOptions> options,
     IEnumerable<ProvisionedDataEncryptionKey> provisionedKeys,
+    WarmUpLogs warmUpLogs,
     ILogger<CosmosEncryptionInitializer> logger) : IHostedLifecycleService
 {
     public async Task StartingAsync(CancellationToken cancellationToken)
@@ -141,8 +142,24 @@ internal sealed class CosmosEncryptionInitializer(
         int failed = failures.Count(failure => failure is not null);
         TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
         HostingLog.WarmUpFinished(logger, ids.Length - failed, ids.Length, elapsed);
-        if (failed == 0 || !settings.FailStartOnWarmUpError)
+        if (failed == 0)
         {
+            return;
+        }
+
+        // Each failure is reported once (WarmUpLogs: the provider's own entry was left out): logged here with its
+        // exception when the host starts anyway, else carried by the exception that fails the start, which the host
+        // logs (logging it here as well gave the same failure three entries and two stacks).
+        if (!settings.FailStartOnWarmUpError)
+        {
+            foreach ((string id, Exception? failure) in ids.Zip(failures))
+            {
+                if (failure is not null)
+                {
+                    HostingLog.WarmUpFailed(logger, id, DiagnosticNames.GetErrorType(failure), failure);
+                }
+            }
+
             return;
         }
 
@@ -156,6 +173,7 @@ internal sealed class CosmosEncryptionInitializer(
 
     private async Task<Exception?> LoadAsync(string id, string algorithm, CancellationToken cancellationToken)
     {
+        using IDisposable warming = warmUpLogs.Warming(id);
         try
         {
             // The key stays cached (the provider owns it); the warm-up only needs it loaded.
@@ -164,9 +182,6 @@ internal sealed class CosmosEncryptionInitializer(
         }
         catch (Exception exception) when (exception is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
-            // Without the exception: the provider's own DataEncryptionKeyLoadFailed already logged it with its stack,
-            // and a failed start carries it again; one more copy of the same stack only buries the cause.
-            HostingLog.WarmUpFailed(logger, id, DiagnosticNames.GetErrorType(exception));
             return exception;
         }
     }

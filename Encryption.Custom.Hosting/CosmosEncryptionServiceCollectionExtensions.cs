@@ -60,9 +60,16 @@ public static class CosmosEncryptionServiceCollectionExtensions
             return new CosmosEncryptionBuilder(services);
         }
 
+        services.TryAddSingleton<WarmUpLogs>();
         services.AddOptions<CosmosEncryptionOptions>()
             .PostConfigure<IServiceProvider>(static (options, provider) =>
-                options.KeyProvider.LoggerFactory ??= provider.GetService<ILoggerFactory>())
+            {
+                // Wrapped so that a warm-up failure is logged once (WarmUpLogs).
+                if ((options.KeyProvider.LoggerFactory ?? provider.GetService<ILoggerFactory>()) is { } loggerFactory)
+                {
+                    options.KeyProvider.LoggerFactory = provider.GetRequiredService<WarmUpLogs>().Wrap(loggerFactory);
+                }
+            })
             .ValidateDataAnnotations()
             .ValidateOnStart();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<CosmosEncryptionOptions>, CosmosEncryptionOptionsValidator>());

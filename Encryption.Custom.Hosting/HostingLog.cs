@@ -24,7 +24,7 @@ internal static partial class HostingLog
         EventName = "WarmUpFailed",
         Level = LogLevel.Error,
         Message = "Cosmos encryption could not load data encryption key '{DataEncryptionKeyId}' at start ({ErrorType}).")]
-    public static partial void WarmUpFailed(ILogger logger, string dataEncryptionKeyId, string errorType);
+    public static partial void WarmUpFailed(ILogger logger, string dataEncryptionKeyId, string errorType, Exception exception);
 
     [LoggerMessage(
         EventId = 104,

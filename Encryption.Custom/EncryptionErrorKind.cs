@@ -47,7 +47,9 @@ public enum EncryptionErrorKind
     /// <summary>
     /// A value in one of a <see cref="ContainerEncryptionPolicy"/>'s paths is a format 3 encrypted value that one of
     /// the policy's keys authenticates, but the document's metadata does not list it (for example a writer without
-    /// encryption replaced the document and dropped <c>_ei</c>): returning it would hand out ciphertext as the value,
+    /// encryption replaced the document and dropped <c>_ei</c>), or any such value in a document without <c>_ei</c> that
+    /// still carries format 101's anchor <c>_ex</c> (its envelope metadata is missing; bound cells cannot be
+    /// authenticated without it): returning it would hand out ciphertext as the value,
     /// and encrypting it again would bury it. The message names the document id and the path, never the value.
     /// </summary>
     UnlistedCipherText,

@@ -49,6 +49,46 @@ public sealed class BoundCellTests : IDisposable
 
     private static byte CellVersion(JToken cell) => Convert.FromBase64String((string)cell!)[1];
 
+    // A writer without encryption dropped _ei from a format 101 document: its bound cells cannot be authenticated
+    // without the metadata (their MAC covers the selector and document it describes), which used to be reported as
+    // "tampered, or written under another key". The anchor _ex it left says what happened: the envelope metadata is
+    // missing. Still refused in every mode, never returned as data; feeds (no document id) say the same.
+    [Theory]
+    [MemberData(nameof(Processors.Pairs), MemberType = typeof(Processors))]
+    public void Format101WithoutEi_IsRefusedSayingTheEnvelopeMetadataIsMissing(JsonProcessor writer, JsonProcessor reader)
+    {
+        foreach (PlaintextPolicy mode in new[] { PlaintextPolicy.WriteEncryptedForbidPlaintext, PlaintextPolicy.WriteEncryptedReadBoth })
+        {
+            PolicyRuleSet rules = Rules(Policy(mode: mode));
+            JObject stored = JObject.Parse(Encrypt(writer, Alice, rules).Utf8());
+            stored.Remove("_ei");
+            byte[] stripped = stored.ToString(Newtonsoft.Json.Formatting.None).Utf8();
+
+            EncryptionException error = Assert.Throws<EncryptionException>(() => Decrypt(reader, stripped, rules));
+
+            Assert.Equal(EncryptionErrorKind.UnlistedCipherText, error.Kind);
+            Assert.Contains("The document 'alice' carries the format 101 anchor '_ex' but not its encryption metadata '_ei': the envelope metadata is missing", error.Message, StringComparison.Ordinal);
+            Assert.DoesNotContain("tampered", error.Message, StringComparison.Ordinal);
+            Assert.DoesNotContain("SECRET", error.ToString(), StringComparison.Ordinal);
+            Assert.Equal(Dek, error.DataEncryptionKeyId);
+        }
+    }
+
+    // Without the anchor nothing says the document was format 101: a bound cell no key authenticates is as before.
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void BoundCellWithoutEiOrAnchor_IsStillInvalidCipherText(JsonProcessor kind)
+    {
+        PolicyRuleSet rules = Rules(Policy());
+        JObject stored = JObject.Parse(Encrypt(kind, Alice, rules).Utf8());
+        stored.Remove("_ei");
+        stored.Remove("_ex");
+
+        EncryptionException error = Assert.Throws<EncryptionException>(() => Decrypt(kind, stored.ToString(Newtonsoft.Json.Formatting.None).Utf8(), rules));
+
+        Assert.Equal(EncryptionErrorKind.InvalidCipherText, error.Kind);
+    }
+
     [Theory]
     [MemberData(nameof(Processors.Pairs), MemberType = typeof(Processors))]
     public void BoundPolicy_WritesBoundCells_AndEitherProcessorReadsThem(JsonProcessor writer, JsonProcessor reader)

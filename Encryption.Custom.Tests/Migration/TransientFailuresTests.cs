@@ -51,6 +51,22 @@ public sealed class TransientFailuresTests
         Assert.False(TransientFailures.IsTransient(new OperationCanceledException(cancelled.Token), cancelled.Token));
     }
 
+    // A reader exception is retried only when it comes out of the SDK's query-plan request (a plan cut off in
+    // transit; the endpoint tests inject one, TransientFaultTests). The same type thrown while reading anything else
+    // can be permanent (here a document nested deeper than the reader's MaxDepth, which fails the same way every time).
+    [Fact]
+    public void IsTransient_JsonReaderException_OnlyFromTheSdksQueryPlanRequest()
+    {
+        Newtonsoft.Json.JsonReaderException tooDeep = Assert.Throws<Newtonsoft.Json.JsonReaderException>(
+            () => Newtonsoft.Json.Linq.JToken.ReadFrom(new Newtonsoft.Json.JsonTextReader(new StringReader("[[[[[1]]]]]")) { MaxDepth = 2 }));
+        Newtonsoft.Json.JsonReaderException truncated = Assert.Throws<Newtonsoft.Json.JsonReaderException>(
+            () => Newtonsoft.Json.Linq.JToken.Parse("{\"queryInfo\":{\"distinctType\":\"No"));
+
+        Assert.False(TransientFailures.IsTransient(tooDeep, CancellationToken.None));
+        Assert.False(TransientFailures.IsTransient(truncated, CancellationToken.None));
+        Assert.False(TransientFailures.IsTransient(new Newtonsoft.Json.JsonReaderException("no stack trace"), CancellationToken.None));
+    }
+
     [Fact]
     public void Delay_GrowsExponentiallyWithJitter_UpToTheCap()
     {

@@ -13,6 +13,13 @@ internal static class AccountClient
     /// <summary>The environment variable holding the account key.</summary>
     public const string AccountKeyVariable = "COSMOS_KEY";
 
+    /// <summary>
+    /// For the endpoint tests only: the HTTP client of every client created in this asynchronous flow (a
+    /// fault-injecting hop in front of the bundled endpoint, which then validates its certificate). Never set by the
+    /// tool; an async-local so that tests running side by side in one process do not see each other's.
+    /// </summary>
+    internal static readonly AsyncLocal<Func<HttpClient>?> HttpClientFactory = new();
+
     /// <summary>A Gateway-mode client for <paramref name="endpoint"/> only.</summary>
     /// <exception cref="Errors.ToolException">A loopback endpoint without <c>COSMOS_KEY</c> (exit code 2).</exception>
     /// <param name="endpoint">The account endpoint (https).</param>
@@ -33,7 +40,11 @@ internal static class AccountClient
 
         // A loopback endpoint is a local emulator with a self-signed certificate (Microsoft's, or the bundled one):
         // nothing on another host can answer there. Any other host must present a trusted certificate.
-        if (endpoint.IsLoopback)
+        if (HttpClientFactory.Value is { } httpClientFactory)
+        {
+            options.HttpClientFactory = httpClientFactory;
+        }
+        else if (endpoint.IsLoopback)
         {
             options.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
         }

@@ -77,9 +77,12 @@ internal static class MigrationPreflight
                 _ => use.Documents == 0 ? "encrypt" : "keep",
             };
             string allowed = change is { } c ? (c.Allowed ? " allowed=true" : " allowed=false") : string.Empty;
+
+            // A path no document encrypts yet: the documents it would be encrypted in (those holding a value there).
+            long documents = action == "encrypt" ? survey.DocumentsWithValues.GetValueOrDefault(path) : use.Documents;
             yield return string.Create(
                 CultureInfo.InvariantCulture,
-                $"path: path={Quote(path)} documents={use.Documents} deterministic={use.Deterministic} randomized={use.Randomized} unchecked={use.Unchecked} action={action}{allowed}");
+                $"path: path={Quote(path)} documents={documents} deterministic={use.Deterministic} randomized={use.Randomized} unchecked={use.Unchecked} action={action}{allowed}");
         }
     }
 

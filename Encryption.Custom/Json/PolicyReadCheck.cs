@@ -56,16 +56,34 @@ internal static class PolicyReadCheck
     /// <param name="path">The policy path the value is at.</param>
     /// <param name="base64">The unescaped string value.</param>
     /// <param name="id">The document id when known and not added by a feed wrapper, else <see langword="null"/>.</param>
+    /// <param name="envelopeMissing">Whether the document carries the format 101 anchor but no <c>_ei</c> (see <see cref="CreateCellError"/>).</param>
     [DoesNotReturn]
-    public static void OnCellShapedValue(PolicyRuleSet rules, Encryptor encryptor, string path, ReadOnlySpan<byte> base64, string? id)
+    public static void OnCellShapedValue(PolicyRuleSet rules, Encryptor encryptor, string path, ReadOnlySpan<byte> base64, string? id, bool envelopeMissing = false)
     {
         string? keyId = EncryptedCell.FindAuthenticatingKey(encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, base64, out string? unavailable);
-        throw CreateCellError(rules, path, id, keyId, unavailable);
+        throw CreateCellError(rules, path, id, keyId, unavailable, envelopeMissing);
     }
 
-    /// <summary>The error of <see cref="OnCellShapedValue"/> once the authenticating key is known (or none is).</summary>
-    public static EncryptionException CreateCellError(PolicyRuleSet rules, string path, string? id, string? authenticatingKeyId, string? unavailableKeyId)
+    /// <summary>
+    /// The error of <see cref="OnCellShapedValue"/> once the authenticating key is known (or none is). With
+    /// <paramref name="envelopeMissing"/> (a document without <c>_ei</c> that still carries the anchor <c>_ex</c>
+    /// only format 101 writes) the error says the envelope metadata is missing, whatever the keys found: a bound
+    /// cell's MAC covers the selector and document its metadata describe, so without <c>_ei</c> no key
+    /// authenticates it and it used to be reported as tampered or under another key, sending the operator after
+    /// the wrong cause. It stays a refusal (<see cref="EncryptionErrorKind.UnlistedCipherText"/>, as for lost
+    /// format 3 metadata): the anchor says what was lost, not that the values are intact.
+    /// </summary>
+    public static EncryptionException CreateCellError(PolicyRuleSet rules, string path, string? id, string? authenticatingKeyId, string? unavailableKeyId, bool envelopeMissing = false)
     {
+        if (envelopeMissing)
+        {
+            return new EncryptionException(
+                EncryptionErrorKind.UnlistedCipherText,
+                $"{Which(id)} carries the format {EncryptionEnvelope.ExtendedFormatVersion} anchor '{EncryptionEnvelope.AnchorName}' but not its encryption metadata '{EncryptionEnvelope.PropertyName}': the envelope metadata is missing (removed, for example by a writer without encryption), so the encrypted value at '{path}' can be neither checked nor read. It is refused, never taken for plaintext; restore '{EncryptionEnvelope.PropertyName}' or rewrite the document.",
+                authenticatingKeyId ?? rules.DataEncryptionKeyId,
+                path);
+        }
+
         if (authenticatingKeyId is not null)
         {
             return new EncryptionException(

@@ -72,6 +72,13 @@ internal static class KeyErrors
             dataEncryptionKeyId,
             innerException: innerException);
 
+    public static EncryptionException WriteUnconfirmed(string dataEncryptionKeyId, Exception innerException) =>
+        new(
+            EncryptionErrorKind.KeyUnavailable,
+            $"Data encryption key '{UntrustedText.Shorten(dataEncryptionKeyId)}' was written (the service answered with success), but the answer could not be read ({Describe(innerException)}) and the document stored now is not the one written: another writer changed it since. Read it to see what is stored.",
+            dataEncryptionKeyId,
+            innerException: innerException);
+
     public static EncryptionException RewrapConflict(string dataEncryptionKeyId, int attempts, Exception innerException) =>
         new(
             EncryptionErrorKind.KeyUnavailable,

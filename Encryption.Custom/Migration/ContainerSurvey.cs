@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Encryption.Custom.Json.Inspection;
 using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
@@ -26,9 +27,17 @@ internal sealed class ContainerSurvey
     private readonly Dictionary<string, long> _byKey = new(StringComparer.Ordinal);
     private readonly Dictionary<string, PathUse> _byPath = new(StringComparer.Ordinal);
     private readonly Dictionary<int, long> _byFormat = [];
+    private readonly Dictionary<string, long> _withValues = new(StringComparer.Ordinal);
+    private readonly string[][] _targetSelectors;
 
-    private ContainerSurvey()
+    private ContainerSurvey(ContainerEncryptionPolicy? target)
     {
+        // Split once: "/address/city" → ["address", "city"], "/cards/[]/number" → ["cards", "[]", "number"].
+        _targetSelectors = target is null ? [] : [.. target.IncludedPaths.Select(p => p.Path.Split('/')[1..])];
+        foreach (EncryptionPolicyIncludedPath path in target?.IncludedPaths ?? [])
+        {
+            _withValues[path.Path] = 0;
+        }
     }
 
     /// <summary>Documents read.</summary>
@@ -52,6 +61,13 @@ internal sealed class ContainerSurvey
     /// <summary>Per encrypted path (<c>/name</c>): the documents that encrypt it, by encryption type.</summary>
     public IReadOnlyDictionary<string, PathUse> Paths => _byPath;
 
+    /// <summary>
+    /// Per path of the target given to <see cref="RunAsync"/>: the documents holding a value there that is not
+    /// <c>null</c> (encrypted or not). For a path no document encrypts yet, the documents a run would encrypt it in
+    /// (<see cref="Paths"/> counts only those that encrypt it, which is 0 then).
+    /// </summary>
+    public IReadOnlyDictionary<string, long> DocumentsWithValues => _withValues;
+
     /// <summary>Surveys <paramref name="container"/>.</summary>
     /// <param name="container">The raw container.</param>
     /// <param name="encryptor">The keys to check encryption types with, or <see langword="null"/> to leave them unknown.</param>
@@ -61,14 +77,15 @@ internal sealed class ContainerSurvey
     /// <param name="budget">The migration's throughput budget each page waits for and is charged to, or <see langword="null"/>.</param>
     /// <param name="time">The clock transient failures are backed off by.</param>
     /// <param name="cancellationToken">Cancels the survey.</param>
+    /// <param name="target">The migration's target, whose paths <see cref="DocumentsWithValues"/> counts; <see langword="null"/> for none.</param>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     public static async Task<ContainerSurvey> RunAsync(
-        Container container, Encryptor? encryptor, IReadOnlyCollection<string> keyIds, DocumentInspector inspector, int maxDepth, RequestUnitBudget? budget, TimeProvider time, CancellationToken cancellationToken)
+        Container container, Encryptor? encryptor, IReadOnlyCollection<string> keyIds, DocumentInspector inspector, int maxDepth, RequestUnitBudget? budget, TimeProvider time, CancellationToken cancellationToken, ContainerEncryptionPolicy? target = null)
     {
         ArgumentNullException.ThrowIfNull(time);
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(keyIds);
-        var survey = new ContainerSurvey();
+        var survey = new ContainerSurvey(target);
         var keys = new Dictionary<string, DataEncryptionKeyLease>(StringComparer.Ordinal);
         var unavailable = new HashSet<string>(StringComparer.Ordinal);
         int transientAttempts = 0;
@@ -159,14 +176,17 @@ internal sealed class ContainerSurvey
         {
             TotalDocuments++;
             DocumentInspection inspection = inspector.Inspect(page[range], new InspectionRequest(maxDepth, Keys: keyOf));
-            switch (inspection.State)
+            if (inspection.State == InspectedState.Unreadable)
             {
-                case InspectedState.Unreadable:
-                    UnreadableDocuments++;
-                    continue;
-                case InspectedState.Plaintext:
-                    UnencryptedDocuments++;
-                    continue;
+                UnreadableDocuments++;
+                continue;
+            }
+
+            CountValues(page[range], maxDepth);
+            if (inspection.State == InspectedState.Plaintext)
+            {
+                UnencryptedDocuments++;
+                continue;
             }
 
             _byKey[inspection.KeyId!] = _byKey.GetValueOrDefault(inspection.KeyId!) + 1;
@@ -184,6 +204,73 @@ internal sealed class ContainerSurvey
                 };
             }
         }
+    }
+
+    // Which target paths hold a value in this document (inspection said it is well-formed JSON within maxDepth).
+    private void CountValues(ReadOnlySpan<byte> document, int maxDepth)
+    {
+        if (_targetSelectors.Length == 0)
+        {
+            return;
+        }
+
+        JsonDocument parsed;
+        try
+        {
+            var reader = new Utf8JsonReader(document, new JsonReaderOptions { MaxDepth = maxDepth + 1 });
+            parsed = JsonDocument.ParseValue(ref reader);
+        }
+        catch (JsonException)
+        {
+            // Deeper than this reader allows: the run judges (and reports) such a document itself; the count is a preview.
+            return;
+        }
+
+        using (parsed)
+        {
+            CountValues(parsed.RootElement);
+        }
+    }
+
+    private void CountValues(JsonElement root)
+    {
+        foreach (string[] selector in _targetSelectors)
+        {
+            if (HasValue(root, selector))
+            {
+                string path = "/" + string.Join('/', selector);
+                _withValues[path]++;
+            }
+        }
+    }
+
+    // Whether the selector picks a value that is not null: a name is an object's member, "[]" each element of an array.
+    private static bool HasValue(JsonElement element, ReadOnlySpan<string> selector)
+    {
+        if (selector.IsEmpty)
+        {
+            return element.ValueKind != JsonValueKind.Null;
+        }
+
+        if (selector[0] == "[]")
+        {
+            if (element.ValueKind != JsonValueKind.Array)
+            {
+                return false;
+            }
+
+            foreach (JsonElement item in element.EnumerateArray())
+            {
+                if (HasValue(item, selector[1..]))
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+
+        return element.ValueKind == JsonValueKind.Object && element.TryGetProperty(selector[0], out JsonElement member) && HasValue(member, selector[1..]);
     }
 }
 

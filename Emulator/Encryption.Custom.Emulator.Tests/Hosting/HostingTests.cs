@@ -102,11 +102,44 @@ public sealed class HostingTests(CosmosDatabaseFixture fixture) : IClassFixture<
         InvalidOperationException failure = await Assert.ThrowsAsync<InvalidOperationException>(() => host.StartAsync(Ct));
 
         Assert.Contains("'missing-dek' (KeyUnavailable)", failure.Message, StringComparison.Ordinal);
-        Assert.True(_logs.Has("WarmUpFailed", "'missing-dek'"));
-        Assert.True(_logs.Has("DataEncryptionKeyLoadFailed", "'missing-dek'"));
+        Assert.IsType<EncryptionException>(failure.InnerException);
+    }
 
-        // The failure's stack is logged once (by the provider), not again by the warm-up.
-        Assert.Single(_logs.Entries, e => e.Exception is not null && e.Message.Contains("'missing-dek'", StringComparison.Ordinal));
+    // A warm-up failure is one log entry with one stack, whether the start fails (the host logs the exception the
+    // start throws) or goes on (FailStartOnWarmUpError = false); it was three entries with two stacks.
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task Start_WhenAKeyCannotBeLoaded_LogsTheFailureOnce(bool failStart)
+    {
+        using IHost host = BuildHost(new() { ["CosmosEncryption:DataEncryptionKeyIds:1"] = "missing-dek", ["CosmosEncryption:FailStartOnWarmUpError"] = failStart ? "true" : "false" });
+
+        if (failStart)
+        {
+            await Assert.ThrowsAsync<InvalidOperationException>(() => host.StartAsync(Ct));
+        }
+        else
+        {
+            await host.StartAsync(Ct);
+            Assert.True(_logs.Has("WarmUpFinished", "loaded 1 of 2"));
+            await host.StopAsync(Ct);
+        }
+
+        CapturedLogs.Entry entry = AssertLoggedOnce("'missing-dek'");
+        Assert.Equal(failStart ? "HostedServiceStartupFaulted" : "WarmUpFailed", entry.EventName);
+        Assert.Contains("was not found in the data encryption key container", entry.Exception, StringComparison.Ordinal);
+        Assert.False(_logs.Has("DataEncryptionKeyLoadFailed", "'missing-dek'"));
+    }
+
+    // Exactly one entry names the key (in its message or its exception), and it carries the cause's stack.
+    private CapturedLogs.Entry AssertLoggedOnce(string key)
+    {
+        CapturedLogs.Entry[] naming = [.. _logs.Entries.Where(e => e.Message.Contains(key, StringComparison.Ordinal) || e.Exception?.Contains(key, StringComparison.Ordinal) == true)];
+        string all = string.Join("\n---\n", naming.Select(e => $"{e.Category} {e.Level} {e.EventName}: {e.Message}\n{e.Exception}"));
+        Assert.True(naming.Length == 1, $"{naming.Length} entries name {key}:\n{all}");
+        Assert.NotNull(naming[0].Exception);
+        Assert.Equal(LogLevel.Error, naming[0].Level);
+        return naming[0];
     }
 
     [Fact]

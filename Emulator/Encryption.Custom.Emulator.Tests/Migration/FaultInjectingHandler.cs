@@ -21,6 +21,13 @@ internal enum InjectedFault
 
     /// <summary>Sent to the endpoint and applied there, then answered 408: the write landed but its answer was lost.</summary>
     AppliedThenTimedOut,
+
+    /// <summary>
+    /// Sent to the endpoint, then answered with its status and headers but only the first half of its body (a
+    /// connection cut mid-answer behind a proxy that had already sent the length): only for the kinds
+    /// <see cref="FaultInjectingHandler.Script"/> asks for, never in the cycle of the others.
+    /// </summary>
+    TruncatedAnswer,
 }
 
 /// <summary>
@@ -47,6 +54,28 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
     /// creates and reads every lease) would otherwise meet a fault on every attempt, which no service does for long.
     /// </summary>
     public const int MaxPerKind = 12;
+
+    /// <summary>The faults the every-<c>n</c>-th cycle goes through (all but <see cref="InjectedFault.TruncatedAnswer"/>).</summary>
+    public const int CycledFaults = 5;
+
+    private readonly ConcurrentDictionary<string, ConcurrentQueue<InjectedFault>> _scripted = new();
+
+    /// <summary>
+    /// The next requests of <paramref name="kind"/> (as the kind function or <see cref="QueryPlan"/> names it) get
+    /// <paramref name="faults"/>, one each in order, whatever the cycle would do; the only way to inject
+    /// <see cref="InjectedFault.TruncatedAnswer"/>.
+    /// </summary>
+    public void Script(string kind, params InjectedFault[] faults)
+    {
+        ConcurrentQueue<InjectedFault> queue = _scripted.GetOrAdd(kind, _ => new());
+        foreach (InjectedFault fault in faults)
+        {
+            queue.Enqueue(fault);
+        }
+    }
+
+    /// <summary>The kind of a query-plan request (a POST to a container's feed the SDK marks as asking for the plan).</summary>
+    public const string QueryPlan = "query-plan";
 
     /// <summary>Turns injection off (the endpoint is then reached as usual).</summary>
     public bool Enabled { get; set; } = true;
@@ -81,13 +110,20 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
         string? kind = Enabled ? kindOf(request) : null;
+        string scriptedKind = IsQueryPlan(request) ? QueryPlan : kind ?? string.Empty;
+        if (Enabled && _scripted.TryGetValue(scriptedKind, out ConcurrentQueue<InjectedFault>? script) && script.TryDequeue(out InjectedFault scripted))
+        {
+            _injected.AddOrUpdate((scriptedKind, scripted), 1, (_, n) => n + 1);
+            return await InjectAsync(request, scripted, cancellationToken);
+        }
+
         Seen.TryAdd(request.Method.Method + " " + (kind ?? Shape(request.RequestUri!.AbsolutePath)), true);
         if (kind is null || _counts.AddOrUpdate(kind, 1, (_, n) => n + 1) % everyNth != 0 || InjectedInto(kind) >= MaxPerKind)
         {
             return await base.SendAsync(request, cancellationToken);
         }
 
-        var fault = (InjectedFault)(Interlocked.Increment(ref _faults) % 5);
+        var fault = (InjectedFault)(Interlocked.Increment(ref _faults) % CycledFaults);
         if (fault == InjectedFault.AppliedThenTimedOut && kind != "replace")
         {
             fault = InjectedFault.ServiceUnavailable;
@@ -101,6 +137,11 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
         }
 
         _injected.AddOrUpdate((kind, fault), 1, (_, n) => n + 1);
+        return await InjectAsync(request, fault, cancellationToken);
+    }
+
+    private async Task<HttpResponseMessage> InjectAsync(HttpRequestMessage request, InjectedFault fault, CancellationToken cancellationToken)
+    {
         switch (fault)
         {
             case InjectedFault.ConnectionReset:
@@ -112,12 +153,44 @@ internal sealed class FaultInjectingHandler(int everyNth, Func<HttpRequestMessag
                 }
 
                 return Answer(request, HttpStatusCode.RequestTimeout);
+            case InjectedFault.TruncatedAnswer:
+                return await TruncatedAsync(await base.SendAsync(request, cancellationToken), cancellationToken);
             case InjectedFault.RequestTimeout:
                 return Answer(request, HttpStatusCode.RequestTimeout);
             case InjectedFault.Gone:
                 return Answer(request, HttpStatusCode.Gone);
             default:
                 return Answer(request, HttpStatusCode.ServiceUnavailable);
+        }
+    }
+
+    private static bool IsQueryPlan(HttpRequestMessage request) =>
+        request.Headers.TryGetValues("x-ms-cosmos-is-query-plan-request", out IEnumerable<string>? values)
+        && values.Any(value => string.Equals(value, "true", StringComparison.OrdinalIgnoreCase));
+
+    // The endpoint's answer with the same status and headers and the first half of its body, its length saying so:
+    // what the SDK sees when the connection is cut mid-body behind a hop that had already sent the headers.
+    private static async Task<HttpResponseMessage> TruncatedAsync(HttpResponseMessage answer, CancellationToken cancellationToken)
+    {
+        using (answer)
+        {
+            byte[] body = await answer.Content.ReadAsByteArrayAsync(cancellationToken);
+            var truncated = new HttpResponseMessage(answer.StatusCode)
+            {
+                RequestMessage = answer.RequestMessage,
+                Content = new ByteArrayContent(body, 0, body.Length / 2),
+            };
+            foreach (KeyValuePair<string, IEnumerable<string>> header in answer.Headers)
+            {
+                truncated.Headers.TryAddWithoutValidation(header.Key, header.Value);
+            }
+
+            foreach (KeyValuePair<string, IEnumerable<string>> header in answer.Content.Headers.Where(h => h.Key != "Content-Length"))
+            {
+                truncated.Content.Headers.TryAddWithoutValidation(header.Key, header.Value);
+            }
+
+            return truncated;
         }
     }
 

@@ -2,6 +2,8 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Encryption.Custom.Emulator.Tests.Migration;
+using Encryption.Custom.Tool.Endpoints;
 
 namespace Encryption.Custom.Emulator.Tests.Tool;
 
@@ -148,12 +150,126 @@ public sealed class DekCommandTests(ToolFixture fixture) : IClassFixture<ToolFix
     {
         // One name stands for one key in the application: a new key under the old name could not be told apart.
         string before = (await ListAsync()).AssertSuccess().Lines.Single(l => l.Contains($"\"id\":\"{ToolFixture.Dek2}\"", StringComparison.Ordinal));
+        string otherFile = Path.Combine(Path.GetTempPath(), $"other-{Guid.NewGuid():N}.jwk");
+        await File.WriteAllTextAsync(otherFile, Jwk(RandomNumberGenerator.GetBytes(32)), Ct);
+        try
+        {
+            ToolResult run = await RunAsync(["rewrap-dek", .. DekContainer, "--dek-id", ToolFixture.Dek2, "--kek-file", fixture.KekFile, "--new-kek-file", otherFile, "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW"]);
 
-        ToolResult run = await RunAsync(["rewrap-dek", .. DekContainer, "--dek-id", ToolFixture.Dek2, "--kek-file", fixture.KekFile, "--new-kek-file", fixture.KekFile + ".other", "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW"]);
+            string error = run.AssertFailure(2, "UsageError");
+            Assert.Contains("needs a name of its own", error, StringComparison.Ordinal);
+            Assert.Contains(before, (await ListAsync()).Lines);
+        }
+        finally
+        {
+            File.Delete(otherFile);
+        }
+    }
 
-        string error = run.AssertFailure(2, "UsageError");
-        Assert.Contains("needs a name of its own", error, StringComparison.Ordinal);
-        Assert.Contains(before, (await ListAsync()).Lines);
+    // The create landed and the service answered 201, but the body was cut off on its way: the DEK is there and
+    // usable, so the run says so (it was reported as an invalid DEK document, exit code 3, and a rerun then met
+    // its own DEK as AlreadyExists).
+    [Fact]
+    public async Task CreateDek_WhoseAnswerIsCutOff_IsConfirmedFromTheStoredDocument()
+    {
+        string id = "tool-" + Guid.NewGuid().ToString("N");
+        FaultInjectingHandler faults = Faulty();
+        faults.Script("create", InjectedFault.TruncatedAnswer);
+
+        ToolResult run = (await RunAsync(["create-dek", .. DekContainer, "--dek-id", id, "--kek-file", fixture.KekFile, "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW"])).AssertSuccess();
+
+        Assert.Equal(1, faults.Injected[("create", InjectedFault.TruncatedAnswer)]);
+        Assert.Equal(ToolFixture.KekName, (string?)SingleDek(run, id)["kek"]!["name"]);
+        byte[] cipherText = await fixture.Encryptor.EncryptAsync("4111-1111"u8.ToArray(), id, Algorithm, Ct);
+        Assert.Equal("4111-1111"u8.ToArray(), await fixture.Encryptor.DecryptAsync(cipherText, id, Algorithm, Ct));
+    }
+
+    [Fact]
+    public async Task RewrapDek_WhoseAnswerIsCutOff_IsConfirmedFromTheStoredDocument()
+    {
+        string id = await CreateDekAsync();
+        await WithKeyFileAsync(async kek2File =>
+        {
+            FaultInjectingHandler faults = Faulty();
+            faults.Script("replace", InjectedFault.TruncatedAnswer);
+
+            ToolResult run = (await RunAsync(RewrapArguments(id, kek2File))).AssertSuccess();
+
+            Assert.Equal(1, faults.Injected[("replace", InjectedFault.TruncatedAnswer)]);
+            Assert.Equal("kek2", (string?)SingleDek(run, id)["kek"]!["name"]);
+        });
+    }
+
+    // The rewrap landed but its answer was lost (a 408 after the write): that run cannot know and fails as a service
+    // error. Its rerun finds the DEK wrapped under --kek-name by the key in --new-kek-file: done, exit 0, saying so
+    // (it was a usage error, exit 2, as if a new key were being put under the current name).
+    [Fact]
+    public async Task RewrapDek_RerunAfterARewrapWhoseAnswerWasLost_SaysItIsAlreadyDone()
+    {
+        string id = await CreateDekAsync();
+        await WithKeyFileAsync(async kek2File =>
+        {
+            FaultInjectingHandler faults = Faulty();
+            faults.Script("replace", InjectedFault.AppliedThenTimedOut);
+
+            ToolResult lost = await RunAsync(RewrapArguments(id, kek2File));
+            Assert.Equal(1, faults.Injected[("replace", InjectedFault.AppliedThenTimedOut)]);
+            lost.AssertFailure(1, "ServiceError");
+            AccountClient.HttpClientFactory.Value = null;
+            string stored = (await ListAsync()).Lines.Single(l => l.Contains($"\"id\":\"{id}\"", StringComparison.Ordinal));
+            Assert.Contains("\"name\":\"kek2\"", stored, StringComparison.Ordinal);
+
+            ToolResult rerun = (await RunAsync(RewrapArguments(id, kek2File))).AssertSuccess();
+
+            Assert.StartsWith("already done: ", rerun.Lines[0], StringComparison.Ordinal);
+            Assert.Contains("nothing was written", rerun.Lines[0], StringComparison.Ordinal);
+            Assert.Equal(stored, rerun.Lines[1]);
+            Assert.Equal(2, rerun.Lines.Count);
+            Assert.Contains(stored, (await ListAsync()).Lines); // not written again: same modified time
+        });
+    }
+
+    private string[] RewrapArguments(string id, string kek2File) =>
+        ["rewrap-dek", .. DekContainer, "--dek-id", id, "--kek-file", fixture.KekFile, "--new-kek-file", kek2File, "--kek-name", "kek2", "--wrap-algorithm", "AES-KWP"];
+
+    private async Task<string> CreateDekAsync()
+    {
+        string id = "tool-" + Guid.NewGuid().ToString("N");
+        (await RunAsync(["create-dek", .. DekContainer, "--dek-id", id, "--kek-file", fixture.KekFile, "--kek-name", ToolFixture.KekName, "--wrap-algorithm", "AES-KW"])).AssertSuccess();
+        return id;
+    }
+
+    private static async Task WithKeyFileAsync(Func<string, Task> test)
+    {
+        string file = Path.Combine(Path.GetTempPath(), $"kek2-{Guid.NewGuid():N}.jwk");
+        await File.WriteAllTextAsync(file, Jwk(RandomNumberGenerator.GetBytes(32)), Ct);
+        try
+        {
+            await test(file);
+        }
+        finally
+        {
+            File.Delete(file);
+            AccountClient.HttpClientFactory.Value = null;
+        }
+    }
+
+    // The tool's clients in this test's flow go through a fault-injecting hop that faults only what a test scripts:
+    // the DEK container's creates (a POST that is not a query) and replaces.
+    private static FaultInjectingHandler Faulty()
+    {
+        var faults = new FaultInjectingHandler(everyNth: int.MaxValue, static request =>
+        {
+            string path = request.RequestUri!.AbsolutePath;
+            return path.Contains("/colls/" + ToolFixture.DekContainer + "/docs", StringComparison.Ordinal) ? (request.Method.Method, path.EndsWith("/docs", StringComparison.Ordinal), request.Headers.Contains("x-ms-documentdb-isquery")) switch
+            {
+                ("POST", true, false) => "create",
+                ("PUT", false, _) => "replace",
+                _ => null,
+            } : null;
+        });
+        AccountClient.HttpClientFactory.Value = () => new HttpClient(faults, disposeHandler: false);
+        return faults;
     }
 
     private Task<ToolResult> RunAsync(string[] args) => ToolInProcess.RunAsync(fixture.Endpoint, args, s_runBound, cancellationToken: Ct);

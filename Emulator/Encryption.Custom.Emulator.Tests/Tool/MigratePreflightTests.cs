@@ -176,6 +176,36 @@ public sealed class MigratePreflightTests(ToolFixture fixture) : IClassFixture<T
         }
     }
 
+    // A path no document encrypts yet is counted by the documents it would be encrypted in (those holding a value
+    // there, nested selectors included), not by those that encrypt it (0, which said nothing); a path no document
+    // holds stays 0. Plaintext documents, then a dry run: nothing written.
+    [Fact]
+    public async Task Migrate_DryRunOverPlaintext_CountsTheDocumentsEachNewPathWouldBeEncryptedIn()
+    {
+        Container raw = await fixture.CreateContainerAsync(Ct);
+        await SeedAsync(raw, Count, Ct);
+        const int WithCity = 3;
+        for (int i = 0; i < WithCity; i++)
+        {
+            JObject document = Document(i, 0);
+            document["address"] = new JObject { ["city"] = "c" + i };
+            await raw.UpsertItemAsync(document, PartitionKeyOf(document), cancellationToken: Ct);
+        }
+
+        JObject nullCity = Document(WithCity, 0);
+        nullCity["address"] = new JObject { ["city"] = null };
+        await raw.UpsertItemAsync(nullCity, PartitionKeyOf(nullCity), cancellationToken: Ct);
+        Dictionary<string, JObject> before = await ReadStoredAsync(raw, Ct);
+
+        ToolResult dryRun = (await RunAsync([.. fixture.MigrateArguments(raw, "leases-" + Guid.NewGuid().ToString("N")), "--dek-id", ToolFixture.Dek1, "--path", "/ssn", "--path", "/address/city", "--path", "/nickname", "--dry-run"])).AssertSuccess();
+
+        Assert.StartsWith($"survey: documents={Count} unencrypted={Count} unreadable=0", dryRun.Lines[0], StringComparison.Ordinal);
+        Assert.Contains($"path: path=\"/ssn\" documents={Count} deterministic=0 randomized=0 unchecked=0 action=encrypt", dryRun.Lines);
+        Assert.Contains($"path: path=\"/address/city\" documents={WithCity} deterministic=0 randomized=0 unchecked=0 action=encrypt", dryRun.Lines);
+        Assert.Contains("path: path=\"/nickname\" documents=0 deterministic=0 randomized=0 unchecked=0 action=encrypt", dryRun.Lines);
+        Assert.Equal(before.ToDictionary(d => d.Key, d => (string)d.Value["_etag"]!), (await ReadStoredAsync(raw, Ct)).ToDictionary(d => d.Key, d => (string)d.Value["_etag"]!));
+    }
+
     private async Task<Container> SeedEncryptedAsync(ContainerEncryptionPolicy policy)
     {
         Container raw = await fixture.CreateContainerAsync(Ct);

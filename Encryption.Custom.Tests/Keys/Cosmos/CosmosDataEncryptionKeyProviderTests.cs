@@ -198,6 +198,49 @@ public sealed class CosmosDataEncryptionKeyProviderTests : IDisposable
         await Assert.ThrowsAsync<EncryptionException>(() => _local.UnwrapKeyAsync(stored.WrappedDataEncryptionKey, Kek1, Ct));
     }
 
+    // The service applied the write but its answer was damaged on its way (here: a member missing): the stored document
+    // is read back and, being the one written, confirms the write, instead of an "invalid DEK document" for a DEK that is fine.
+    [Fact]
+    public async Task CreateDataEncryptionKeyAsync_AnswerDamagedInTransit_IsConfirmedFromTheStoredDocument()
+    {
+        _container.AlterWriteAnswer = answer =>
+        {
+            answer.Remove("wrappedDataEncryptionKey");
+            return answer;
+        };
+
+        DataEncryptionKeyProperties created = (await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Kek1, cancellationToken: Ct)).Resource;
+
+        JsonObject stored = _container.GetDocument("dek1")!;
+        Assert.Equal(stored["wrappedDataEncryptionKey"]!.GetValue<string>(), Convert.ToBase64String(created.WrappedDataEncryptionKey.Span));
+        Assert.Equal(stored["_etag"]!.GetValue<string>(), created.ETag);
+        Assert.Equal(Kek1, created.EncryptionKeyWrapMetadata);
+        Assert.Equal(1, _container.ReadItemCount);
+    }
+
+    // The read-back finds another document than the one written (another writer got in since): the write is not
+    // confirmed, and the error says it was applied rather than calling the document invalid.
+    [Fact]
+    public async Task RewrapDataEncryptionKeyAsync_AnswerDamagedAndAnotherWriterSince_SaysTheWriteWasAppliedButIsNotWhatIsStored()
+    {
+        await _provider.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync("dek1", Mde, Kek1, cancellationToken: Ct);
+        _container.AlterWriteAnswer = answer =>
+        {
+            var other = (Newtonsoft.Json.Linq.JObject)answer.DeepClone();
+            other["wrappedDataEncryptionKey"] = Convert.ToBase64String(RandomNumberGenerator.GetBytes(40));
+            _container.Put(other, new PartitionKey("dek1"));
+            answer.Remove("wrappedDataEncryptionKey");
+            return answer;
+        };
+
+        EncryptionException error = await Assert.ThrowsAsync<EncryptionException>(() => _provider.DataEncryptionKeyContainer.RewrapDataEncryptionKeyAsync("dek1", Kek2, cancellationToken: Ct));
+
+        Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
+        Assert.Equal("dek1", error.DataEncryptionKeyId);
+        Assert.Contains("was written (the service answered with success)", error.Message, StringComparison.Ordinal);
+        Assert.Contains("another writer changed it since", error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task RewrapDataEncryptionKeyAsync_AnotherWriterOnce_RetriesAndSucceeds()
     {

@@ -45,9 +45,10 @@ internal static class JPolicyCheck
 
         // A cell-shaped value at an unlisted position throws at once; the first plaintext one is reported after the walk.
         PathRule? plaintext = null;
+        bool envelopeMissing = envelope is null && document.ContainsKey(EncryptionEnvelope.AnchorName); // as PolicyScan
         foreach ((JToken value, PathRule rule) in JPolicyPositions.Unlisted(document, envelope, rules))
         {
-            ThrowIfCellShaped(value, rules, encryptor, rule, document, nameDocument);
+            ThrowIfCellShaped(value, rules, encryptor, rule, document, nameDocument, envelopeMissing);
             plaintext ??= rule;
         }
 
@@ -57,7 +58,7 @@ internal static class JPolicyCheck
         }
     }
 
-    private static void ThrowIfCellShaped(JToken value, PolicyRuleSet rules, Encryptor encryptor, PathRule rule, JObject document, bool nameDocument)
+    private static void ThrowIfCellShaped(JToken value, PolicyRuleSet rules, Encryptor encryptor, PathRule rule, JObject document, bool nameDocument, bool envelopeMissing)
     {
         if (value is not JValue { Type: JTokenType.String } text)
         {
@@ -69,7 +70,7 @@ internal static class JPolicyCheck
         {
             if (EncryptedCell.IsCellShaped(base64))
             {
-                PolicyReadCheck.OnCellShapedValue(rules, encryptor, rule.Text, base64, Id(document, nameDocument));
+                PolicyReadCheck.OnCellShapedValue(rules, encryptor, rule.Text, base64, Id(document, nameDocument), envelopeMissing);
             }
         }
         finally

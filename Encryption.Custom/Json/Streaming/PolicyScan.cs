@@ -57,18 +57,20 @@ internal static class PolicyScan
             PolicyReadCheck.ThrowQueryTokenDowngrade(rules, nameDocument ? FeedPageSession.ReadId(input, scan, document) : null);
         }
 
+        // No _ei but format 101's anchor: the envelope metadata was dropped (PolicyReadCheck.CreateCellError).
+        bool envelopeMissing = !encrypted && document.AnchorProperty >= 0;
         int index = FindUnlisted(input, scan, document, rules, out int property, out bool cellShaped);
         if (cellShaped)
         {
             ref readonly PropertyRecord value = ref scan.Properties[property];
-            throw CreateCellError(input[value.ValueStart..value.ValueEnd], value.ValueEscaped, rules, encryptor, rules[index].Text, Id(input, scan, document, nameDocument));
+            throw CreateCellError(input[value.ValueStart..value.ValueEnd], value.ValueEscaped, rules, encryptor, rules[index].Text, Id(input, scan, document, nameDocument), envelopeMissing);
         }
 
         // The nested selectors' positions, walked only when the policy has some.
         NestedPolicyScan.Finding nested = NestedPolicyScan.FindUnlisted(input, scan, document, rules);
         if (nested.CellShaped)
         {
-            throw CreateCellError(input[nested.Start..nested.End], nested.Escaped, rules, encryptor, rules[nested.Rule].Text, Id(input, scan, document, nameDocument));
+            throw CreateCellError(input[nested.Start..nested.End], nested.Escaped, rules, encryptor, rules[nested.Rule].Text, Id(input, scan, document, nameDocument), envelopeMissing);
         }
 
         if (index >= 0 || nested.Rule >= 0)
@@ -84,7 +86,7 @@ internal static class PolicyScan
     /// The error for a value shaped like ciphertext that the metadata does not list (found by <see cref="FindUnlisted"/>):
     /// which of the policy's keys authenticates it decides the kind (<see cref="PolicyReadCheck.CreateCellError"/>).
     /// </summary>
-    internal static EncryptionException CreateCellError(ReadOnlySpan<byte> token, bool escaped, PolicyRuleSet rules, Encryptor encryptor, string path, string? id)
+    internal static EncryptionException CreateCellError(ReadOnlySpan<byte> token, bool escaped, PolicyRuleSet rules, Encryptor encryptor, string path, string? id, bool envelopeMissing = false)
     {
         byte[]? unescaped = null;
         try
@@ -97,7 +99,7 @@ internal static class PolicyScan
             }
 
             string? keyId = EncryptedCell.FindAuthenticatingKey(encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, base64, out string? unavailable);
-            return PolicyReadCheck.CreateCellError(rules, path, id, keyId, unavailable);
+            return PolicyReadCheck.CreateCellError(rules, path, id, keyId, unavailable, envelopeMissing);
         }
         finally
         {

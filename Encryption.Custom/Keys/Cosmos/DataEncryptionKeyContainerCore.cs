@@ -47,7 +47,7 @@ internal sealed class DataEncryptionKeyContainerCore(CosmosDataEncryptionKeyProv
         using var body = new MemoryStream(DataEncryptionKeyPropertiesSerializer.ToUtf8Bytes(properties, includeSystemProperties: false));
         using ResponseMessage response = await container.CreateItemStreamAsync(body, new PartitionKey(id), requestOptions, cancellationToken).ConfigureAwait(false);
         response.EnsureSuccessStatusCode();
-        DataEncryptionKeyProperties stored = await ReadBodyAsync(response, properties, id, cancellationToken).ConfigureAwait(false);
+        DataEncryptionKeyProperties stored = await ReadBodyAsync(container, response, properties, id, cancellationToken).ConfigureAwait(false);
         await provider.Cache.InvalidateAsync(id, stored, cancellationToken).ConfigureAwait(false);
         return new DataEncryptionKeyItemResponse(response, stored);
     }
@@ -117,7 +117,7 @@ internal sealed class DataEncryptionKeyContainerCore(CosmosDataEncryptionKeyProv
                 }
 
                 response.EnsureSuccessStatusCode();
-                DataEncryptionKeyProperties stored = await ReadBodyAsync(response, replacement, id, cancellationToken).ConfigureAwait(false);
+                DataEncryptionKeyProperties stored = await ReadBodyAsync(container, response, replacement, id, cancellationToken).ConfigureAwait(false);
                 await provider.Cache.InvalidateAsync(id, stored, cancellationToken).ConfigureAwait(false);
                 return new DataEncryptionKeyItemResponse(response, stored);
             }
@@ -177,8 +177,15 @@ internal sealed class DataEncryptionKeyContainerCore(CosmosDataEncryptionKeyProv
         }
     }
 
-    /// <summary>The stored document from the response body, or the written one with the response's ETag when there is no body.</summary>
+    /// <summary>
+    /// The stored document from the response body, or the written one with the response's ETag when there is no body.
+    /// A body that cannot be read (cut off or damaged on its way) says nothing about the DEK: the service answered
+    /// with success, so the write was applied. Reporting the DEK document invalid would make the caller think nothing
+    /// usable was stored (and a retried create then meets its own DEK as a conflict), so the stored document is read
+    /// back instead and accepted when it is the one written (its wrapped key is unique to this write).
+    /// </summary>
     private static async Task<DataEncryptionKeyProperties> ReadBodyAsync(
+        Container container,
         ResponseMessage response,
         DataEncryptionKeyProperties written,
         string id,
@@ -187,7 +194,14 @@ internal sealed class DataEncryptionKeyContainerCore(CosmosDataEncryptionKeyProv
         byte[] document = await CosmosStreams.ReadAllAsync(response.Content, cancellationToken).ConfigureAwait(false);
         if (document.Length > 0)
         {
-            return DataEncryptionKeyPropertiesSerializer.Read(document, id);
+            try
+            {
+                return DataEncryptionKeyPropertiesSerializer.Read(document, id);
+            }
+            catch (EncryptionException unreadable)
+            {
+                return await ConfirmWrittenAsync(container, written, id, unreadable, cancellationToken).ConfigureAwait(false);
+            }
         }
 
         // EnableContentResponseOnWrite = false: no body, but the ETag still comes back in the headers.
@@ -201,6 +215,26 @@ internal sealed class DataEncryptionKeyContainerCore(CosmosDataEncryptionKeyProv
             lastModified: null,
             selfLink: null,
             resourceId: null);
+    }
+
+    /// <summary>The stored DEK document when it is <paramref name="written"/>; else the error says the write was applied but is not what is stored now.</summary>
+    private static async Task<DataEncryptionKeyProperties> ConfirmWrittenAsync(
+        Container container,
+        DataEncryptionKeyProperties written,
+        string id,
+        EncryptionException unreadable,
+        CancellationToken cancellationToken)
+    {
+        (ResponseMessage response, DataEncryptionKeyProperties stored) = await ReadCoreAsync(container, id, null, cancellationToken).ConfigureAwait(false);
+        response.Dispose();
+        if (string.Equals(stored.EncryptionAlgorithm, written.EncryptionAlgorithm, StringComparison.Ordinal)
+            && stored.EncryptionKeyWrapMetadata.Equals(written.EncryptionKeyWrapMetadata)
+            && stored.WrappedDataEncryptionKey.Span.SequenceEqual(written.WrappedDataEncryptionKey.Span))
+        {
+            return stored;
+        }
+
+        throw KeyErrors.WriteUnconfirmed(id, unreadable);
     }
 
     /// <summary>A copy of the caller's options with the ETag to replace against; the caller's object is never changed.</summary>
