@@ -87,6 +87,18 @@ public sealed class CosmosEndpoint
         return new CosmosClient(Uri.ToString(), Key, options);
     }
 
+    /// <summary>
+    /// A client whose requests all go through <paramref name="handler"/> (a test's fault injector or request counter),
+    /// which then also validates the server's certificate; the handler is the test's to dispose.
+    /// </summary>
+    public CosmosClient CreateClientThrough(HttpMessageHandler handler, Action<CosmosClientOptions>? configure = null) =>
+        CreateClient(options =>
+        {
+            options.ServerCertificateCustomValidationCallback = null;
+            options.HttpClientFactory = () => new HttpClient(handler, disposeHandler: false);
+            configure?.Invoke(options);
+        });
+
     /// <inheritdoc/>
     public override string ToString() => $"{Uri} ({(IsBundled ? "bundled server" : "external endpoint")})";
 }

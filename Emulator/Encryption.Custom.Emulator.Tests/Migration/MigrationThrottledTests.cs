@@ -24,12 +24,9 @@ public sealed class MigrationThrottledTests(EncryptionFixture fixture) : IClassF
     public async Task ContainerThrottlesTheJob_JobFinishesWithEveryDocumentInTheTargetState()
     {
         using var counter = new ThrottleCounter(fixture.Endpoint.Uri.IsLoopback);
-        using CosmosClient client = fixture.Endpoint.CreateClient(o =>
-        {
-            o.ServerCertificateCustomValidationCallback = null; // the counter's handler validates instead
-            o.HttpClientFactory = () => new HttpClient(counter, disposeHandler: false);
-            o.MaxRetryAttemptsOnRateLimitedRequests = 0; // the job meets every 429 itself, not only those the SDK gave up on
-        });
+        using CosmosClient client = fixture.Endpoint.CreateClientThrough(
+            counter,
+            o => o.MaxRetryAttemptsOnRateLimitedRequests = 0); // the job meets every 429 itself, not only those the SDK gave up on
         ContainerResponse created = await fixture.Database.CreateContainerAsync(
             new ContainerProperties("throttled-" + Guid.NewGuid().ToString("N"), "/pk"), ThroughputProperties.CreateManualThroughput(400), cancellationToken: Ct);
         (Container leases, _) = await fixture.CreateContainerAsync("/id", cancellationToken: Ct);

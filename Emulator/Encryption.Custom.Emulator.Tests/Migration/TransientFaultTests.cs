@@ -24,11 +24,7 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         await SeedAsync(created, Count, Ct);
 
         var faults = new FaultInjectingHandler(everyNth: 4, request => FaultInjectingHandler.KindOf(request, createdLeases.Id));
-        using var faulty = fixture.Endpoint.CreateClient(options =>
-        {
-            options.ServerCertificateCustomValidationCallback = null;
-            options.HttpClientFactory = () => new HttpClient(faults, disposeHandler: false);
-        });
+        using var faulty = fixture.Endpoint.CreateClientThrough(faults);
         Container raw = faulty.GetContainer(fixture.Database.Id, created.Id);
         Container leases = faulty.GetContainer(fixture.Database.Id, createdLeases.Id);
         EncryptionMigrationOptions options = Options();
@@ -71,11 +67,7 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         (Container created, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
         await SeedAsync(created, Count, Ct);
         var faults = new FaultInjectingHandler(everyNth: 2, request => FaultInjectingHandler.KindOf(request, "none"));
-        using var faulty = fixture.Endpoint.CreateClient(options =>
-        {
-            options.ServerCertificateCustomValidationCallback = null;
-            options.HttpClientFactory = () => new HttpClient(faults, disposeHandler: false);
-        });
+        using var faulty = fixture.Endpoint.CreateClientThrough(faults);
 
         EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(
             faulty.GetContainer(fixture.Database.Id, created.Id), new ContainerEncryptionPolicy(EncryptionFixture.Dek1, Paths), Ct);
@@ -96,11 +88,7 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         await SeedAsync(created, Count, Ct);
         var faults = new FaultInjectingHandler(everyNth: int.MaxValue, request => FaultInjectingHandler.KindOf(request, "none"));
         faults.Script(FaultInjectingHandler.QueryPlan, [.. Enumerable.Repeat(InjectedFault.TruncatedAnswer, 3)]);
-        using var faulty = fixture.Endpoint.CreateClient(options =>
-        {
-            options.ServerCertificateCustomValidationCallback = null;
-            options.HttpClientFactory = () => new HttpClient(faults, disposeHandler: false);
-        });
+        using var faulty = fixture.Endpoint.CreateClientThrough(faults);
 
         EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(
             faulty.GetContainer(fixture.Database.Id, created.Id), new ContainerEncryptionPolicy(EncryptionFixture.Dek1, Paths), Ct);
@@ -120,11 +108,7 @@ public sealed class TransientFaultTests(EncryptionFixture fixture) : IClassFixtu
         await SeedAsync(created, Count, Ct);
         var faults = new FaultInjectingHandler(everyNth: int.MaxValue, request => FaultInjectingHandler.KindOf(request, createdLeases.Id));
         faults.Script(FaultInjectingHandler.QueryPlan, [.. Enumerable.Repeat(InjectedFault.TruncatedAnswer, 4)]);
-        using var faulty = fixture.Endpoint.CreateClient(options =>
-        {
-            options.ServerCertificateCustomValidationCallback = null;
-            options.HttpClientFactory = () => new HttpClient(faults, disposeHandler: false);
-        });
+        using var faulty = fixture.Endpoint.CreateClientThrough(faults);
 
         await using var job = new EncryptionMigrationJob(
             faulty.GetContainer(fixture.Database.Id, created.Id), fixture.Encryptor, policy, faulty.GetContainer(fixture.Database.Id, createdLeases.Id), Options());

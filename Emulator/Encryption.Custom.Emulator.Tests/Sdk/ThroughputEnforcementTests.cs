@@ -24,11 +24,7 @@ public sealed class ThroughputEnforcementTests(CosmosDatabaseFixture fixture) : 
             new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), "/pk"), ThroughputProperties.CreateManualThroughput(400), cancellationToken: Ct);
         await ThroughputEnforcement.EnableAsync(fixture.Endpoint, created.Container, Ct);
         using var counter = new ThrottleCounter(fixture.Endpoint.Uri.IsLoopback);
-        using CosmosClient retrying = fixture.Endpoint.CreateClient(o =>
-        {
-            o.ServerCertificateCustomValidationCallback = null; // the counter's handler validates instead
-            o.HttpClientFactory = () => new HttpClient(counter, disposeHandler: false);
-        });
+        using CosmosClient retrying = fixture.Endpoint.CreateClientThrough(counter);
         using CosmosClient noRetries = fixture.Endpoint.CreateClient(o => o.MaxRetryAttemptsOnRateLimitedRequests = 0);
         Container container = retrying.GetContainer(created.Container.Database.Id, created.Container.Id);
 
