@@ -1,3 +1,4 @@
+using Encryption.Custom.Cosmos.Lookups;
 using Encryption.Custom.Cosmos.ChangeFeed;
 using Encryption.Custom.Cosmos.Feeds;
 using Encryption.Custom.Cosmos.Streams;
@@ -12,13 +13,13 @@ internal sealed partial class EncryptionContainer
     public override FeedIterator<T> GetChangeFeedIterator<T>(ChangeFeedStartFrom changeFeedStartFrom, ChangeFeedMode changeFeedMode, ChangeFeedRequestOptions? changeFeedRequestOptions = null)
     {
         RejectAllVersionsAndDeletes(changeFeedMode);
-        return new EncryptionFeedIterator<T>(Wrap(_inner.GetChangeFeedStreamIterator(changeFeedStartFrom, changeFeedMode, changeFeedRequestOptions), FeedKind.ChangeFeed));
+        return new EncryptionFeedIterator<T>(Wrap(_inner.GetChangeFeedStreamIterator(ChangeFeedStarts.Encrypt(changeFeedStartFrom, Lookups), changeFeedMode, changeFeedRequestOptions), FeedKind.ChangeFeed));
     }
 
     public override FeedIterator GetChangeFeedStreamIterator(ChangeFeedStartFrom changeFeedStartFrom, ChangeFeedMode changeFeedMode, ChangeFeedRequestOptions? changeFeedRequestOptions = null)
     {
         RejectAllVersionsAndDeletes(changeFeedMode);
-        return Wrap(_inner.GetChangeFeedStreamIterator(changeFeedStartFrom, changeFeedMode, changeFeedRequestOptions), FeedKind.ChangeFeed);
+        return Wrap(_inner.GetChangeFeedStreamIterator(ChangeFeedStarts.Encrypt(changeFeedStartFrom, Lookups), changeFeedMode, changeFeedRequestOptions), FeedKind.ChangeFeed);
     }
 
     public override ChangeFeedProcessorBuilder GetChangeFeedProcessorBuilder<T>(string processorName, ChangesHandler<T> onChangesDelegate)

@@ -69,7 +69,7 @@ internal sealed partial class EncryptionContainer
         {
             if (typeof(T) == typeof(DecryptableItem))
             {
-                ResponseMessage raw = await _inner.ReadItemStreamAsync(id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
+                ResponseMessage raw = await _inner.ReadItemStreamAsync(await Lookups.EncryptIdAsync(id, cancellationToken).ConfigureAwait(false), await Lookups.EncryptAsync(partitionKey, cancellationToken).ConfigureAwait(false), requestOptions, cancellationToken).ConfigureAwait(false);
                 telemetry?.SetStatusCode(raw.StatusCode);
                 return await ToDecryptableResponseAsync<T>(raw, cancellationToken).ConfigureAwait(false);
             }
@@ -97,11 +97,17 @@ internal sealed partial class EncryptionContainer
         }
     }
 
-    public override Task<ItemResponse<T>> DeleteItemAsync<T>(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        _inner.DeleteItemAsync<T>(id, partitionKey, requestOptions, cancellationToken);
+    public override async Task<ItemResponse<T>> DeleteItemAsync<T>(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        return await _inner.DeleteItemAsync<T>(await Lookups.EncryptIdAsync(id, cancellationToken).ConfigureAwait(false), await Lookups.EncryptAsync(partitionKey, cancellationToken).ConfigureAwait(false), requestOptions, cancellationToken).ConfigureAwait(false);
+    }
 
-    public override Task<ResponseMessage> DeleteItemStreamAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        _inner.DeleteItemStreamAsync(id, partitionKey, requestOptions, cancellationToken);
+    public override async Task<ResponseMessage> DeleteItemStreamAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        return await _inner.DeleteItemStreamAsync(await Lookups.EncryptIdAsync(id, cancellationToken).ConfigureAwait(false), await Lookups.EncryptAsync(partitionKey, cancellationToken).ConfigureAwait(false), requestOptions, cancellationToken).ConfigureAwait(false);
+    }
 
     /// <summary>
     /// Replaces a successful response's body with its decrypted form (in place: point responses are plain
@@ -157,10 +163,12 @@ internal sealed partial class EncryptionContainer
         {
             ResponseMessage response;
             var encryptable = item as EncryptableItem;
+            string? storedId = id is null ? null : await Lookups.EncryptIdAsync(id, cancellationToken).ConfigureAwait(false);
+            PartitionKey storedKey = await Lookups.EncryptAsync(key, cancellationToken).ConfigureAwait(false);
             Stream body = encryptable is null ? Serializer.ToStream(item) : encryptable.ToStream(Serializer);
             await using (body.ConfigureAwait(false))
             {
-                response = await WriteStreamCoreAsync(kind, body, id, key, requestOptions, encryption, telemetry, decryptResponse: encryptable is null, cancellationToken).ConfigureAwait(false);
+                response = await WriteStreamCoreAsync(kind, body, storedId, storedKey, requestOptions, encryption, telemetry, decryptResponse: encryptable is null, cancellationToken).ConfigureAwait(false);
             }
 
             if (encryptable is not null)
@@ -191,7 +199,9 @@ internal sealed partial class EncryptionContainer
         try
         {
             EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
-            return await WriteStreamCoreAsync(kind, body, id, partitionKey, requestOptions, encryption, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
+            string? storedId = id is null ? null : await Lookups.EncryptIdAsync(id, cancellationToken).ConfigureAwait(false);
+            PartitionKey storedKey = await Lookups.EncryptAsync(partitionKey, cancellationToken).ConfigureAwait(false);
+            return await WriteStreamCoreAsync(kind, body, storedId, storedKey, requestOptions, encryption, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
         {
@@ -243,7 +253,9 @@ internal sealed partial class EncryptionContainer
 
     private async Task<ResponseMessage> ReadStreamCoreAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {
-        ResponseMessage response = await _inner.ReadItemStreamAsync(id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
+        string storedId = await Lookups.EncryptIdAsync(id, cancellationToken).ConfigureAwait(false);
+        PartitionKey storedKey = await Lookups.EncryptAsync(partitionKey, cancellationToken).ConfigureAwait(false);
+        ResponseMessage response = await _inner.ReadItemStreamAsync(storedId, storedKey, requestOptions, cancellationToken).ConfigureAwait(false);
         telemetry?.SetStatusCode(response.StatusCode);
         await DecryptResponseAsync(response, telemetry, write: false, cancellationToken).ConfigureAwait(false);
         return response;

@@ -67,6 +67,10 @@ internal sealed partial class EncryptionContainer
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
+        // From here on the stored id and key (LookupKeys), as every request to the inner container needs them.
+        id = await Lookups.EncryptIdAsync(id, cancellationToken).ConfigureAwait(false);
+        partitionKey = await Lookups.EncryptAsync(partitionKey, cancellationToken).ConfigureAwait(false);
+
         // Everything that can be refused without the document is refused before anything is sent.
         EncryptionOptions? requested = WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(requestOptions));
         PatchSelectors? selectors = await GetExtendedSelectorsAsync(requested, cancellationToken).ConfigureAwait(false);

@@ -50,7 +50,9 @@ internal sealed partial class EncryptionContainer
         }
 
         string? error = PatchApplier.TryApply(plain, patchOperations, Serializer, maxDepth);
-        if (error is null && !string.Equals((string?)plain["id"], id, StringComparison.Ordinal))
+        // Compared as stored (id is the stored form: LookupKeys encrypts it when the policy does).
+        if (error is null && (plain["id"] is not JValue { Type: JTokenType.String } newId
+            || !string.Equals(await Lookups.EncryptIdAsync((string)newId!, cancellationToken).ConfigureAwait(false), id, StringComparison.Ordinal)))
         {
             error = "the operations change the document's id, which a replace cannot.";
         }

@@ -11,22 +11,22 @@ namespace Encryption.Custom.Cosmos;
 internal sealed partial class EncryptionContainer
 {
     public override FeedIterator<T> GetItemQueryIterator<T>(QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d, continuationToken, requestOptions)));
+        new EncryptionFeedIterator<T>(Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d, continuationToken, Lookups.Encrypt(requestOptions))));
 
     public override FeedIterator<T> GetItemQueryIterator<T>(string? queryText = null, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Query(Checked(queryText, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d!, continuationToken, requestOptions)));
+        new EncryptionFeedIterator<T>(Query(Checked(queryText, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d!, continuationToken, Lookups.Encrypt(requestOptions))));
 
     public override FeedIterator<T> GetItemQueryIterator<T>(FeedRange feedRange, QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        new EncryptionFeedIterator<T>(Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(feedRange, d, continuationToken, requestOptions)));
+        new EncryptionFeedIterator<T>(Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(Lookups.Encrypt(feedRange), d, continuationToken, Lookups.Encrypt(requestOptions))));
 
     public override FeedIterator GetItemQueryStreamIterator(QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d, continuationToken, requestOptions));
+        Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d, continuationToken, Lookups.Encrypt(requestOptions)));
 
     public override FeedIterator GetItemQueryStreamIterator(string? queryText = null, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Query(Checked(queryText, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d!, continuationToken, requestOptions));
+        Query(Checked(queryText, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(d!, continuationToken, Lookups.Encrypt(requestOptions)));
 
     public override FeedIterator GetItemQueryStreamIterator(FeedRange feedRange, QueryDefinition queryDefinition, string? continuationToken = null, QueryRequestOptions? requestOptions = null) =>
-        Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(feedRange, d, continuationToken, requestOptions));
+        Query(Checked(queryDefinition, out TokenRecheck? recheck), recheck, d => _inner.GetItemQueryStreamIterator(Lookups.Encrypt(feedRange), d, continuationToken, Lookups.Encrypt(requestOptions)));
 
     public override async Task<ResponseMessage> ReadManyItemsStreamAsync(IReadOnlyList<(string id, PartitionKey partitionKey)> items, ReadManyRequestOptions? readManyRequestOptions = null, CancellationToken cancellationToken = default)
     {
@@ -48,7 +48,7 @@ internal sealed partial class EncryptionContainer
         {
             if (typeof(T) == typeof(DecryptableItem))
             {
-                ResponseMessage raw = await _inner.ReadManyItemsStreamAsync(items, readManyRequestOptions, cancellationToken).ConfigureAwait(false);
+                ResponseMessage raw = await _inner.ReadManyItemsStreamAsync(await Lookups.EncryptAsync(items, cancellationToken).ConfigureAwait(false), readManyRequestOptions, cancellationToken).ConfigureAwait(false);
                 telemetry?.SetStatusCode(raw.StatusCode);
                 return await EncryptionFeedIterator<T>.ToDecryptableItemsAsync(raw, this, await Crypto.GetProcessorAsync(cancellationToken).ConfigureAwait(false), cancellationToken).ConfigureAwait(false);
             }
@@ -83,7 +83,7 @@ internal sealed partial class EncryptionContainer
 
     private async Task<ResponseMessage> ReadManyCoreAsync(IReadOnlyList<(string id, PartitionKey partitionKey)> items, ReadManyRequestOptions? options, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {
-        ResponseMessage response = await _inner.ReadManyItemsStreamAsync(items, options, cancellationToken).ConfigureAwait(false);
+        ResponseMessage response = await _inner.ReadManyItemsStreamAsync(await Lookups.EncryptAsync(items, cancellationToken).ConfigureAwait(false), options, cancellationToken).ConfigureAwait(false);
         telemetry?.SetStatusCode(response.StatusCode);
         return await EncryptionFeedIterator.DecryptPageAsync(response, this, telemetry, cancellationToken).ConfigureAwait(false);
     }

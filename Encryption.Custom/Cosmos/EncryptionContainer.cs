@@ -1,3 +1,4 @@
+using Encryption.Custom.Cosmos.Lookups;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Queries;
 using Encryption.Custom.Cosmos.Serialization;
@@ -41,6 +42,7 @@ internal sealed partial class EncryptionContainer : Container
         WriteOptions = new WriteOptionsResolver(options.Policy);
         Policy = options.Policy;
         QueryGuard = new QueryGuard(options.Policy, encryptor, Serializer);
+        Lookups = new LookupKeys(options.Policy?.Rules, encryptor, _partitionKeyGuard);
         _patchMaxAttempts = options.PatchMaxAttempts;
         _patchFallbackToReplace = options.PatchFallbackToReplace;
     }
@@ -62,6 +64,9 @@ internal sealed partial class EncryptionContainer : Container
 
     /// <summary>The client's response factory.</summary>
     internal CosmosResponseFactory ResponseFactory => _responseFactory;
+
+    /// <summary>Turns the ids and partition keys of lookups into the stored ones when the policy encrypts them.</summary>
+    internal LookupKeys Lookups { get; }
 
     /// <summary>Validates encryption options against the partition key (read once).</summary>
     internal PartitionKeyGuard PartitionKeyGuard => _partitionKeyGuard;
@@ -145,8 +150,8 @@ internal sealed partial class EncryptionContainer : Container
     public override Task<IReadOnlyList<FeedRange>> GetFeedRangesAsync(CancellationToken cancellationToken = default) =>
         _inner.GetFeedRangesAsync(cancellationToken);
 
-    public override Task<ResponseMessage> DeleteAllItemsByPartitionKeyStreamAsync(PartitionKey partitionKey, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
-        _inner.DeleteAllItemsByPartitionKeyStreamAsync(partitionKey, requestOptions, cancellationToken);
+    public override async Task<ResponseMessage> DeleteAllItemsByPartitionKeyStreamAsync(PartitionKey partitionKey, RequestOptions? requestOptions = null, CancellationToken cancellationToken = default) =>
+        await _inner.DeleteAllItemsByPartitionKeyStreamAsync(await Lookups.EncryptAsync(partitionKey, cancellationToken).ConfigureAwait(false), requestOptions, cancellationToken).ConfigureAwait(false);
 
     public override ChangeFeedEstimator GetChangeFeedEstimator(string processorName, Container leaseContainer) =>
         _inner.GetChangeFeedEstimator(processorName, leaseContainer);

@@ -76,11 +76,13 @@ public sealed class SelectorCompilerTests
     [Fact]
     public void TopLevelPaths_KeepTheirRules()
     {
-        // Only /id and /_ei were refused at the top level; names the service owns stay the caller's choice there.
+        // Only /_ei and /_ex are refused at the top level, and /id unless deterministic (an encrypted id is looked
+        // up by its ciphertext); names the service owns stay the caller's choice there.
         Assert.Single(PolicyPathCompiler.Compile([("/ttl", false)]));
         Assert.Single(PolicyPathCompiler.Compile([("/0", false)]));
         Assert.Single(PolicyPathCompiler.Compile([("/a[0]", false)]));
         Assert.Equal(EncryptionErrorKind.InvalidOptions, Assert.Throws<EncryptionException>(() => PolicyPathCompiler.Compile([("/id", false)])).Kind);
+        Assert.Single(PolicyPathCompiler.Compile([("/id", true)]));
     }
 
     [Fact]

@@ -11,13 +11,19 @@ internal sealed class BatchOperation
     public BatchOperation(BatchOperationKind kind, string? id, TransactionalBatchItemRequestOptions? options)
     {
         Kind = kind;
-        Id = id;
+        RequestedId = id;
         Options = options;
     }
 
     public BatchOperationKind Kind { get; }
 
-    /// <summary>The id given to the operation (read, replace, delete, patch), or read from the body (create, upsert).</summary>
+    /// <summary>The id the caller gave (read, replace, delete, patch), as the application knows it.</summary>
+    public string? RequestedId { get; }
+
+    /// <summary>
+    /// The id as stored, set when the batch executes: <see cref="RequestedId"/> through the container's lookup keys
+    /// (encrypted when the policy encrypts ids), or read from the body (create, upsert).
+    /// </summary>
     public string? Id { get; set; }
 
     public TransactionalBatchItemRequestOptions? Options { get; }

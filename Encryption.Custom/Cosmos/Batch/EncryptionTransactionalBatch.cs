@@ -20,6 +20,7 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
 {
     private readonly EncryptionContainer _container;
     private readonly PartitionKey _partitionKey;
+    private PartitionKey _storedPartitionKey;
     private readonly int _maxAttempts;
     private readonly List<BatchOperation> _operations = [];
 
@@ -119,6 +120,13 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
 
     private async Task<TransactionalBatchResponse> ExecuteCoreAsync(TransactionalBatchRequestOptions? requestOptions, OperationTelemetry? telemetry, CancellationToken cancellationToken)
     {
+        // The stored id and key of every operation (LookupKeys: encrypted when the policy encrypts them).
+        _storedPartitionKey = await _container.Lookups.EncryptAsync(_partitionKey, cancellationToken).ConfigureAwait(false);
+        foreach (BatchOperation operation in _operations)
+        {
+            operation.Id = operation.RequestedId is null ? null : await _container.Lookups.EncryptIdAsync(operation.RequestedId, cancellationToken).ConfigureAwait(false);
+        }
+
         // Everything that can be refused locally is refused before anything is read or sent.
         foreach (BatchOperation operation in _operations)
         {
@@ -160,7 +168,7 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
                 await PreparePatchesAsync(telemetry, cancellationToken).ConfigureAwait(false);
             }
 
-            TransactionalBatch inner = _container.Inner.CreateTransactionalBatch(_partitionKey);
+            TransactionalBatch inner = _container.Inner.CreateTransactionalBatch(_storedPartitionKey);
             foreach (BatchOperation operation in _operations)
             {
                 AddTo(inner, operation);
@@ -248,7 +256,7 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
             }
             else
             {
-                ResponseMessage read = await _container.Inner.ReadItemStreamAsync(operation.Id!, _partitionKey, EncryptionContainer.CreateMetadataReadOptions(options), cancellationToken).ConfigureAwait(false);
+                ResponseMessage read = await _container.Inner.ReadItemStreamAsync(operation.Id!, _storedPartitionKey, EncryptionContainer.CreateMetadataReadOptions(options), cancellationToken).ConfigureAwait(false);
                 using (read)
                 {
                     if (read.IsSuccessStatusCode)

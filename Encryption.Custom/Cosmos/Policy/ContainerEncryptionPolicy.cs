@@ -189,16 +189,27 @@ public sealed class ContainerEncryptionPolicy
     /// <summary>Whether documents may be read with the key <paramref name="dataEncryptionKeyId"/>.</summary>
     internal bool AcceptsKey(string dataEncryptionKeyId) => Rules.AcceptsKey(dataEncryptionKeyId);
 
-    // Races are benign: two threads build equal, immutable rule sets and one is kept.
-    private PolicyRuleSet Compile(string algorithm) => new(
-        DataEncryptionKeyId,
-        algorithm,
-        _pathRules,
-        _acceptedKeyIds,
-        forbidsPlaintext: _plaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext,
-        encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth,
-        binds: Binds,
-        commits: Commit);
+    // Races are benign: two threads build equal, immutable rule sets and one is kept. A policy that encrypts the id is
+    // checked for what an encrypted key needs here; the partition key's path is known only from the container, so
+    // LookupKeys checks it on first use by the same rule.
+    private PolicyRuleSet Compile(string algorithm)
+    {
+        var rules = new PolicyRuleSet(
+            DataEncryptionKeyId,
+            algorithm,
+            _pathRules,
+            _acceptedKeyIds,
+            forbidsPlaintext: _plaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext,
+            encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth,
+            binds: Binds,
+            commits: Commit);
+        if (rules.Plan.EncryptsId)
+        {
+            Encryption.Custom.Cosmos.Lookups.LookupKeys.CheckKeyPolicy(rules, IdCellText.Path);
+        }
+
+        return rules;
+    }
 
     // Each declaration compiled onto its rule; one that cannot work is refused here, naming the path and why.
     private static PathRule[] WithQueryTokens(PathRule[] rules, EncryptionPolicyIncludedPath[] entries)

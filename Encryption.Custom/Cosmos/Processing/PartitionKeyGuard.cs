@@ -31,7 +31,7 @@ internal sealed class PartitionKeyGuard
         string[]? names = _topLevelNames;
         if (names is not null)
         {
-            Check(plan, names);
+            Check(plan, names, _partitionKeyPaths);
             return ValueTask.CompletedTask;
         }
 
@@ -79,11 +79,19 @@ internal sealed class PartitionKeyGuard
 
     /// <summary>Throws when <paramref name="plan"/> encrypts one of <paramref name="names"/>.</summary>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.InvalidOptions"/>.</exception>
-    public static void Check(EncryptionPlan plan, string[] names)
+    /// <param name="plan">The compiled options.</param>
+    /// <param name="names">The top-level names holding the partition key (<see cref="ToTopLevelNames"/>).</param>
+    /// <param name="partitionKeyPaths">The partition key paths: a deterministic path equal to a top-level one is allowed (an encrypted key, looked up by its ciphertext).</param>
+    public static void Check(EncryptionPlan plan, string[] names, IReadOnlyList<string>? partitionKeyPaths = null)
     {
         for (int i = 0; i < plan.PathCount; i++)
         {
             string path = plan.GetPath(i);
+            if (plan.IsDeterministic(i) && partitionKeyPaths?.Contains(path) == true)
+            {
+                // The policy's deterministic path is the key itself: LookupKeys encrypts every lookup the same way.
+                continue;
+            }
 
             // A nested selector is compared by its first segment: under the property that holds the partition key,
             // it is refused whether or not it reaches the key itself (fail closed; the key's own path may be nested).
@@ -96,7 +104,7 @@ internal sealed class PartitionKeyGuard
                     throw new EncryptionException(
                         EncryptionErrorKind.InvalidOptions,
                         slash < 0
-                            ? $"The path '{path}' holds the container's partition key, which cannot be encrypted."
+                            ? $"The path '{path}' holds the container's partition key, which can be encrypted only deterministically, by the container's policy (PathEncryptionType.Deterministic), and only when the key is that top-level property: lookups by key must find the same ciphertext."
                             : $"The selector '{path}' lies under '/{names[j]}', which holds the container's partition key: nothing under it can be encrypted.",
                         plan.DataEncryptionKeyId,
                         path);
@@ -141,6 +149,6 @@ internal sealed class PartitionKeyGuard
     private async ValueTask CheckSlowAsync(EncryptionPlan plan, CancellationToken cancellationToken)
     {
         string[] names = await GetNamesAsync(cancellationToken).ConfigureAwait(false);
-        Check(plan, names);
+        Check(plan, names, _partitionKeyPaths);
     }
 }

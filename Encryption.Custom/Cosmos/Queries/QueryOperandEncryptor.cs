@@ -116,6 +116,12 @@ internal sealed class QueryOperandEncryptor
             DataEncryptionKey key = keys.Get(keyId);
             byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(key, plainText.Length)];
             int written = EncryptedValueCodec.Encode(key, marker, plainText, encoded, _policy.GetDeterministicPrefix(pathIndex));
+            if (_policy.GetPath(pathIndex) == IdCellText.Path)
+            {
+                // As the id is stored (IdCellText); an id too long to be encrypted is refused, as a write would be.
+                written = IdCellText.ToStored(encoded.AsSpan(0, written));
+            }
+
             cipherTexts.Add(Encoding.ASCII.GetString(encoded, 0, written));
         }
 
@@ -205,13 +211,14 @@ internal sealed class QueryOperandEncryptor
             return;
         }
 
-        byte[] base64 = Encoding.UTF8.GetBytes(text);
         for (int other = 0; other < _policy.PathCount; other++)
         {
             if (other == pathIndex || !_policy.IsDeterministic(other))
             {
                 continue;
             }
+
+            byte[] base64 = Encoding.UTF8.GetBytes(IdCellText.ForCodec(_policy.GetPath(other), text));
 
             foreach (string keyId in _policy.ReadableKeyIds)
             {
@@ -229,7 +236,7 @@ internal sealed class QueryOperandEncryptor
     private bool TryDecryptOwnCipherText(string text, int pathIndex, QueryKeyLeases keys, out TypeMarker marker, out byte[] plainText, out int length)
     {
         (marker, plainText, length) = (default, [], 0);
-        byte[] base64 = Encoding.UTF8.GetBytes(text);
+        byte[] base64 = Encoding.UTF8.GetBytes(IdCellText.ForCodec(_policy.GetPath(pathIndex), text));
         foreach (string keyId in _policy.ReadableKeyIds)
         {
             DataEncryptionKey key = keys.Get(keyId);

@@ -12,14 +12,16 @@ internal static class CellTypes
     private const byte BoundCellVersion = 0x02;
 
     /// <summary>The type of the unescaped base64 content of a listed value at the top-level path <paramref name="path"/>.</summary>
-    /// <param name="base64">The string's content, unescaped.</param>
+    /// <param name="stored">The string's content, unescaped, as stored.</param>
     /// <param name="path">The listed path (<c>/name</c>), whose deterministic IV is recomputed.</param>
     /// <param name="key">The key the document names, or <see langword="null"/> to leave an unbound cell unchecked.</param>
     /// <param name="keyId">Its id (for the error).</param>
     /// <param name="error">Why the value is <see cref="InspectedCellType.NotAuthentic"/>; else <see langword="null"/>.</param>
-    public static InspectedCellType Classify(ReadOnlySpan<byte> base64, string path, DataEncryptionKey? key, string keyId, out EncryptionException? error)
+    public static InspectedCellType Classify(ReadOnlySpan<byte> stored, string path, DataEncryptionKey? key, string keyId, out EncryptionException? error)
     {
         error = null;
+        Span<byte> idText = stackalloc byte[IdCellText.StandardScratchLength];
+        ReadOnlySpan<byte> base64 = IdCellText.ForCodec(path, stored, idText);
         Span<byte> head = stackalloc byte[3];
         if (base64.Length >= 4 && Base64.DecodeFromUtf8(base64[..4], head, out _, out int written) == System.Buffers.OperationStatus.Done
             && written >= 2 && head[1] == BoundCellVersion)

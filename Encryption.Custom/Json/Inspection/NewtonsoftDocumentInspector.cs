@@ -84,7 +84,7 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
         UnlistedValue? plaintext = null;
         foreach ((JToken value, PathRule rule) in JPolicyPositions.Unlisted(document, envelope, rules))
         {
-            if (CellShaped(value) is { } cell)
+            if (CellShaped(value, rule.Text) is { } cell)
             {
                 return new UnlistedValue(rule.Text, true, cell);
             }
@@ -95,14 +95,14 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
         return plaintext;
     }
 
-    private static byte[]? CellShaped(JToken value)
+    private static byte[]? CellShaped(JToken value, string path)
     {
         if (value is not JValue { Type: JTokenType.String } text)
         {
             return null;
         }
 
-        byte[] base64 = Encoding.UTF8.GetBytes((string)text!);
+        byte[] base64 = Encoding.UTF8.GetBytes(IdCellText.ForCodec(path, (string)text!));
         if (EncryptedCell.IsCellShaped(base64))
         {
             return base64;

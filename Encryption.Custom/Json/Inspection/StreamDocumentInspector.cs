@@ -84,7 +84,10 @@ internal sealed class StreamDocumentInspector : DocumentInspector
         if (cellShaped)
         {
             ref readonly PropertyRecord value = ref scan.Properties[property];
-            return new UnlistedValue(rules[index].Text, true, Unescape(input[value.ValueStart..value.ValueEnd], value.ValueEscaped));
+            // The codec's form (the id's stored alphabet turned back, IdCellText), as the Newtonsoft inspector gives it.
+            Span<byte> idText = stackalloc byte[IdCellText.StandardScratchLength];
+            byte[] stored = Unescape(input[value.ValueStart..value.ValueEnd], value.ValueEscaped);
+            return new UnlistedValue(rules[index].Text, true, IdCellText.ForCodec(rules[index].Text, stored, idText).ToArray());
         }
 
         NestedPolicyScan.Finding nested = NestedPolicyScan.FindUnlisted(input, scan, record, rules);

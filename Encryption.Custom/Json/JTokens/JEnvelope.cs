@@ -108,6 +108,7 @@ internal sealed class JEnvelope
             ReadPaths(pathsToken, paths, extended ? nested : null);
         }
 
+        ExtendedEnvelope.CheckIdFeature(features, paths.Contains(IdCellText.Path));
         DocumentSelectors? selectors = null;
         byte[]? commitment = null;
         if (extended)
@@ -152,7 +153,7 @@ internal sealed class JEnvelope
         bool queryTokens = plan.HasQueryTokens;
 
         // "sel" when nothing else is named: a plan without another feature is extended only for its selectors.
-        bool selectors = plan.NestedSelectors.ChildCount > 0 || !(bind || queryTokens);
+        bool selectors = plan.NestedSelectors.ChildCount > 0 || !(bind || queryTokens || plan.EncryptsId);
         var envelope = new JObject
         {
             [EncryptionEnvelope.FormatVersionName] = extended ? EncryptionEnvelope.ExtendedFormatVersion : EncryptionEnvelope.CurrentFormatVersion,
@@ -181,6 +182,11 @@ internal sealed class JEnvelope
             if (queryTokens)
             {
                 critical.Add(ExtendedEnvelope.QueryTokensFeature);
+            }
+
+            if (plan.EncryptsId)
+            {
+                critical.Add(ExtendedEnvelope.IdFeature);
             }
 
             envelope[EncryptionEnvelope.FeaturesName] = new JObject { ["v"] = ExtendedEnvelope.FeaturesVersion, ["crit"] = critical };

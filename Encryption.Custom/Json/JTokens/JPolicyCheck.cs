@@ -65,7 +65,7 @@ internal static class JPolicyCheck
             return;
         }
 
-        byte[] base64 = Encoding.UTF8.GetBytes((string)text!);
+        byte[] base64 = Encoding.UTF8.GetBytes(IdCellText.ForCodec(rule.Text, (string)text!));
         try
         {
             if (EncryptedCell.IsCellShaped(base64))

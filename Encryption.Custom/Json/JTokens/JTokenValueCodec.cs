@@ -86,6 +86,7 @@ internal static class JTokenValueCodec
     public static JToken Decrypt(string base64, DataEncryptionKey key, string keyId, string path, int maxDepth, CellBinding binding = default)
     {
         // Rented, not allocated: base64 text, blob and plaintext are a document's worth of bytes per document.
+        base64 = IdCellText.ForCodec(path, base64);
         int base64Length = Encoding.UTF8.GetByteCount(base64);
         byte[] base64Utf8 = ArrayPool<byte>.Shared.Rent(base64Length);
         byte[] blob = ArrayPool<byte>.Shared.Rent(EncryptedValueCodec.GetMaxBlobLength(base64Length));
@@ -137,6 +138,11 @@ internal static class JTokenValueCodec
             int length = !binding.IsEmpty && !plan.IsDeterministic(pathIndex)
                 ? BoundValueCodec.Encode(key, binding, plan.GetSelector(pathIndex), marker, plainText, encoded)
                 : EncryptedValueCodec.Encode(key, marker, plainText, encoded, plan.GetDeterministicPrefix(pathIndex));
+            if (IdCellText.IsIdSelector(plan.GetSelector(pathIndex)))
+            {
+                length = IdCellText.ToStored(encoded.AsSpan(0, length));
+            }
+
             return Encoding.ASCII.GetString(encoded, 0, length);
         }
         finally

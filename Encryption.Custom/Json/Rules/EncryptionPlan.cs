@@ -57,7 +57,8 @@ internal sealed partial class EncryptionPlan
 
         TopLevelCount = topLevelCount;
         NestedSelectors = nested;
-        IsExtendedFormat = paths.Length > topLevelCount || binding is not null || queryTokens is not null;
+        EncryptsId = Array.IndexOf(paths, IdCellText.Path) is >= 0 and int idIndex && idIndex < topLevelCount;
+        IsExtendedFormat = paths.Length > topLevelCount || binding is not null || queryTokens is not null || EncryptsId;
         _deterministicSource = deterministicPaths;
         _deterministicPrefixes = new byte[]?[paths.Length];
         DataEncryptionKeyId = dataEncryptionKeyId;
@@ -86,7 +87,7 @@ internal sealed partial class EncryptionPlan
 
         _namesIgnoringCase = new CaseInsensitiveNameIndex(propertyNames);
 
-        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, selectors: paths.Length > topLevelCount, bind: binding is not null, commit: Commits, queryTokens: queryTokens is not null);
+        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, Features(paths.Length > topLevelCount, binding is not null, Commits, queryTokens is not null, EncryptsId));
         _commitOrder = SortBySelector(_selectors);
     }
 
@@ -122,7 +123,6 @@ internal sealed partial class EncryptionPlan
 
     /// <summary>Whether the values of randomized paths are written as bound cells.</summary>
     public bool IsBound => Binding is not null;
-
 
     /// <summary>The UTF-8 text of the path at <paramref name="index"/>: the selector its bound cells are bound to.</summary>
     public ReadOnlySpan<byte> GetSelector(int index) => _selectors[index];
@@ -227,6 +227,7 @@ internal sealed partial class EncryptionPlan
             }
         }
 
+        CheckId(paths, deterministicPaths, binding);
         QueryTokenRule?[]? tokens = CheckQueryTokens(queryTokens, paths, topLevel.Count, dataEncryptionKeyId);
         return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding, tokens, queryTokens) { MaxNameLength = maxNameLength };
     }

@@ -28,6 +28,11 @@ internal static class PolicyPathCompiler
                 JsonErrors.ThrowInvalidPath(path.Text, $"a policy may list at most {SelectorRules.MaxNestedSelectors} nested selectors.");
             }
 
+            if (path.Text == IdCellText.Path)
+            {
+                IdCellText.ThrowUnlessDeterministic(paths[i].Deterministic);
+            }
+
             tree.Add(path, i);
             rules[i] = new PathRule(i, path, paths[i].Deterministic);
         }

@@ -59,11 +59,6 @@ internal static class SelectorRules
             JsonErrors.ThrowInvalidPath(text, "a document is an object, so a path cannot start with the array wildcard '[]'.");
         }
 
-        if (path.PropertyName == "id")
-        {
-            JsonErrors.ThrowInvalidPath(text, "the document id can never be encrypted.");
-        }
-
         if (path.PropertyName == EncryptionEnvelope.PropertyName)
         {
             JsonErrors.ThrowInvalidPath(text, "'_ei' is reserved for the encryption metadata.");
@@ -76,7 +71,8 @@ internal static class SelectorRules
 
         if (path.Depth > 1 && s_reservedTopLevelNames.Contains(path.PropertyName))
         {
-            // Top-level paths keep the rules they always had (only /id and /_ei refused, above).
+            // Top-level paths keep the rules they always had (only /_ei and /_ex refused, above; /id only
+            // deterministically and unbound, checked where the plan knows both: EncryptionPlan.Create).
             JsonErrors.ThrowInvalidPath(text, $"'{path.PropertyName}' is a name the service or this library owns; nothing under it can be encrypted.");
         }
 

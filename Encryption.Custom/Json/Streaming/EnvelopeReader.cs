@@ -209,6 +209,11 @@ internal static partial class EnvelopeReader
             ReadPaths(ref reader, scan, extended);
         }
 
+        if (hasPaths)
+        {
+            ExtendedEnvelope.CheckIdFeature(features, scan.PathTable.Find(EncryptionEnvelope.IdNameUtf8) >= 0);
+        }
+
         if (extended)
         {
             if (!hasPaths)

@@ -98,7 +98,10 @@ internal static class PolicyScan
                 base64 = unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped));
             }
 
-            string? keyId = EncryptedCell.FindAuthenticatingKey(encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, base64, out string? unavailable);
+            Span<byte> idText = stackalloc byte[IdCellText.StandardScratchLength];
+            ReadOnlySpan<byte> text = IdCellText.ForCodec(path, base64, idText);
+
+            string? keyId = EncryptedCell.FindAuthenticatingKey(encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, text, out string? unavailable);
             return PolicyReadCheck.CreateCellError(rules, path, id, keyId, unavailable, envelopeMissing);
         }
         finally
@@ -137,7 +140,7 @@ internal static class PolicyScan
                 continue;
             }
 
-            if (property.ValueType == JsonTokenType.String && IsCellShaped(input, property))
+            if (property.ValueType == JsonTokenType.String && IsCellShaped(input, property, scan.GetName(input, property)))
             {
                 propertyIndex = i;
                 cellShaped = true;
@@ -154,8 +157,15 @@ internal static class PolicyScan
         return found;
     }
 
-    private static bool IsCellShaped(ReadOnlySpan<byte> input, in PropertyRecord property)
+    private static bool IsCellShaped(ReadOnlySpan<byte> input, in PropertyRecord property, ReadOnlySpan<byte> name)
     {
+        if (IdCellText.IsIdName(name))
+        {
+            // The id's stored alphabet (IdCellText); an escaped id is never one this library wrote.
+            Span<byte> idText = stackalloc byte[IdCellText.StandardScratchLength];
+            return !property.ValueEscaped && EncryptedCell.IsCellShaped(IdCellText.ToStandard(input[(property.ValueStart + 1)..(property.ValueEnd - 1)], idText));
+        }
+
         if (!property.ValueEscaped)
         {
             return EncryptedCell.IsCellShaped(input[(property.ValueStart + 1)..(property.ValueEnd - 1)]);

@@ -211,6 +211,12 @@ internal static partial class StreamEncryptor
             AppendToChain(ref chain, marker, span.Slice(1, written));
         }
 
+        if (IdCellText.IsIdSelector(cell.Selector))
+        {
+            // Cosmos DB refuses '/' in an id: stored in the URL-safe alphabet (never bound, so never chained).
+            written = IdCellText.ToStored(span.Slice(1, written));
+        }
+
         span[written + 1] = (byte)'"';
         output.Advance(written + 2);
         return written + 2;

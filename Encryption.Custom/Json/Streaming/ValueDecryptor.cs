@@ -72,7 +72,10 @@ internal static class ValueDecryptor
         QueryTokenRule? tokenRule = null,
         ReadOnlySpan<byte> storedTokens = default)
     {
-        int blobLength = EncryptedValueCodec.GetMaxBlobLength(base64.Length);
+        // The document id is stored in the URL-safe alphabet (IdCellText): the codec reads its standard form.
+        Span<byte> idText = IdCellText.IsIdName(name) ? stackalloc byte[IdCellText.StandardScratchLength] : default;
+        ReadOnlySpan<byte> text = idText.IsEmpty ? base64 : IdCellText.ToStandard(base64, idText);
+        int blobLength = EncryptedValueCodec.GetMaxBlobLength(text.Length);
 
         // The blob holds the marker and the ciphertext only, nothing secret: pooled above the stack limit, not cleared.
         byte[]? rented = null;
@@ -81,7 +84,7 @@ internal static class ValueDecryptor
             : (rented = ArrayPool<byte>.Shared.Rent(blobLength));
         try
         {
-            EncryptedValueStatus status = EncryptedValueCodec.TryDecode(base64, blob, out TypeMarker marker, out blobLength);
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecode(text, blob, out TypeMarker marker, out blobLength);
             if (status != EncryptedValueStatus.Valid)
             {
                 JsonErrors.ThrowInvalidValue(status, name, keyId);

@@ -26,6 +26,9 @@ internal static class ExtendedEnvelope
     /// <summary>Query tokens in the reserved top-level member <c>_q</c> (docs/wire-format.md "Query tokens").</summary>
     public const string QueryTokensFeature = "qt";
 
+    /// <summary>The document id is encrypted and stored in the URL-safe alphabet (docs/wire-format.md "Encrypted ids and partition keys").</summary>
+    public const string IdFeature = "id";
+
     /// <summary>The first byte of the anchor: no cell starts with it (cells start with a type marker, then 0x01).</summary>
     public const byte AnchorTag = 0xEC;
 
@@ -49,8 +52,17 @@ internal static class ExtendedEnvelope
     /// format 3: <c>"_ei":{"_ef":3,"_en":…,"_ea":…,"_ed":null,"_ep":[</c>; format 101 adds the anchor property before
     /// it, <c>_ev</c> inside it, and lists the anchor first.
     /// </summary>
-    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, bool selectors = true, bool bind = false, bool commit = false, bool queryTokens = false)
+    /// <param name="dataEncryptionKeyId">The key id (<c>_en</c>).</param>
+    /// <param name="encryptionAlgorithm">The algorithm (<c>_ea</c>).</param>
+    /// <param name="extended">Whether the format is 101 (else 3, and <paramref name="features"/> is ignored).</param>
+    /// <param name="features">The critical features a format 101 document lists; <c>sel</c> is also listed when no other is.</param>
+    public static byte[] CreatePrefix(string dataEncryptionKeyId, string encryptionAlgorithm, bool extended, ExtendedFeatureSet features)
     {
+        bool selectors = (features & ExtendedFeatureSet.Selectors) != 0;
+        bool bind = (features & ExtendedFeatureSet.Bind) != 0;
+        bool commit = (features & ExtendedFeatureSet.Commit) != 0;
+        bool queryTokens = (features & ExtendedFeatureSet.QueryTokens) != 0;
+        bool id = (features & ExtendedFeatureSet.Id) != 0;
         var prefix = new ArrayBufferWriter<byte>();
         if (extended)
         {
@@ -67,7 +79,7 @@ internal static class ExtendedEnvelope
         {
             prefix.Write(",\"_ev\":{\"v\":1,\"crit\":["u8);
             // "sel" when nothing else is named: a plan without another feature is extended only for its selectors.
-            bool sel = selectors || !(bind || queryTokens);
+            bool sel = selectors || !(bind || queryTokens || id);
             prefix.Write(sel && bind ? "\"sel\",\"bind\""u8 : bind ? "\"bind\""u8 : sel ? "\"sel\""u8 : default);
             if (commit)
             {
@@ -78,6 +90,13 @@ internal static class ExtendedEnvelope
             {
                 prefix.Write(sel || bind ? ",\"qt\""u8 : "\"qt\""u8);
             }
+
+            if (id)
+            {
+                prefix.Write(sel || bind || queryTokens ? ",\"id\""u8 : "\"id\""u8);
+            }
+
+
             prefix.Write("]}"u8);
         }
 
@@ -143,7 +162,7 @@ internal static class ExtendedEnvelope
 
     /// <summary>
     /// Checks one entry of <c>_ev.crit</c>, a feature the reader must understand: <see cref="SelectorsFeature"/>,
-    /// <see cref="BindFeature"/>, <see cref="CommitFeature"/> and <see cref="QueryTokensFeature"/> are understood (each reader verifies what it accepts);
+    /// <see cref="BindFeature"/>, <see cref="CommitFeature"/>, <see cref="QueryTokensFeature"/> and <see cref="IdFeature"/> are understood (each reader verifies what it accepts);
     /// anything else is unknown and refused rather than read without the feature's checks.
     /// </summary>
     /// <returns>The feature.</returns>
@@ -170,6 +189,11 @@ internal static class ExtendedEnvelope
             return ExtendedFeatureSet.QueryTokens;
         }
 
+        if (utf8Feature.SequenceEqual("id"u8))
+        {
+            return ExtendedFeatureSet.Id;
+        }
+
         string feature = UntrustedText.Shorten(Encoding.UTF8.GetString(utf8Feature));
         throw new EncryptionException(
             EncryptionErrorKind.UnsupportedFormat,
@@ -185,6 +209,25 @@ internal static class ExtendedEnvelope
             throw new EncryptionException(
                 EncryptionErrorKind.UnsupportedFormat,
                 "The document requires the encryption feature 'commit' ('_ev.crit') without 'bind', which it needs (the commitment covers the binding's document digest): it is refused.");
+        }
+    }
+
+    /// <summary>
+    /// Checks that <c>_ep</c> lists the id exactly when <c>_ev.crit</c> requires <c>id</c>: the id's stored alphabet
+    /// is the feature's, so a format 3 document (or one without the feature) that lists it is refused, and so is the
+    /// feature without the listed id.
+    /// </summary>
+    /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.UnsupportedFormat"/>.</exception>
+    public static void CheckIdFeature(ExtendedFeatureSet features, bool listsId)
+    {
+        bool required = (features & ExtendedFeatureSet.Id) != 0;
+        if (listsId != required)
+        {
+            throw new EncryptionException(
+                EncryptionErrorKind.UnsupportedFormat,
+                listsId
+                    ? "The document's encryption metadata lists the id ('/id' in '_ep') without the feature 'id' in '_ev.crit', which an encrypted id needs: it is refused."
+                    : "The document requires the encryption feature 'id' ('_ev.crit') but '_ep' does not list '/id': it is refused.");
         }
     }
 

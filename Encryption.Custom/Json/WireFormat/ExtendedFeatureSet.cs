@@ -18,4 +18,7 @@ internal enum ExtendedFeatureSet
 
     /// <summary><c>qt</c>: the document carries query tokens in <c>_q</c> (docs/wire-format.md "Query tokens").</summary>
     QueryTokens = 8,
+
+    /// <summary><c>id</c>: the top-level id is encrypted and stored in the URL-safe alphabet (docs/wire-format.md "Encrypted ids and partition keys").</summary>
+    Id = 16,
 }
