@@ -25,7 +25,7 @@ internal static class ChangeFeedStarts
             return start;
         }
 
-        if (start.GetType().GetProperty("FeedRange", BindingFlags.Instance | BindingFlags.Public)?.GetValue(start) is not FeedRange range)
+        if (start.GetType().GetProperty("FeedRange", BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic)?.GetValue(start) is not FeedRange range)
         {
             throw Unknown(start);
         }
@@ -40,7 +40,7 @@ internal static class ChangeFeedStarts
         {
             "ChangeFeedStartFromBeginning" => ChangeFeedStartFrom.Beginning(stored),
             "ChangeFeedStartFromNow" => ChangeFeedStartFrom.Now(stored),
-            "ChangeFeedStartFromTime" when start.GetType().GetProperty("StartTime", BindingFlags.Instance | BindingFlags.Public)?.GetValue(start) is DateTime time =>
+            "ChangeFeedStartFromTime" when start.GetType().GetProperty("StartTime", BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic)?.GetValue(start) is DateTime time =>
                 ChangeFeedStartFrom.Time(time, stored),
             _ => throw Unknown(start),
         };

@@ -222,6 +222,11 @@ public sealed class ContainerEncryptionPolicy
             }
 
             int index = Array.FindIndex(rules, r => r.Text == entry.Path);
+            if (entry.Path == IdCellText.Path)
+            {
+                JsonErrors.ThrowInvalidPath(entry.Path, "the document id cannot declare range or prefix queries: it is looked up by equality.");
+            }
+
             if (rules[index].Path.Depth > 1)
             {
                 JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are served on top-level paths only (a nested selector, and one under an array above all, has no single value per document to give tokens to).");
