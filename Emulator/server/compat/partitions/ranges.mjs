@@ -14,7 +14,7 @@
 import { currentAccount } from "../account.mjs";
 import { onThroughputChange, ownThroughput } from "../offers.mjs";
 import { isNonPartitioned } from "../containers.mjs";
-import { partitionValueOf } from "../partition.mjs";
+import { isHierarchical, partitionValueOf } from "../partition.mjs";
 import { boundaryV1, effectivePartitionKeyV1 } from "./epk-v1.mjs";
 import { effectivePartitionKey, MAX_EPK, MIN_EPK, usesHashV2 } from "./epk.mjs";
 
@@ -61,8 +61,19 @@ function boundaryOfHashV1(index, count) {
 
 const usesHashV1 = (container) => !usesHashV2(container) && !isNonPartitioned(container);
 
-/** The EPK of a partition key value in a container, by its hash version. */
-export const epkOf = (container, value) => (usesHashV2(container) ? effectivePartitionKey(value) : effectivePartitionKeyV1(value));
+/**
+ * The EPK of a partition key value in a container, by its hash version. A hierarchical key's value is the array of
+ * its values (or of a prefix of them): its EPK is the hash-v2 EPKs of the values one after another, as Cosmos DB
+ * and the SDK compute it (MultiHash), so a prefix's EPK is where its logical partitions start and every full key
+ * under it sorts below the prefix's EPK + "FF" (the SDK's EPK range for a prefix).
+ */
+export function epkOf(container, value) {
+  if (isHierarchical(container)) {
+    const values = Array.isArray(value) ? value : [value];
+    return values.map((component) => effectivePartitionKey(component)).join("");
+  }
+  return usesHashV2(container) ? effectivePartitionKey(value) : effectivePartitionKeyV1(value);
+}
 
 /** One container's ranges; created on first use from the container's partition key definition. */
 export class RangeLayout {
