@@ -3,7 +3,7 @@ namespace Encryption.Custom.Emulator.Tests.Sdk;
 /// <summary>
 /// Cosmos DB spreads a container over physical partitions by its throughput (about 10,000 RU/s each), whatever its
 /// partition key version, and raising the throughput above what they carry splits them. The bundled server does
-/// that (hash-v2 containers get at least its configured number of ranges; hash-v1 ranges do not split there); an
+/// that (hash-v2 containers get at least its configured number of ranges; hash-v1 splits: HashV1SplitTests); an
 /// account gives at least as many, and splits in the background (hours), so there the test checks only that
 /// nothing is lost.
 /// </summary>

@@ -6,6 +6,7 @@ import { createLoopbackCertificate } from "./certificate.mjs";
 import { installCompatibility } from "./install.mjs";
 import { createHttpsServer } from "./internals.mjs";
 import { installOrderByUndefined } from "./order-by.mjs";
+import { installPartitionStorageKeys } from "./partition.mjs";
 import { installQueryExtensions } from "./query-extensions.mjs";
 import { installResourceUsage } from "./resource-usage.mjs";
 import { installUrlSafeResourceIds } from "./resource-ids.mjs";
@@ -21,6 +22,7 @@ export function createEndpointServer() {
   // The hooks must be in place before the server builds its account and stores any document.
   captureAccount();
   installUrlSafeResourceIds();
+  installPartitionStorageKeys();
   installWriteSequence();
   installResourceUsage();
   installQueryExtensions();

@@ -1,6 +1,7 @@
 // Puts the compatibility handlers in front of the server's own request listener. Requests they do not
 // claim go to the server unchanged; the ones they claim never reach it.
 import { collectionOf, currentAccount } from "./account.mjs";
+import { refuseBelowDocument, refuseMismatchedSignature } from "./authorization.mjs";
 import { batch, isBinaryBatchRequest } from "./batch/handler.mjs";
 import { changeFeed, isChangeFeedRequest, isUnservedChangeFeedRequest, refuseChangeFeedMode } from "./change-feed.mjs";
 import { createOrUpsert, isDocumentCreate, replace } from "./document-writes.mjs";
@@ -9,6 +10,8 @@ import { route } from "./internals.mjs";
 import { configuredLatencyMs } from "./latency.mjs";
 import { isPartitionScopedQuery, isPartitionScopedReadFeed, partitionScopedQuery, partitionScopedReadFeed } from "./partition-query.mjs";
 import { patch } from "./patch.mjs";
+import { PARTITION_KEY_DEFINITION_MISMATCH } from "./partition.mjs";
+import { isPartitionKeyDelete, partitionKeyDelete } from "./partition-key-delete.mjs";
 import { pointRead } from "./point-read.mjs";
 import { isQueryPlanRequest, queryPlan } from "./query-plan.mjs";
 import { claimOffers, sharesDatabaseThroughput } from "./offers.mjs";
@@ -23,6 +26,7 @@ import { claimControl } from "./partitions/control.mjs";
 import { claimThroughputControl, refuseOverBudget } from "./throughput.mjs";
 
 const DOCUMENTS_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)\/docs(?:\/([^/]+))?$/;
+const BELOW_DOCUMENT_PATH = /^\/dbs\/[^/]+\/colls\/[^/]+\/docs\/[^/]+\/.+$/;
 const COLLECTION_PATH = /^\/dbs\/([^/]+)\/colls\/([^/]+)$/;
 
 // The server's path normalisation: the JS SDK's leading double slash and trailing slashes are ignored.
@@ -56,12 +60,19 @@ function sessionCheck(req, path) {
   return (res) => {
     const container = collection.read();
     if (!container) return false;
+    if (refuseMismatchedSignature(req, res, path)) return true;
     try {
       req.partitionScope = requestScope(req, collection.documents);
     } catch (err) {
       if (!(err instanceof ScopeError)) throw err;
       const subStatus = err.subStatus === undefined ? {} : { "x-ms-substatus": String(err.subStatus) };
       send(res, err.statusCode, { code: err.code, message: err.message }, subStatus);
+      return true;
+    }
+    // A hierarchical key's prefix names many logical partitions: only a query, read feed or change feed may
+    // address it; a point operation, a write or a batch needs the full key (Cosmos DB: 400).
+    if (req.partitionScope.prefix && (path.docId !== undefined || !isRead(req, path))) {
+      send(res, 400, { code: "BadRequest", message: `${PARTITION_KEY_DEFINITION_MISMATCH} A prefix of the hierarchical partition key addresses queries and feeds only.` });
       return true;
     }
     // Point reads report the container's quota and usage, as Cosmos DB's document reads do.
@@ -142,8 +153,12 @@ function claim(req, normalised) {
   const control = claimControl(req, normalised) ?? claimThroughputControl(req, normalised);
   if (control) return control;
   if (isPartitionKeyRangesRead(req, normalised)) return ["pkranges", (res) => partitionKeyRanges(req, res, normalised)];
+  const keyDelete = isPartitionKeyDelete(req, normalised);
+  if (keyDelete) return ["partition-key-delete", (res) => partitionKeyDelete(req, res, keyDelete)];
   const path = documentsPath(normalised);
-  if (!path) return undefined;
+  if (!path) {
+    return BELOW_DOCUMENT_PATH.test(normalised) ? ["signature", (res) => refuseBelowDocument(req, res, normalised) || (req.resume(), send(res, 400, { code: "BadRequest", message: "no route" }))] : undefined;
+  }
   const collection = () => collectionOf(path.dbId, path.collId);
   if (path.docId === undefined) {
     if (isChangeFeedQuery(req)) return ["change-feed", (res) => refuseChangeFeedQuery(req, res)];

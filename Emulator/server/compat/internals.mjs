@@ -49,5 +49,9 @@ export const { createOperation, deleteOperation, readOperation, replaceOperation
 export const { patchOperation } = lib("handler/_patch-operations");
 
 // Partition key header parsing as the server does it ("[\"a\"]" -> "a"; "[{}]" -> the id).
-export const getPartitionKeyHeader = lib("utils/get-partition-from-header").default;
-export const { parsePartitionKey } = lib("utils/get-partition-from-header");
+// The module object itself: the handlers call `parsePartitionKey` through it at every call, so partition.mjs
+// replaces that export with the full-key parsing (installPartitionStorageKeys).
+export const partitionKeyHeaderModule = lib("utils/get-partition-from-header");
+export const getPartitionKeyHeader = partitionKeyHeaderModule.default;
+// (header JSON, default) -> the storage key of that partition, as the server's handlers compute it (after install).
+export const parsePartitionKey = (partitionKey, defaultValue) => partitionKeyHeaderModule.parsePartitionKey(partitionKey, defaultValue);

@@ -19,8 +19,12 @@ const refusal = (statusCode, code, message) => ({ statusCode, body: { code, mess
 export const tooLarge = (bytes) =>
   refusal(413, "RequestEntityTooLarge", `Request size is too large: the item is ${bytes} bytes; at most ${MAX_ITEM_BYTES} are allowed.`);
 
-/** The partition key value's size as Cosmos DB counts it: the UTF-8 bytes of a string, else of its JSON. */
+/**
+ * The partition key value's size as Cosmos DB counts it: the UTF-8 bytes of a string, else of its JSON; a
+ * hierarchical key's values together.
+ */
 function partitionKeyBytes(value) {
+  if (Array.isArray(value)) return value.reduce((sum, component) => sum + partitionKeyBytes(component), 0);
   if (value === undefined || value === null) return 0;
   return Buffer.byteLength(typeof value === "string" ? value : JSON.stringify(value), "utf8");
 }

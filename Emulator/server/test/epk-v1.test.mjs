@@ -66,3 +66,21 @@ test("boundaries cut the hash space in order, and every key falls between the fi
     assert.equal(cuts.filter((cut) => cut <= epk).length, quarter);
   }
 });
+
+test("a hash-v1 range splits at the middle of its hash values, and every key stays in exactly one child", async () => {
+  const { hashV1Layout } = await import("../compat/partitions/ranges.mjs");
+  const { hashBoundaryV1, hashOfBoundaryV1 } = await import("../compat/partitions/epk-v1.mjs");
+  for (const hash of [0, 1, 2 ** 31, 2 ** 32 - 1, 123456789]) assert.equal(hashOfBoundaryV1(hashBoundaryV1(hash)), hash);
+  const layout = hashV1Layout(1);
+  const [low, high] = layout.split("0");
+  assert.equal(low.maxExclusive, boundaryV1(1, 2));
+  const [lowest] = layout.split(low.id);
+  assert.equal(lowest.maxExclusive, boundaryV1(1, 4));
+  for (let i = 0; i < 400; i += 1) {
+    const epk = effectivePartitionKeyV1(`key-${i}`);
+    const holders = layout.ranges.filter((range) => range.minInclusive <= epk && epk < range.maxExclusive);
+    assert.equal(holders.length, 1);
+    assert.equal(holders[0].id, layout.rangeOfEpk(epk).id);
+  }
+  assert.ok(high.parents.includes("0"));
+});

@@ -113,5 +113,23 @@ export function effectivePartitionKeyV1(value) {
   return hex([...numberEncoding(hashV1(value)), ...binaryEncoding(value100)]);
 }
 
+/** The EPK where hash v1 values from `hash` (an integer from 0 to 2^32) start: the hash's number encoding. */
+export const hashBoundaryV1 = (hash) => hex(numberEncoding(hash));
+
+/** The hash a range boundary stands for: 0 for the start of the space, 2^32 for its end ("FF"), else the hash. */
+export function hashOfBoundaryV1(epk) {
+  if (epk === "") return 0;
+  if (epk === "FF") return 2 ** 32;
+  for (let low = 0, high = 2 ** 32; low <= high;) {
+    // Boundaries are number encodings of whole hashes and sort as the hashes do: a binary search finds it.
+    const middle = Math.floor((low + high) / 2);
+    const at = hashBoundaryV1(middle);
+    if (at === epk) return middle;
+    if (at < epk) low = middle + 1;
+    else high = middle - 1;
+  }
+  throw new RangeError(`${epk} is not a hash v1 range boundary`);
+}
+
 /** The EPK at which the hash v1 space is cut into `count` equal parts (index 1 .. count - 1). */
-export const boundaryV1 = (index, count) => hex(numberEncoding(Math.floor((2 ** 32 * index) / count)));
+export const boundaryV1 = (index, count) => hashBoundaryV1(Math.floor((2 ** 32 * index) / count));

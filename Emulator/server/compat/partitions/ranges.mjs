@@ -9,13 +9,14 @@
 // and at least the endpoint's setting (EMULATOR_PARTITION_RANGES, default DEFAULT_RANGE_COUNT), so every test
 // runs across ranges. Raising the throughput above what the ranges carry splits the widest ranges until they do
 // (growForThroughput), as Cosmos DB splits partitions. A hash-v1 container gets the ranges its throughput
-// needs (400 RU/s: one), cut evenly over the v1 hash space (epk-v1.mjs); its ranges do not split here. A
+// needs (400 RU/s: one), cut evenly over the v1 hash space (epk-v1.mjs), and splits at the middle of a range's hash
+// values (on a throughput raise and on request), as Cosmos DB splits v1 containers. A
 // container without a partition key of its own (system key) keeps one range.
 import { currentAccount } from "../account.mjs";
 import { onThroughputChange, ownThroughput } from "../offers.mjs";
 import { isNonPartitioned } from "../containers.mjs";
-import { partitionValueOf } from "../partition.mjs";
-import { boundaryV1, effectivePartitionKeyV1 } from "./epk-v1.mjs";
+import { isHierarchical, partitionValueOf } from "../partition.mjs";
+import { boundaryV1, effectivePartitionKeyV1, hashBoundaryV1, hashOfBoundaryV1 } from "./epk-v1.mjs";
 import { effectivePartitionKey, MAX_EPK, MIN_EPK, usesHashV2 } from "./epk.mjs";
 
 export const DEFAULT_RANGE_COUNT = 3;
@@ -61,14 +62,26 @@ function boundaryOfHashV1(index, count) {
 
 const usesHashV1 = (container) => !usesHashV2(container) && !isNonPartitioned(container);
 
-/** The EPK of a partition key value in a container, by its hash version. */
-export const epkOf = (container, value) => (usesHashV2(container) ? effectivePartitionKey(value) : effectivePartitionKeyV1(value));
+/**
+ * The EPK of a partition key value in a container, by its hash version. A hierarchical key's value is the array of
+ * its values (or of a prefix of them): its EPK is the hash-v2 EPKs of the values one after another, as Cosmos DB
+ * and the SDK compute it (MultiHash), so a prefix's EPK is where its logical partitions start and every full key
+ * under it sorts below the prefix's EPK + "FF" (the SDK's EPK range for a prefix).
+ */
+export function epkOf(container, value) {
+  if (isHierarchical(container)) {
+    const values = Array.isArray(value) ? value : [value];
+    return values.map((component) => effectivePartitionKey(component)).join("");
+  }
+  return usesHashV2(container) ? effectivePartitionKey(value) : effectivePartitionKeyV1(value);
+}
 
 /** One container's ranges; created on first use from the container's partition key definition. */
 export class RangeLayout {
   /** @param {(index: number, count: number) => string} cut the EPK where range `index` starts (hash v2 by default) */
   constructor(count, cut = boundary) {
-    this.splittable = cut === boundary; // a hash-v1 layout's EPKs are not fixed-width numbers: no midpoint here
+    // A hash-v1 layout's EPKs are not fixed-width numbers: its ranges split at the middle of their hash values.
+    this.hashV1 = cut === boundaryOfHashV1;
     this.ranges = []; // live ranges, in EPK order: { id, minInclusive, maxExclusive, parents, lsn }
     this.gone = new Map(); // id of a split range -> its children's ids
     this.nextId = count;
@@ -101,12 +114,8 @@ export class RangeLayout {
   split(id) {
     const index = this.ranges.findIndex((range) => range.id === id);
     if (index < 0) throw new RangeError(this.gone.has(id) ? `range ${id} has already split` : `no range ${id}`);
-    if (!this.splittable) throw new RangeError(`range ${id} is a hash-v1 range, which this endpoint does not split`);
     const parent = this.ranges[index];
-    const low = fromEpk(parent.minInclusive, false);
-    const high = fromEpk(parent.maxExclusive, true);
-    if (high - low < 2n) throw new RangeError(`range ${id} is too narrow to split`);
-    const middle = toEpk(low + (high - low) / 2n);
+    const middle = this.hashV1 ? middleOfHashV1(parent) : middleOfHashV2(parent);
     const parents = [...parent.parents, parent.id];
     const children = [
       { id: String(this.nextId), minInclusive: parent.minInclusive, maxExclusive: middle, parents, lsn: parent.lsn },
@@ -120,6 +129,26 @@ export class RangeLayout {
   }
 }
 
+// Where a hash-v2 range splits: the middle of its EPKs (fixed-width numbers below 2^126).
+function middleOfHashV2(range) {
+  const low = fromEpk(range.minInclusive, false);
+  const high = fromEpk(range.maxExclusive, true);
+  if (high - low < 2n) throw new RangeError(`range ${range.id} is too narrow to split`);
+  return toEpk(low + (high - low) / 2n);
+}
+
+// Where a hash-v1 range splits: at the middle of the hash values it holds (its boundaries are the number encodings
+// of hashes, epk-v1.mjs), so the SDK, which computes v1 EPKs itself, finds each key in one child.
+function middleOfHashV1(range) {
+  const low = hashOfBoundaryV1(range.minInclusive);
+  const high = hashOfBoundaryV1(range.maxExclusive);
+  if (high - low < 2) throw new RangeError(`range ${range.id} is too narrow to split`);
+  return hashBoundaryV1(Math.floor(low + (high - low) / 2));
+}
+
+/** A hash-v1 container's layout of `count` ranges, cut evenly over the v1 hash space. */
+export const hashV1Layout = (count) => new RangeLayout(count, boundaryOfHashV1);
+
 const layouts = new WeakMap(); // the server's Documents store (one per container) -> RangeLayout
 
 /** The ranges of a container's documents store. */
@@ -128,7 +157,7 @@ export function layoutOf(documents) {
   if (!layout) {
     const container = documents._parent.read();
     if (usesHashV2(container)) layout = new RangeLayout(Math.max(configuredRangeCount(), rangesForThroughput(ownThroughput(container))));
-    else if (usesHashV1(container)) layout = new RangeLayout(rangesForThroughput(ownThroughput(container)), boundaryOfHashV1);
+    else if (usesHashV1(container)) layout = hashV1Layout(rangesForThroughput(ownThroughput(container)));
     else layout = new RangeLayout(1);
     layouts.set(documents, layout);
   }
@@ -143,9 +172,11 @@ export function layoutOf(documents) {
  */
 export function growForThroughput(documents, ru) {
   const layout = layouts.get(documents);
-  if (!layout || !usesHashV2(documents._parent.read())) return [];
+  if (!layout || !(usesHashV2(documents._parent.read()) || layout.hashV1)) return [];
   const split = [];
-  const width = (range) => fromEpk(range.maxExclusive, true) - fromEpk(range.minInclusive, false);
+  const width = layout.hashV1
+    ? (range) => BigInt(hashOfBoundaryV1(range.maxExclusive) - hashOfBoundaryV1(range.minInclusive))
+    : (range) => fromEpk(range.maxExclusive, true) - fromEpk(range.minInclusive, false);
   while (layout.ranges.length < rangesForThroughput(ru)) {
     const widest = layout.ranges.reduce((best, range) => (width(range) > width(best) ? range : best));
     layout.split(widest.id);

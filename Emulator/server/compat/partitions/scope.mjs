@@ -7,7 +7,7 @@
 // (PartitionKeyRangeGone), from which the SDK refreshes its routing map and retries on the children; a
 // partition key whose EPK the named range does not hold is 400/1001 (PartitionKeyMismatch: the client's
 // idea of the key's range is wrong, which for the SDK means a stale container definition).
-import { partitionMatcher } from "../partition.mjs";
+import { headerComponents, isHierarchical, keyShape, PARTITION_KEY_DEFINITION_MISMATCH, partitionMatcher } from "../partition.mjs";
 import { header } from "../respond.mjs";
 import { MAX_EPK, MIN_EPK } from "./epk.mjs";
 import { epkOf, epkOfDocument, layoutOf } from "./ranges.mjs";
@@ -32,20 +32,25 @@ function rangeIdHeader(req) {
   return raw.slice(raw.lastIndexOf(",") + 1).trim();
 }
 
-function partitionKeyValue(raw) {
-  let parsed;
+// The header's values, checked against the container's definition: one value per path, or for a hierarchical key a
+// prefix (fewer values). Anything else is 400 with Cosmos DB's message.
+function partitionKeyComponents(raw, container) {
+  let components;
   try {
-    parsed = JSON.parse(raw);
+    components = headerComponents(raw);
   } catch {
     throw badRequest(`invalid x-ms-documentdb-partitionkey header: ${raw}`);
   }
-  // Hierarchical keys are not modelled by the server (it uses the first path only), so neither are they here.
-  return Array.isArray(parsed) ? parsed[0] : parsed;
+  const shape = keyShape(container, components);
+  if (!shape) throw badRequest(`${PARTITION_KEY_DEFINITION_MISMATCH} (x-ms-documentdb-partitionkey: ${raw})`);
+  return { components, prefix: shape === "prefix" };
 }
 
 /**
  * The request's scope: `ranges` (the live ranges it reaches), `rangeId` (when it names or implies exactly
- * one range), the EPK slice [minEpk, maxEpk), and `inPartition` (a predicate, when a partition key is named).
+ * one range), the EPK slice [minEpk, maxEpk), `inPartition` (a predicate, when a partition key is named) and
+ * `prefix` (true when that key is a prefix of a hierarchical key: the logical partitions under it, which may span
+ * ranges; only queries and feeds may address one, install.mjs).
  * Throws ScopeError for a gone range, a malformed header or a key outside the named range.
  */
 export function requestScope(req, documents) {
@@ -68,19 +73,34 @@ export function requestScope(req, documents) {
 
   const rawKey = header(req, "x-ms-documentdb-partitionkey");
   let inPartition;
+  let prefix = false;
   if (rawKey !== undefined && rawKey !== "") {
+    const container = documents._parent.read();
+    const key = partitionKeyComponents(rawKey, container);
     let epk;
     try {
-      epk = epkOf(documents._parent.read(), partitionKeyValue(rawKey));
+      epk = epkOf(container, isHierarchical(container) ? key.components : key.components[0]);
     } catch (err) {
       throw err instanceof ScopeError ? err : badRequest(`invalid partition key ${rawKey}: ${err.message}`);
     }
-    const range = layout.rangeOfEpk(epk);
-    if (rangeId !== undefined && range.id !== rangeId) {
-      throw badRequest(`The partition key ${rawKey} does not belong to partition key range ${rangeId}.`, PARTITION_KEY_MISMATCH);
+    if (key.prefix) {
+      // Every logical partition under the prefix: EPKs [prefix EPK, prefix EPK + "FF"), as the SDK routes it.
+      prefix = true;
+      if (minEpk < epk) minEpk = epk;
+      if (maxEpk > `${epk}${MAX_EPK}`) maxEpk = `${epk}${MAX_EPK}`;
+      ranges = layout.overlapping(minEpk, maxEpk);
+      if (rangeId !== undefined && !ranges.some((range) => range.id === rangeId)) {
+        throw badRequest(`The partition key ${rawKey} does not belong to partition key range ${rangeId}.`, PARTITION_KEY_MISMATCH);
+      }
+      if (rangeId !== undefined) ranges = ranges.filter((range) => range.id === rangeId);
+    } else {
+      const range = layout.rangeOfEpk(epk);
+      if (rangeId !== undefined && range.id !== rangeId) {
+        throw badRequest(`The partition key ${rawKey} does not belong to partition key range ${rangeId}.`, PARTITION_KEY_MISMATCH);
+      }
+      ranges = [range];
+      rangeId = range.id;
     }
-    ranges = [range];
-    rangeId = range.id;
     inPartition = partitionMatcher(rawKey, documents);
   }
   if (rangeId === undefined && ranges.length === 1) rangeId = ranges[0].id;
@@ -96,6 +116,7 @@ export function requestScope(req, documents) {
     ranges,
     rangeId,
     inPartition,
+    prefix,
     contains,
     /** The stored documents in scope, in write order. */
     documents: () => [...documents._data.values()].map((item) => item.read()).filter(contains),
