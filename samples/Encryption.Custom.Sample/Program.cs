@@ -44,7 +44,8 @@ internal static class Program
             & await InNewDatabaseAsync(client, "encryption-migration-job-", MigrationJobExample.RunAsync)
             & await InNewDatabaseAsync(client, "encryption-local-keys-", RunLocalKeysExampleAsync)
             & await InNewDatabaseAsync(client, "encryption-queries-", RunQueriesExampleAsync)
-            & await InNewDatabaseAsync(client, "encryption-nested-", NestedSelectorsExample.RunAsync);
+            & await InNewDatabaseAsync(client, "encryption-nested-", NestedSelectorsExample.RunAsync)
+            & await InNewDatabaseAsync(client, "encryption-keys-", EncryptedKeysExample.RunAsync);
         Output.Step(ok ? "Done: everything read back is what was written." : "FAILED: see the checks above.");
         return ok;
     }

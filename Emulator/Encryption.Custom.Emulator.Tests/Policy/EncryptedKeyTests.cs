@@ -209,6 +209,13 @@ public sealed class EncryptedKeyTests(EncryptionFixture fixture) : IClassFixture
         }
 
         Assert.Equal([b], changes);
+
+        using (ResponseMessage deleted = await container.DeleteAllItemsByPartitionKeyStreamAsync(new PartitionKey(a.Email), cancellationToken: Ct))
+        {
+            deleted.EnsureSuccessStatusCode();
+        }
+
+        Assert.Equal([b], await AllAsync(container.GetItemQueryIterator<Customer>("SELECT * FROM c")));
     }
 
     [Theory]
@@ -250,8 +257,6 @@ public sealed class EncryptedKeyTests(EncryptionFixture fixture) : IClassFixture
         Assert.Equal("ada@example.com", (string?)read["email"]);
         List<JObject> tenant = await AllAsync(container.GetItemQueryIterator<JObject>("SELECT * FROM c", requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKeyBuilder().Add("contoso").Build() }));
         Assert.Equal(["h1@example.com", "h2@example.com"], tenant.Select(r => (string)r["id"]!).Order(StringComparer.Ordinal));
-        List<JObject> plainFull = await AllAsync(created.Container.GetItemQueryIterator<JObject>("SELECT * FROM c", requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKeyBuilder().Add("contoso").Add("x").Build() }));
-        Assert.True(plainFull.Count == 0, "DIAG endpoint full hierarchical key query returned " + plainFull.Count);
         List<JObject> full = await AllAsync(container.GetItemQueryIterator<JObject>("SELECT * FROM c", requestOptions: new QueryRequestOptions { PartitionKey = key }));
         Assert.Equal("h1@example.com", (string?)Assert.Single(full)["id"]);
         JObject stored = Assert.Single(await RawRowsAsync(created.Container), r => (string)r["tenant"]! == "fabrikam");
