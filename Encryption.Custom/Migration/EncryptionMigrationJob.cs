@@ -199,7 +199,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
                 EncryptionLog.MigrationStopped(stoppedLogger, _options.ProcessorName, completed, failures.Count);
             }
 
-            return new EncryptionMigrationResult(completed, last, failures, verification);
+            return new EncryptionMigrationResult(completed, last, failures, verification) { CopyVerification = Volatile.Read(ref _copyVerification) };
         }
         finally
         {
@@ -297,6 +297,19 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         _budget.Charge(response.RequestCharge);
         ContainerProperties properties = response.Resource;
         _partitionKeyPaths = properties.PartitionKeyPaths is { Count: > 0 } paths ? paths : [properties.PartitionKeyPath];
+        if (_copy is not null)
+        {
+            await PrepareCopyAsync(_copy, _partitionKeyPaths, cancellationToken).ConfigureAwait(false);
+            _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger, _time, _options.JsonProcessor);
+            return;
+        }
+
+        // In place, a document keeps its address: a target that would change a stored id or partition key is refused
+        // before anything is read (the copy is the way to such a target).
+        if (TargetComparison.DescribeStoredKeyChange(_target.Policy, _partitionKeyPaths) is { } addressChange)
+        {
+            throw new EncryptionException(EncryptionErrorKind.InvalidOptions, addressChange);
+        }
 
         // Where bound cells are bound (as the encryption container binds them): a target that binds and a container
         // that cannot be bound is refused here, before the first write (InvalidOptions).
@@ -338,6 +351,12 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
             await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
             using var copy = new MemoryStream();
             await changes.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
+            if (_copier is not null)
+            {
+                await CopyPageAsync(copy.GetBuffer().AsMemory(0, (int)copy.Length), cancellationToken).ConfigureAwait(false);
+                return;
+            }
+
             List<StoredDocument> work;
             using (DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false))
             {
