@@ -27,7 +27,12 @@ public sealed partial class EncryptionMigrationJob
     /// target's partition key paths. Nothing is read or written before <see cref="RunAsync"/>; the source is never written.
     /// </summary>
     /// <param name="sourceContainer">The container to copy, as the SDK gives it (not wrapped with <c>WithEncryptor</c>).</param>
-    /// <param name="sourcePolicy">The policy the source's documents are read with (as the application reads them; a read-both mode reads plaintext and encrypted documents alike), or <see langword="null"/> when the source holds no encryption.</param>
+    /// <param name="sourcePolicy">
+    /// The policy the source's documents are read with, as the application reads them (a read-both mode reads plaintext
+    /// and encrypted documents alike), or <see langword="null"/> to read each document with the key it names. Either
+    /// way a document is copied only under a key of the source policy, of the target policy, or of
+    /// <see cref="EncryptionMigrationOptions.AcceptedSourceDataEncryptionKeyIds"/>; any other is reported (<see cref="EncryptionErrorKind.KeyNotAccepted"/>).
+    /// </param>
     /// <param name="targetContainer">The container to copy into, already created (its partition key definition may differ from the source's), as the SDK gives it.</param>
     /// <param name="targetPolicy">The policy the copies are written with, or <see langword="null"/> for plaintext copies.</param>
     /// <param name="encryptor">Supplies the source and target keys.</param>
@@ -43,7 +48,7 @@ public sealed partial class EncryptionMigrationJob
         Encryptor encryptor,
         Container leaseContainer,
         EncryptionMigrationOptions? options = null)
-        : this(sourceContainer, encryptor, targetPolicy, leaseContainer, options)
+        : this(sourceContainer, encryptor, targetPolicy, leaseContainer, options, sourcePolicy)
     {
         ArgumentNullException.ThrowIfNull(targetContainer);
         _copy = new CopyEnds(sourceContainer, sourcePolicy, targetContainer, targetPolicy, encryptor, _options.JsonProcessor);
@@ -105,7 +110,7 @@ public sealed partial class EncryptionMigrationJob
         copy.TargetPartitionKeyPaths = await ReadPartitionKeyPathsAsync(copy.Target, _budget, _time, cancellationToken).ConfigureAwait(false);
         _target.Bind($"{copy.Target.Database.Id}/{copy.Target.Id}", copy.TargetPartitionKeyPaths);
         _sourcePartitionKeyPaths = sourcePartitionKeyPaths;
-        _copier = new DocumentCopier(_container, copy, sourcePartitionKeyPaths, _budget, _counters, _logger, _time);
+        _copier = new DocumentCopier(_container, copy, _target, sourcePartitionKeyPaths, _budget, _counters, _logger, _time);
     }
 
     // One change feed page of the source, copied document by document within the job's parallelism (or all at once

@@ -70,6 +70,18 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         ContainerEncryptionPolicy? targetPolicy,
         Container leaseContainer,
         EncryptionMigrationOptions? options = null)
+        : this(container, encryptor, targetPolicy, leaseContainer, options, sourcePolicy: null)
+    {
+    }
+
+    // Both kinds of job: in place, and a copy whose source policy's keys are accepted source keys too.
+    private EncryptionMigrationJob(
+        Container container,
+        Encryptor encryptor,
+        ContainerEncryptionPolicy? targetPolicy,
+        Container leaseContainer,
+        EncryptionMigrationOptions? options,
+        ContainerEncryptionPolicy? sourcePolicy)
     {
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(encryptor);
@@ -80,7 +92,8 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         _options = options ?? new EncryptionMigrationOptions();
         _allowedDecryptPaths = [.. _options.AllowedDecryptPaths];
         _allowedTypeChangePaths = [.. _options.AllowedEncryptionTypeChangePaths];
-        _target = new MigrationTarget(targetPolicy, [.. _options.AcceptedSourceDataEncryptionKeyIds], encryptor, _options.JsonProcessor);
+        IEnumerable<string> sourcePolicyKeys = sourcePolicy is null ? [] : [sourcePolicy.DataEncryptionKeyId, .. sourcePolicy.AcceptedDataEncryptionKeyIds];
+        _target = new MigrationTarget(targetPolicy, [.. _options.AcceptedSourceDataEncryptionKeyIds, .. sourcePolicyKeys], encryptor, _options.JsonProcessor);
 
         // The job's processors carry no policy: it must read every state to bring it to the target.
         _crypto = new BodyCrypto(encryptor, _options.JsonProcessor, limits: null, policy: null);

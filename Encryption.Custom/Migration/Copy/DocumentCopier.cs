@@ -23,15 +23,18 @@ internal sealed class DocumentCopier
     private readonly BodyCrypto _sourceCrypto;
     private readonly IReadOnlyList<string> _sourcePartitionKeyPaths;
     private readonly CopyEnds _ends;
+    private readonly MigrationTarget _keys;
     private readonly RequestUnitBudget _budget;
     private readonly MigrationCounters _counters;
     private readonly ILogger? _logger;
     private readonly TimeProvider _time;
 
-    public DocumentCopier(Container source, CopyEnds ends, IReadOnlyList<string> sourcePartitionKeyPaths, RequestUnitBudget budget, MigrationCounters counters, ILogger? logger, TimeProvider time)
+    // keys: which keys a source document may be read with (MigrationTarget.AcceptsSourceKey).
+    public DocumentCopier(Container source, CopyEnds ends, MigrationTarget keys, IReadOnlyList<string> sourcePartitionKeyPaths, RequestUnitBudget budget, MigrationCounters counters, ILogger? logger, TimeProvider time)
     {
         _source = source;
         _ends = ends;
+        _keys = keys;
         _sourceCrypto = ends.SourceCrypto;
         _sourcePartitionKeyPaths = sourcePartitionKeyPaths;
         _budget = budget;
@@ -44,6 +47,13 @@ internal sealed class DocumentCopier
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public async Task CopyAsync(StoredDocument stored, CancellationToken cancellationToken)
     {
+        // As in place: a document under a key the job was not given is reported before the key is ever asked for.
+        if (_keys.Inspect(stored.Content, default).KeyId is { } keyId && !_keys.AcceptsSourceKey(keyId))
+        {
+            Fail(stored, EncryptionErrorKind.KeyNotAccepted, string.Create(CultureInfo.InvariantCulture, $"The document is encrypted with the data encryption key '{keyId}', which is not among the copy's accepted source keys."));
+            return;
+        }
+
         PooledContentStream plaintext;
         try
         {
