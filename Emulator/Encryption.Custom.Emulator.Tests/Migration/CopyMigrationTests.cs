@@ -40,9 +40,10 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
         Container writerView = View(source, fixture.Encryptor, s_source);
         await SeedAsync(writerView, count, Ct);
 
-        // The writer updates random documents and creates new ones until the job has seen half the source (and for
-        // at least 100 writes), so updates land both before and after their document was copied.
-        var seenHalf = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        // The writer updates random documents and creates new ones until the job has copied as many documents as the
+        // source first held (and for at least 100 writes): with the job on a budget, most updates then land on documents
+        // already copied, which the feed must deliver again.
+        var copiedOnce = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using var stopWriter = CancellationTokenSource.CreateLinkedTokenSource(Ct);
         int created = 0;
         long writes = 0;
@@ -64,20 +65,23 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
                 }
 
                 await writerView.UpsertItemAsync(document, PartitionKeyOf(document), cancellationToken: Ct);
-                if (Interlocked.Increment(ref writes) >= 100 && seenHalf.Task.IsCompleted)
+                if (Interlocked.Increment(ref writes) >= 100 && copiedOnce.Task.IsCompleted)
                 {
                     return;
                 }
+
+                await Task.Delay(5, Ct);
             }
         }, Ct);
 
         EncryptionMigrationOptions options = Options();
+        options.RequestUnitsPerSecond = 100;
         await using var job = new EncryptionMigrationJob(source, s_source, target, s_target, fixture.Encryptor, leases, options);
         var progress = new InlineProgress(report =>
         {
-            if (report.DocumentsSeen >= count / 2)
+            if (report.DocumentsRewritten >= count)
             {
-                seenHalf.TrySetResult();
+                copiedOnce.TrySetResult();
             }
         });
         Task<EncryptionMigrationResult> run = RunAsync(job, Ct, progress);
@@ -86,6 +90,7 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
 
         Assert.True(result.Completed);
         Assert.Empty(result.Failures);
+        Assert.True(result.Progress.DocumentsRewritten > count, "no document was copied twice: the writer's updates did not reach copied documents");
         Assert.True(result.CopyVerification?.IsComplete, "the job's own verification did not find the copy complete");
         await AssertTargetEqualsSourceAsync(source, s_source, target, s_target, fixture.Encryptor, Ct);
 
