@@ -16,7 +16,6 @@ public sealed partial class EncryptionMigrationJob
 {
     private readonly CopyEnds? _copy;
     private DocumentCopier? _copier;
-    private IReadOnlyList<string>? _sourcePartitionKeyPaths;
     private EncryptionCopyStatus? _copyVerification;
 
     /// <summary>
@@ -86,11 +85,12 @@ public sealed partial class EncryptionMigrationJob
         ArgumentNullException.ThrowIfNull(encryptor);
         var ends = new CopyEnds(sourceContainer, sourcePolicy, targetContainer, targetPolicy, encryptor, JsonProcessor.Stream);
         var target = new MigrationTarget(targetPolicy, [], encryptor, maxDepth: EncryptionProcessorOptions.MaxAllowedDepth);
-        IReadOnlyList<string> sourcePaths = await ReadPartitionKeyPathsAsync(sourceContainer, budget: null, TimeProvider.System, cancellationToken).ConfigureAwait(false);
+        ends.SourcePartitionKeyPaths = await ReadPartitionKeyPathsAsync(sourceContainer, budget: null, TimeProvider.System, cancellationToken).ConfigureAwait(false);
         ends.TargetPartitionKeyPaths = await ReadPartitionKeyPathsAsync(targetContainer, budget: null, TimeProvider.System, cancellationToken).ConfigureAwait(false);
         target.Bind($"{targetContainer.Database.Id}/{targetContainer.Id}", ends.TargetPartitionKeyPaths);
+        ends.TargetState = target;
         (EncryptionCopyStatus status, _) = await CopyScan.RunAsync(
-            sourceContainer, ends, target, sourcePaths, budget: null, isExplained: null, outstanding: null, EncryptionMigrationOptions.DefaultMaxDegreeOfParallelism, TimeProvider.System, cancellationToken).ConfigureAwait(false);
+            ends, budget: null, isExplained: null, outstanding: null, EncryptionMigrationOptions.DefaultMaxDegreeOfParallelism, TimeProvider.System, cancellationToken).ConfigureAwait(false);
         return status;
     }
 
@@ -109,8 +109,9 @@ public sealed partial class EncryptionMigrationJob
     {
         copy.TargetPartitionKeyPaths = await ReadPartitionKeyPathsAsync(copy.Target, _budget, _time, cancellationToken).ConfigureAwait(false);
         _target.Bind($"{copy.Target.Database.Id}/{copy.Target.Id}", copy.TargetPartitionKeyPaths);
-        _sourcePartitionKeyPaths = sourcePartitionKeyPaths;
-        _copier = new DocumentCopier(_container, copy, _target, sourcePartitionKeyPaths, _budget, _counters, _logger, _time);
+        copy.SourcePartitionKeyPaths = sourcePartitionKeyPaths;
+        copy.TargetState = _target;
+        _copier = new DocumentCopier(copy, _budget, _counters, _logger, _time);
     }
 
     // One change feed page of the source, copied document by document within the job's parallelism (or all at once
@@ -123,7 +124,7 @@ public sealed partial class EncryptionMigrationJob
         _counters.AddSeen(ranges.Length);
         foreach (Range range in ranges)
         {
-            if (StoredDocument.Read(page[range].ToArray(), _sourcePartitionKeyPaths!, null) is { } document)
+            if (StoredDocument.Read(page[range].ToArray(), _copy!.SourcePartitionKeyPaths, null) is { } document)
             {
                 documents.Add(document);
             }
@@ -152,7 +153,7 @@ public sealed partial class EncryptionMigrationJob
     private async Task<(EncryptionMigrationStatus Status, long Unexplained)> VerifyCopyAsync(CopyEnds copy, List<StoredDocument> outstanding, CancellationToken cancellationToken)
     {
         (EncryptionCopyStatus status, long unexplained) = await CopyScan.RunAsync(
-            _container, copy, _target, _sourcePartitionKeyPaths!, _budget, IsReportedFailure, outstanding, _options.MaxDegreeOfParallelism, _time, cancellationToken).ConfigureAwait(false);
+            copy, _budget, IsReportedFailure, outstanding, _options.MaxDegreeOfParallelism, _time, cancellationToken).ConfigureAwait(false);
         Volatile.Write(ref _copyVerification, status);
 
         // Target documents outside the target state are not the copy's writes (those go through the target policy):

@@ -20,12 +20,25 @@ internal sealed class CopyEnds
             throw new ArgumentException("The copy's target is its source container: to change documents in place, use the constructor without a target container.", nameof(target));
         }
 
+        Source = source;
         SourcePolicy = sourcePolicy;
         Target = target;
         var sourceView = (EncryptionContainer)source.WithEncryptor(encryptor, new EncryptionContainerOptions { Policy = sourcePolicy, JsonProcessor = processor });
         SourceCrypto = sourceView.Crypto;
         TargetView = target.WithEncryptor(encryptor, new EncryptionContainerOptions { Policy = targetPolicy, JsonProcessor = processor });
     }
+
+    /// <summary>The source container as the SDK gives it (the change feed, the scans and re-reads of stored documents).</summary>
+    public Container Source { get; }
+
+    /// <summary>The source container's partition key paths (of the stored documents), read by the job's preparation.</summary>
+    public IReadOnlyList<string> SourcePartitionKeyPaths { get; set; } = [];
+
+    /// <summary>
+    /// The target state (bound to the target container when the target policy binds), which also says which keys a
+    /// source document may be read with (<see cref="MigrationTarget.AcceptsSourceKey"/>); set by the job's preparation.
+    /// </summary>
+    public MigrationTarget TargetState { get; set; } = null!;
 
     /// <summary>The policy the source's documents are read with.</summary>
     public ContainerEncryptionPolicy? SourcePolicy { get; }

@@ -21,10 +21,7 @@ internal static class CopyScan
 {
     private const string Query = "SELECT * FROM c";
 
-    /// <param name="source">The source container, as the SDK gives it.</param>
-    /// <param name="ends">The copy's ends.</param>
-    /// <param name="target">The target state (bound to the target container when the target policy binds).</param>
-    /// <param name="sourcePartitionKeyPaths">The source container's partition key paths.</param>
+    /// <param name="ends">The copy's ends (their source, partition key paths and target state set).</param>
     /// <param name="budget">The budget to wait on and charge, or <see langword="null"/>.</param>
     /// <param name="isExplained">Whether a source document is already a reported failure; <see langword="null"/> for the status query.</param>
     /// <param name="outstanding">Receives source documents to copy again (at most <see cref="StatusScan.MaxOutstanding"/>), or <see langword="null"/>.</param>
@@ -34,10 +31,7 @@ internal static class CopyScan
     /// <returns>The status, and how many source documents are not in the target as they should be and not explained.</returns>
     /// <exception cref="CosmosException">The service refused a query or a lookup for good.</exception>
     public static async Task<(EncryptionCopyStatus Status, long Unexplained)> RunAsync(
-        Container source,
         CopyEnds ends,
-        MigrationTarget target,
-        IReadOnlyList<string> sourcePartitionKeyPaths,
         RequestUnitBudget? budget,
         Func<StoredDocument, bool>? isExplained,
         List<StoredDocument>? outstanding,
@@ -46,10 +40,10 @@ internal static class CopyScan
         CancellationToken cancellationToken)
     {
         (EncryptionMigrationStatus targetStatus, _) = await StatusScan.RunAsync(
-            ends.Target, target, EncryptionProcessorOptions.MaxAllowedDepth, budget, null, null, null, cancellationToken, time).ConfigureAwait(false);
+            ends.Target, ends.TargetState, EncryptionProcessorOptions.MaxAllowedDepth, budget, null, null, null, cancellationToken, time).ConfigureAwait(false);
         var tally = new Tally(isExplained, outstanding);
         int transientAttempts = 0;
-        using var iterator = ResumableQueryIterator.Over(source, Query);
+        using var iterator = ResumableQueryIterator.Over(ends.Source, Query);
         while (iterator.HasMoreResults)
         {
             if (budget is not null)
@@ -75,7 +69,7 @@ internal static class CopyScan
             response.EnsureSuccessStatusCode();
             using var copy = new MemoryStream();
             await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
-            List<StoredDocument> documents = Documents(copy.GetBuffer().AsSpan(0, (int)copy.Length), sourcePartitionKeyPaths, tally);
+            List<StoredDocument> documents = Documents(copy.GetBuffer().AsSpan(0, (int)copy.Length), ends.SourcePartitionKeyPaths, tally);
             await Parallel.ForEachAsync(
                 documents,
                 new ParallelOptions { MaxDegreeOfParallelism = parallelism, CancellationToken = cancellationToken },

@@ -29,14 +29,13 @@ internal sealed class DocumentCopier
     private readonly ILogger? _logger;
     private readonly TimeProvider _time;
 
-    // keys: which keys a source document may be read with (MigrationTarget.AcceptsSourceKey).
-    public DocumentCopier(Container source, CopyEnds ends, MigrationTarget keys, IReadOnlyList<string> sourcePartitionKeyPaths, RequestUnitBudget budget, MigrationCounters counters, ILogger? logger, TimeProvider time)
+    public DocumentCopier(CopyEnds ends, RequestUnitBudget budget, MigrationCounters counters, ILogger? logger, TimeProvider time)
     {
-        _source = source;
+        _source = ends.Source;
         _ends = ends;
-        _keys = keys;
+        _keys = ends.TargetState;
         _sourceCrypto = ends.SourceCrypto;
-        _sourcePartitionKeyPaths = sourcePartitionKeyPaths;
+        _sourcePartitionKeyPaths = ends.SourcePartitionKeyPaths;
         _budget = budget;
         _counters = counters;
         _logger = logger;
