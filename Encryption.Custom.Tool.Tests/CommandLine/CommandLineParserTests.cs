@@ -116,6 +116,13 @@ public sealed class CommandLineParserTests
     }
 
     [Fact]
+    public void Parse_MigrateWithTargetContainer_ReadsIt_AndInPlaceHasNone()
+    {
+        Assert.Equal("c2", CommandLineParser.Parse([.. s_migrate, "--kek-file", "k", "--dek-id", "d", "--path", "/a", "--target-container", "c2"]).Migration!.TargetContainer);
+        Assert.Null(CommandLineParser.Parse([.. s_migrate, "--kek-file", "k", "--dek-id", "d", "--path", "/a"]).Migration!.TargetContainer);
+    }
+
+    [Fact]
     public void Parse_MigrateWithPermissionsAndDryRun_ReadsEachValue()
     {
         MigrationArguments migration = CommandLineParser.Parse(
@@ -192,6 +199,7 @@ public sealed class CommandLineParserTests
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--path", "/a"], "--path goes with --dek-id" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--deterministic-path", "/a"], "--path goes with --dek-id" },
         { [.. s_migrate, "--kek-file", "k", "--dek-id", "d", "--path", "/a", "--decrypt-path", "/a"], "--decrypt-path /a names a path the target encrypts" },
+        { [.. s_migrate, "--kek-file", "k", "--dek-id", "d", "--path", "/a", "--target-container", "c"], "--target-container names the --container itself" },
         { [.. s_migrate, "--kek-file", "k", "--dek-id", "d", "--deterministic-path", "/a", "--decrypt-path", "/a"], "--decrypt-path /a names a path the target encrypts" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--dry-run", "--dry-run"], "option --dry-run is given more than once" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--failures-file"], "option --failures-file needs a value" },

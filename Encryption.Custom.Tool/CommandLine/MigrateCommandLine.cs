@@ -19,6 +19,14 @@ internal sealed class MigrateCommandLine : ToolCommand
         + "the job's checkpoints: a rerun with the same --job-name resumes from them.",
         required: true);
 
+    private readonly Option<string> _targetContainer = ToolOptions.Text(
+        "--target-container",
+        "NAME",
+        "Copy the documents into this existing container of the same database instead of rewriting them in place (needed when "
+        + "the target changes how documents are addressed). The source is only read: each document is decrypted in memory with "
+        + "the DEK it names (the target DEK or an --accept-dek one) and upserted into the target under the target policy. "
+        + "Documents deleted from the source are not deleted from the target.");
+
     private readonly Option<string> _dekDatabase = ToolOptions.Text("--dek-database", "NAME", "Database of the DEK container. Default: --database.");
 
     private readonly Option<string> _dekContainer = ToolOptions.Text(
@@ -111,7 +119,7 @@ internal sealed class MigrateCommandLine : ToolCommand
             + "and left as they were.")
     {
         AddOptions(
-            _endpoint, _database, _container, _leaseContainer, _dekDatabase, _dekContainer, _kekFile, _keyVault, _dekId, _paths,
+            _endpoint, _database, _container, _leaseContainer, _targetContainer, _dekDatabase, _dekContainer, _kekFile, _keyVault, _dekId, _paths,
             _deterministicPaths, _decrypt, _acceptDek, _decryptPaths, _changeTypePaths, _dryRun, _budget, _parallelism, _batchSize,
             _bulk, _jobName, _processor, _failuresFile);
     }
@@ -133,6 +141,12 @@ internal sealed class MigrateCommandLine : ToolCommand
             throw ToolException.Usage($"'migrate' needs a target: --dek-id ID with --path /NAME, or --decrypt {SeeHelp}.");
         }
 
+        string? targetContainer = result.ValueOf(_targetContainer);
+        if (targetContainer is not null && string.Equals(targetContainer, result.ValueOf(_container), StringComparison.Ordinal))
+        {
+            throw ToolException.Usage($"--target-container names the --container itself; leave it out to migrate in place {SeeHelp}.");
+        }
+
         string? kekFile = result.ValueOf(_kekFile);
         RequireOneKeyEncryptionKey(kekFile, result.IsGiven(_keyVault));
         return new ToolArguments
@@ -150,6 +164,7 @@ internal sealed class MigrateCommandLine : ToolCommand
                 DecryptPaths = decryptPaths,
                 ChangeTypePaths = result.ValueOf(_changeTypePaths) ?? [],
                 DryRun = result.IsGiven(_dryRun),
+                TargetContainer = targetContainer,
                 FailuresFile = result.ValueOf(_failuresFile),
                 LeaseContainer = result.ValueOf(_leaseContainer),
                 DekDatabase = result.ValueOf(_dekDatabase),

@@ -29,6 +29,9 @@ internal sealed class MigrationArguments
 
     public bool DryRun { get; init; }
 
+    /// <summary>The container to copy into (same database), or <see langword="null"/> to migrate in place.</summary>
+    public string? TargetContainer { get; init; }
+
     public string? FailuresFile { get; init; }
 
     public string? LeaseContainer { get; init; }

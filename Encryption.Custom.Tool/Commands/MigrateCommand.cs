@@ -47,7 +47,7 @@ internal static class MigrateCommand
 
         // Nothing is created or written before the job's comparison: a refused or dry run leaves the account as it
         // was (the lease container is only named here, and created after the check).
-        await using var job = new EncryptionMigrationJob(container, keys.Encryptor, policy, database.GetContainer(migration.LeaseContainer!), Options(migration));
+        await using EncryptionMigrationJob job = await CreateJobAsync(client, bulkClient, container, keys.Encryptor, policy, migration, stop.Token).ConfigureAwait(false);
         ContainerSurvey survey = await MigrationPreflight.RunAsync(job, policy, migration, output, stop.Token).ConfigureAwait(false);
         if (migration.DryRun)
         {
@@ -70,6 +70,11 @@ internal static class MigrateCommand
             await output.WriteLineAsync(MigrationLines.Verification(verification)).ConfigureAwait(false);
         }
 
+        if (result.CopyVerification is { } copy)
+        {
+            await output.WriteLineAsync(MigrationLines.Copy(copy)).ConfigureAwait(false);
+        }
+
         if (!result.Completed)
         {
             throw ToolException.Cancelled("the migration was stopped; finished pages are checkpointed: run the same command again to resume.");
@@ -79,6 +84,22 @@ internal static class MigrateCommand
         {
             throw ToolException.DocumentsFailed($"{result.Failures.Count} document(s) could not be migrated and were left as they were (listed on standard output{(migration.FailuresFile is null ? string.Empty : " and in the failures file")}).");
         }
+    }
+
+    // In place, or (--target-container) a copy whose source is read with the key each document names: the job
+    // accepts only the target DEK and the --accept-dek ones, as in place.
+    private static async Task<EncryptionMigrationJob> CreateJobAsync(
+        CosmosClient client, CosmosClient? bulkClient, Container container, Encryptor encryptor, ContainerEncryptionPolicy? policy, MigrationArguments migration, CancellationToken cancellationToken)
+    {
+        Container leases = client.GetContainer(migration.Database, migration.LeaseContainer!);
+        if (migration.TargetContainer is not { } targetName)
+        {
+            return new EncryptionMigrationJob(container, encryptor, policy, leases, Options(migration));
+        }
+
+        await ResourceCheck.EnsureExistsAsync(client, migration.Database, "--database", targetName, "--target-container", cancellationToken).ConfigureAwait(false);
+        Container target = (bulkClient ?? client).GetContainer(migration.Database, targetName);
+        return new EncryptionMigrationJob(container, sourcePolicy: null, target, policy, encryptor, leases, Options(migration));
     }
 
     private static EncryptionMigrationOptions Options(MigrationArguments migration)

@@ -70,6 +70,14 @@ internal static class MigrationLines
     private static void Append(StringBuilder line, string name, long value) =>
         line.Append(' ').Append(name).Append('=').Append(value.ToString(CultureInfo.InvariantCulture));
 
+    /// <summary>
+    /// <c>copy: source=… copied=… missing=… different=… unreadable=… onlyInTarget=…</c>: a copy's last verification,
+    /// every source document looked up in the target by its plaintext id and key and compared decrypted.
+    /// </summary>
+    public static string Copy(EncryptionCopyStatus status) => string.Create(
+        CultureInfo.InvariantCulture,
+        $"copy: source={status.SourceDocuments} copied={status.DocumentsCopied} missing={status.DocumentsMissingFromTarget} different={status.DocumentsDifferentInTarget} unreadable={status.UnreadableSourceDocuments} onlyInTarget={status.DocumentsOnlyInTarget}");
+
     private static string Time(TimeSpan time) => time.ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture);
 
     private static string Quote(string text) => JsonSerializer.Serialize(text, s_quoting);

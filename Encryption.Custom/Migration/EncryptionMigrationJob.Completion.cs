@@ -53,7 +53,9 @@ public sealed partial class EncryptionMigrationJob
                 try
                 {
                     (verification, unexplained) = await ReportingWhileAsync(
-                        StatusScan.RunAsync(_container, _target, _crypto.Processor.MaxDepth, _budget, IsReportedFailure, _partitionKeyPaths, outstanding, cancellationToken, _time),
+                        _copy is { } copy
+                            ? VerifyCopyAsync(copy, outstanding, cancellationToken)
+                            : StatusScan.RunAsync(_container, _target, _crypto.Processor.MaxDepth, _budget, IsReportedFailure, _partitionKeyPaths, outstanding, cancellationToken, _time),
                         progress,
                         board,
                         activity,
@@ -230,7 +232,11 @@ public sealed partial class EncryptionMigrationJob
         await _parallelism.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
-            if (await _migrator!.RevisitAsync(document, cancellationToken).ConfigureAwait(false) is { } latest)
+            if (_copier is not null)
+            {
+                await _copier.CopyLatestAsync(document, cancellationToken).ConfigureAwait(false);
+            }
+            else if (await _migrator!.RevisitAsync(document, cancellationToken).ConfigureAwait(false) is { } latest)
             {
                 await _migrator.MigrateAsync(latest, cancellationToken).ConfigureAwait(false);
             }

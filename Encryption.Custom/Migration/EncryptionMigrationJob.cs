@@ -70,6 +70,18 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         ContainerEncryptionPolicy? targetPolicy,
         Container leaseContainer,
         EncryptionMigrationOptions? options = null)
+        : this(container, encryptor, targetPolicy, leaseContainer, options, sourcePolicy: null)
+    {
+    }
+
+    // Both kinds of job: in place, and a copy whose source policy's keys are accepted source keys too.
+    private EncryptionMigrationJob(
+        Container container,
+        Encryptor encryptor,
+        ContainerEncryptionPolicy? targetPolicy,
+        Container leaseContainer,
+        EncryptionMigrationOptions? options,
+        ContainerEncryptionPolicy? sourcePolicy)
     {
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(encryptor);
@@ -80,7 +92,8 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         _options = options ?? new EncryptionMigrationOptions();
         _allowedDecryptPaths = [.. _options.AllowedDecryptPaths];
         _allowedTypeChangePaths = [.. _options.AllowedEncryptionTypeChangePaths];
-        _target = new MigrationTarget(targetPolicy, [.. _options.AcceptedSourceDataEncryptionKeyIds], encryptor, _options.JsonProcessor);
+        IEnumerable<string> sourcePolicyKeys = sourcePolicy is null ? [] : [sourcePolicy.DataEncryptionKeyId, .. sourcePolicy.AcceptedDataEncryptionKeyIds];
+        _target = new MigrationTarget(targetPolicy, [.. _options.AcceptedSourceDataEncryptionKeyIds, .. sourcePolicyKeys], encryptor, _options.JsonProcessor);
 
         // The job's processors carry no policy: it must read every state to bring it to the target.
         _crypto = new BodyCrypto(encryptor, _options.JsonProcessor, limits: null, policy: null);
@@ -199,7 +212,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
                 EncryptionLog.MigrationStopped(stoppedLogger, _options.ProcessorName, completed, failures.Count);
             }
 
-            return new EncryptionMigrationResult(completed, last, failures, verification);
+            return new EncryptionMigrationResult(completed, last, failures, verification) { CopyVerification = Volatile.Read(ref _copyVerification) };
         }
         finally
         {
@@ -216,54 +229,6 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
             TimeProvider.System,
             cancellationToken).ConfigureAwait(false);
         return status;
-    }
-
-    // The processor's start reads and creates leases; a transient failure there is retried with a new processor
-    // (one whose start failed half-way is stopped first, releasing what it acquired).
-    private async Task<ChangeFeedProcessor> StartProcessorAsync(CancellationToken cancellationToken)
-    {
-        for (int attempt = 0; ; attempt++)
-        {
-            ChangeFeedProcessor processor = _container
-                .GetChangeFeedProcessorBuilder(_options.ProcessorName, HandleChangesAsync)
-                .WithInstanceName(_options.InstanceName)
-                .WithLeaseContainer(_leaseContainer)
-                .WithStartTime(DateTime.MinValue.ToUniversalTime())
-                .WithPollInterval(_options.PollInterval)
-                .WithMaxItems(_options.MaxItemsPerBatch)
-                .WithLeaseConfiguration(acquireInterval: _options.LeaseAcquireInterval)
-                .Build();
-            try
-            {
-                await processor.StartAsync().ConfigureAwait(false);
-                return processor;
-            }
-            catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken) || IsLeftOverFromEarlierAttempt(exception, attempt))
-            {
-                await StopQuietlyAsync(processor).ConfigureAwait(false);
-                await Task.Delay(TransientFailures.Delay(attempt), _time, cancellationToken).ConfigureAwait(false);
-            }
-        }
-    }
-
-    // A start that failed transiently may have written its lease store's marker anyway (the answer was lost): the
-    // SDK's next start then meets 409 Conflict creating it again. The marker is there, so one more start finds the
-    // store initialized. Only after a failed attempt: a 409 on a first start is the SDK's to report.
-    private static bool IsLeftOverFromEarlierAttempt(Exception exception, int attempt) =>
-        attempt > 0 && exception is CosmosException { StatusCode: System.Net.HttpStatusCode.Conflict };
-
-    private static async Task StopQuietlyAsync(ChangeFeedProcessor processor)
-    {
-        try
-        {
-            await processor.StopAsync().ConfigureAwait(false);
-        }
-#pragma warning disable CA1031 // The SDK's StopAsync on a processor whose start failed throws whatever its half-built state gives (a NullReferenceException, seen under injected faults).
-        catch (Exception)
-#pragma warning restore CA1031
-        {
-            // Nothing was running; a lease it may hold expires by itself. The start's own failure is what is retried.
-        }
     }
 
     /// <summary>Stops a run in progress (as a cancellation would) and releases the job's resources.</summary>
@@ -297,6 +262,19 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         _budget.Charge(response.RequestCharge);
         ContainerProperties properties = response.Resource;
         _partitionKeyPaths = properties.PartitionKeyPaths is { Count: > 0 } paths ? paths : [properties.PartitionKeyPath];
+        if (_copy is not null)
+        {
+            await PrepareCopyAsync(_copy, _partitionKeyPaths, cancellationToken).ConfigureAwait(false);
+            _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger, _time, _options.JsonProcessor);
+            return;
+        }
+
+        // In place, a document keeps its address: a target that would change a stored id or partition key is refused
+        // before anything is read (the copy is the way to such a target).
+        if (TargetComparison.DescribeStoredKeyChange(_target.Policy, _partitionKeyPaths) is { } addressChange)
+        {
+            throw new EncryptionException(EncryptionErrorKind.InvalidOptions, addressChange);
+        }
 
         // Where bound cells are bound (as the encryption container binds them): a target that binds and a container
         // that cannot be bound is refused here, before the first write (InvalidOptions).
@@ -338,6 +316,12 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
             await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
             using var copy = new MemoryStream();
             await changes.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
+            if (_copier is not null)
+            {
+                await CopyPageAsync(copy.GetBuffer().AsMemory(0, (int)copy.Length), cancellationToken).ConfigureAwait(false);
+                return;
+            }
+
             List<StoredDocument> work;
             using (DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false))
             {

@@ -24,6 +24,12 @@ public sealed class EncryptionMigrationResult
     /// <summary>The documents this instance could not migrate, each once (latest reason), in the order found.</summary>
     public IReadOnlyList<EncryptionMigrationFailure> Failures { get; }
 
+    /// <summary>
+    /// A copy job's last verification (every source document compared with its copy), or <see langword="null"/> for an
+    /// in-place job or when cancelled first. <see cref="Verification"/> is then its count of the target container.
+    /// </summary>
+    public EncryptionCopyStatus? CopyVerification { get; internal init; }
+
     /// <summary>The verification scan made when the job caught up, or <see langword="null"/> when cancelled first.</summary>
     public EncryptionMigrationStatus? Verification { get; }
 }

@@ -49,6 +49,26 @@ internal sealed class StoredDocument
         return new StoredDocument(content, id.GetString()!, ReadPartitionKey(root, partitionKeyPaths), etag);
     }
 
+    /// <summary>
+    /// The id and partition key of a document given as bytes that must not be copied out (a decrypted document in a
+    /// pooled buffer): the copy addresses the target by them.
+    /// </summary>
+    /// <returns>The id (<see langword="null"/> when the document has no string id) and the partition key by <paramref name="partitionKeyPaths"/>.</returns>
+    /// <exception cref="JsonException">The bytes are not JSON.</exception>
+    public static (string? Id, PartitionKey PartitionKey) ReadKey(ReadOnlySpan<byte> content, IReadOnlyList<string> partitionKeyPaths)
+    {
+        var reader = new Utf8JsonReader(content, new JsonReaderOptions { MaxDepth = EncryptionProcessorOptions.MaxAllowedDepth });
+        using JsonDocument json = JsonDocument.ParseValue(ref reader);
+        JsonElement root = json.RootElement;
+        if (root.ValueKind != JsonValueKind.Object)
+        {
+            return (null, PartitionKey.None);
+        }
+
+        string? id = root.TryGetProperty("id", out JsonElement value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;
+        return (id, ReadPartitionKey(root, partitionKeyPaths));
+    }
+
     private static PartitionKey ReadPartitionKey(JsonElement root, IReadOnlyList<string> paths)
     {
         if (paths.Count == 1)

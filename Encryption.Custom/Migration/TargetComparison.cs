@@ -71,4 +71,36 @@ internal static class TargetComparison
         PathChangeKind.ToDeterministic => FormattableString.Invariant($"make {change.Path} deterministic in {change.Documents} document(s): equal values would become visible as equal"),
         _ => FormattableString.Invariant($"make {change.Path} randomized in {change.Documents} document(s): equality queries on it would stop finding them"),
     };
+
+    /// <summary>
+    /// What an in-place migration can never do: change how a document is addressed. A stored id or partition key that
+    /// changes (encrypted, decrypted, or re-encrypted under another key) makes a new document to the service, which a
+    /// conditional replace cannot do, and an application reading by the old id would not find it; such a target needs
+    /// a copy into a new container. Returns the reason an in-place run refuses <paramref name="target"/>, or <see langword="null"/> when it leaves every
+    /// stored id and partition key as it is. The one place that rule lives: today a policy cannot name <c>/id</c> or a
+    /// partition key path (<see cref="ContainerEncryptionPolicy"/> refuses them), so any target naming one is refused
+    /// here as a guard; when the policy can, the precise check (the source's id/key encryption against the target's)
+    /// belongs here too.
+    /// </summary>
+    /// <param name="target">The target policy, or <see langword="null"/>.</param>
+    /// <param name="partitionKeyPaths">The container's partition key paths.</param>
+    public static string? DescribeStoredKeyChange(ContainerEncryptionPolicy? target, IReadOnlyList<string> partitionKeyPaths)
+    {
+        ArgumentNullException.ThrowIfNull(partitionKeyPaths);
+        if (target is null)
+        {
+            return null;
+        }
+
+        foreach (EncryptionPolicyIncludedPath included in target.IncludedPaths)
+        {
+            if (string.Equals(included.Path, "/id", StringComparison.Ordinal) || partitionKeyPaths.Contains(included.Path, StringComparer.Ordinal))
+            {
+                return FormattableString.Invariant(
+                    $"The target policy encrypts {included.Path}, which addresses each document: changing it in place would change every document's stored id or partition key. Copy the container into a new one instead (the EncryptionMigrationJob constructor with a target container, or the tool's migrate --target-container; docs/migration.md, \"Copying into a new container\").");
+            }
+        }
+
+        return null;
+    }
 }

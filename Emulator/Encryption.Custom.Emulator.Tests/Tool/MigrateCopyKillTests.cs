@@ -1,0 +1,68 @@
+using Encryption.Custom.Emulator.Tests.Migration;
+using Newtonsoft.Json.Linq;
+using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
+
+namespace Encryption.Custom.Emulator.Tests.Tool;
+
+/// <summary>
+/// <c>cosmos-encryption migrate --target-container</c> (the copy) as a real child process killed with SIGKILL
+/// mid-run, then run again: the rerun resumes from the checkpoints and the target ends with every source document
+/// exactly once, decrypting to the source's plaintext. Its own class so that its real-time wait runs beside the other
+/// migrate tests.
+/// </summary>
+public sealed class MigrateCopyKillTests(ToolFixture fixture) : MigrateCommandScenario(fixture), IClassFixture<ToolFixture>
+{
+    [Fact]
+    public async Task MigrateCopy_KilledMidRunThenRerun_TargetHoldsEverySourceDocumentOnce()
+    {
+        const int Count = 300;
+        Container source = await Fixture.CreateContainerAsync(Ct);
+        Container target = await Fixture.CreateContainerAsync(Ct);
+        await SeedAsync(source, Count, Ct);
+        string leases = NewLeaseContainer();
+        string[] copy = [.. Fixture.MigrateArguments(source, leases), "--target-container", target.Id, "--dek-id", ToolFixture.Dek1, .. Target, "--batch-size", "20"];
+
+        // A budget slow enough that the kill lands mid-run (about one request unit per copy on the bundled endpoint).
+        var someDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using (ToolProcess first = ToolProcess.Start(Fixture.Endpoint, [.. copy, "--budget", "10", "--parallelism", "4"], line =>
+        {
+            if (line.StartsWith("progress:", StringComparison.Ordinal) && ProgressLine.Count(ProgressLine.Parse(line), "rewritten") >= 40)
+            {
+                someDone.TrySetResult();
+            }
+        }))
+        {
+            await someDone.Task.WaitAsync(RunBound, Ct);
+            first.Kill();
+            ToolResult killed = await first.WaitAsync(RunBound);
+            Assert.NotEqual(0, killed.ExitCode);
+            Assert.DoesNotContain(killed.Lines, l => l.StartsWith("done:", StringComparison.Ordinal));
+        }
+
+        int copiedBeforeKill = (await ReadStoredAsync(target, Ct)).Count;
+        Assert.InRange(copiedBeforeKill, 40, Count - 1);
+        Assert.All((await ReadStoredAsync(source, Ct)).Values, stored => Assert.Null(KeyId(stored))); // the source is only read
+
+        ToolResult rerun = (await RunAsync(copy)).AssertSuccess();
+
+        IReadOnlyDictionary<string, string> verified = rerun.Last("copy");
+        Assert.Equal(Count.ToString(System.Globalization.CultureInfo.InvariantCulture), verified["copied"]);
+        Assert.Equal("0", verified["missing"]);
+        Assert.Equal("0", verified["different"]);
+        Assert.Equal("0", verified["onlyInTarget"]);
+
+        // Resumed, not started over: the rerun's feed starts at the first run's checkpoints.
+        long seen = ProgressLine.Count(rerun.Last("done"), "seen");
+        TestContext.Current.SendDiagnosticMessage($"Killed with {copiedBeforeKill} copies stored; the rerun saw {seen} documents.");
+        Assert.True(seen < Count, $"The rerun saw {seen} documents: it started over.");
+
+        ContainerEncryptionPolicy policy = Policy(ToolFixture.Dek1);
+        EncryptionCopyStatus status = await EncryptionMigrationJob.GetCopyStatusAsync(source, null, target, policy, Fixture.Encryptor, Ct);
+        Assert.True(status.IsComplete);
+        Assert.Equal(Count, status.DocumentsCopied);
+        Assert.Equal(Count, status.Target.TotalDocuments);
+        Assert.Equal(Count, status.Target.DocumentsByDataEncryptionKeyId[ToolFixture.Dek1]);
+        await CopyScenario.AssertTargetEqualsSourceAsync(source, null, target, policy, Fixture.Encryptor, Ct);
+        Assert.All((await ReadStoredAsync(target, Ct)).Values, stored => Assert.Equal(ToolFixture.Dek1, KeyId(stored)));
+    }
+}
