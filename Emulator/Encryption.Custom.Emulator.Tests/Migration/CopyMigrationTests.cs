@@ -174,6 +174,41 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
     }
 
     [Fact]
+    public async Task Copy_IntoATargetThatEncryptsTheIdAndThePartitionKey_StoresOnlyTheirCipherText_AndFindsEachByItsPlaintext()
+    {
+        int count = Math.Min(SmallDocuments, 60);
+        (Container source, Container target, Container leases) = await ContainersAsync();
+        await SeedAsync(source, count, Ct);
+        var targetPolicy = new ContainerEncryptionPolicy(EncryptionFixture.Dek2,
+        [
+            new EncryptionPolicyIncludedPath("/id") { EncryptionType = PathEncryptionType.Deterministic },
+            new EncryptionPolicyIncludedPath("/pk") { EncryptionType = PathEncryptionType.Deterministic },
+            new EncryptionPolicyIncludedPath("/ssn"),
+        ]);
+        await using (var job = new EncryptionMigrationJob(source, null, target, targetPolicy, fixture.Encryptor, leases, Options()))
+        {
+            Assert.True((await RunAsync(job, Ct)).Completed);
+        }
+
+        EncryptionCopyStatus status = await EncryptionMigrationJob.GetCopyStatusAsync(source, null, target, targetPolicy, fixture.Encryptor, Ct);
+        Assert.True(status.IsComplete);
+        Assert.Equal(count, status.DocumentsCopied);
+        await AssertTargetEqualsSourceAsync(source, null, target, targetPolicy, fixture.Encryptor, Ct);
+
+        // The service holds neither plaintext ids nor keys; the application finds each copy by them.
+        Dictionary<string, JObject> stored = await ReadStoredAsync(target, Ct);
+        Assert.Equal(count, stored.Count);
+        Assert.All(stored.Values, document =>
+        {
+            Assert.DoesNotMatch("^d[0-9]{5}$", (string)document["id"]!);
+            Assert.DoesNotMatch("^p[0-9]$", (string)document["pk"]!);
+        });
+        Container targetView = View(target, fixture.Encryptor, targetPolicy);
+        JObject seventh = (await targetView.ReadItemAsync<JObject>(DocumentId(7), PartitionKeyOf(Document(7, 0)), cancellationToken: Ct)).Resource;
+        Assert.Equal(DocumentId(7), (string?)seventh["id"]);
+    }
+
+    [Fact]
     public async Task CopyStatus_FindsMissingDifferentAndExtraDocuments_AndARerunCompletesAllButTheDeletion()
     {
         const int Count = 30;
