@@ -120,13 +120,6 @@ internal sealed class MigrationTarget
             return;
         }
 
-        // A policy that encrypts the id never binds (EncryptionPlan refuses both together), so no document under it is
-        // bound: bound documents are reported one by one when read, as without a binding target.
-        if (rules.Plan.EncryptsId)
-        {
-            return;
-        }
-
         BoundReadRules = new PolicyRuleSet(rules.DataEncryptionKeyId, rules.EncryptionAlgorithm, rules.Rules, _sourceKeys, forbidsPlaintext: false, encryptsWrites: false, binds: true, binding: target);
         if (rules.Binds)
         {

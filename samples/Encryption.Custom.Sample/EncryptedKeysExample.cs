@@ -13,13 +13,18 @@ namespace EncryptionSample;
 /// </summary>
 internal static class EncryptedKeysExample
 {
-    /// <summary>The policy: the id and the partition key path deterministic, the SSN randomized.</summary>
-    public static ContainerEncryptionPolicy Policy() => new("accounts-dek",
-    [
-        new EncryptionPolicyIncludedPath("/id") { EncryptionType = PathEncryptionType.Deterministic },
-        new EncryptionPolicyIncludedPath("/email") { EncryptionType = PathEncryptionType.Deterministic },
-        new EncryptionPolicyIncludedPath("/ssn"),
-    ]);
+    /// <summary>docs/container.md: the id and the partition key path deterministic, the SSN randomized.</summary>
+    public static Container Accounts(Container raw, Encryptor encryptor)
+    {
+        var policy = new ContainerEncryptionPolicy("accounts-dek",
+        [
+            new EncryptionPolicyIncludedPath("/id") { EncryptionType = PathEncryptionType.Deterministic },
+            new EncryptionPolicyIncludedPath("/email") { EncryptionType = PathEncryptionType.Deterministic }, // the partition key path
+            new EncryptionPolicyIncludedPath("/ssn"),
+        ]);
+        Container accounts = raw.WithEncryptor(encryptor, new EncryptionContainerOptions { Policy = policy });
+        return accounts;
+    }
 
     public sealed record Account(
         [property: JsonProperty("id")] string Id,
@@ -38,11 +43,11 @@ internal static class EncryptedKeysExample
         await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
             "accounts-dek", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, LocalKeyWrapProvider.CreateMetadata("kek", KeyWrapAlgorithm.AesKeyWrap));
         Container raw = (await database.CreateContainerAsync("accounts", "/email")).Container;
-        Container accounts = raw.WithEncryptor(new CosmosEncryptor(keys), new EncryptionContainerOptions { Policy = Policy() });
+        Container accounts = Accounts(raw, new CosmosEncryptor(keys));
 
         var ada = new Account("ada@example.com", "ada@example.com", "078-05-1120", "basic");
         await accounts.CreateItemAsync(ada, new PartitionKey(ada.Email));
-        Account read = (await accounts.ReadItemAsync<Account>("ada@example.com", new PartitionKey("ada@example.com"))).Resource;
+        Account read = (await accounts.ReadItemAsync<Account>("ada@example.com", new PartitionKey("ada@example.com"))).Resource; // the application's own id and key
         Account patched = (await accounts.PatchItemAsync<Account>("ada@example.com", new PartitionKey("ada@example.com"), [PatchOperation.Set("/plan", "premium")])).Resource;
         var query = new QueryDefinition("SELECT * FROM c WHERE c.id = @id").WithParameter("@id", "ada@example.com");
         using FeedIterator<Account> results = accounts.GetItemQueryIterator<Account>(query);

@@ -218,6 +218,53 @@ public sealed class EncryptedKeyTests(EncryptionFixture fixture) : IClassFixture
         Assert.Equal([b], await AllAsync(container.GetItemQueryIterator<Customer>("SELECT * FROM c")));
     }
 
+    public static TheoryData<JsonProcessor, bool> BindingCases => new()
+    {
+        { JsonProcessor.Stream, false }, { JsonProcessor.Stream, true }, { JsonProcessor.Newtonsoft, false }, { JsonProcessor.Newtonsoft, true },
+    };
+
+    [Theory]
+    [MemberData(nameof(BindingCases))]
+    public async Task BoundAndCommittedDocuments_BindToTheStoredIdAndKey_AndACopiedCellIsRefused(JsonProcessor processor, bool commit)
+    {
+        ContainerEncryptionPolicy policy = Options(processor).Policy!;
+        var bound = new ContainerEncryptionPolicy(policy.DataEncryptionKeyId, policy.IncludedPaths) { Bind = true, Commit = commit };
+        (Container raw, Container container) = await fixture.CreateContainerAsync("/email", new EncryptionContainerOptions { JsonProcessor = processor, Policy = bound }, Ct);
+        Customer ada = NewCustomer();
+        Customer bob = NewCustomer() with { Ssn = "219-09-9999" };
+        await container.CreateItemAsync(ada, new PartitionKey(ada.Email), cancellationToken: Ct);
+        await container.CreateItemAsync(bob, new PartitionKey(bob.Email), cancellationToken: Ct);
+        Assert.Equal(ada, (await container.ReadItemAsync<Customer>(ada.Id, new PartitionKey(ada.Email), cancellationToken: Ct)).Resource);
+        await container.ReplaceItemAsync(ada with { Name = "Replaced" }, ada.Id, new PartitionKey(ada.Email), cancellationToken: Ct);
+        ItemResponse<Customer> patched = await container.PatchItemAsync<Customer>(ada.Id, new PartitionKey(ada.Email), [PatchOperation.Set("/name", "Patched")], cancellationToken: Ct);
+        Assert.Equal(ada with { Name = "Patched" }, patched.Resource);
+        Assert.Equal(2, (await AllAsync(container.GetItemQueryIterator<Customer>("SELECT * FROM c"))).Count);
+
+        List<JObject> stored = await RawRowsAsync(raw);
+        JObject storedAda = stored.Single(r => (string)r["name"]! == "Patched");
+        JObject storedBob = stored.Single(r => (string)r["name"]! != "Patched");
+        string[] crit = [.. storedAda["_ei"]!["_ev"]!["crit"]!.Select(f => (string)f!)];
+        Assert.Contains("bind", crit);
+        Assert.Contains("id", crit);
+        Assert.Equal(commit, crit.Contains("commit"));
+
+        // Ada's SSN cell copied raw into Bob's document: bound to Ada's stored id and key, so refused there.
+        storedBob["ssn"] = storedAda["ssn"]!.DeepClone();
+        foreach (string system in new[] { "_rid", "_self", "_etag", "_attachments", "_ts", "_lsn" })
+        {
+            storedBob.Remove(system);
+        }
+
+        using (ResponseMessage replaced = await raw.ReplaceItemStreamAsync(PointOperationTests.ToStream(storedBob.ToString(Formatting.None)), (string)storedBob["id"]!, new PartitionKey((string)storedBob["email"]!), cancellationToken: Ct))
+        {
+            replaced.EnsureSuccessStatusCode();
+        }
+
+        EncryptionException refused = await Assert.ThrowsAsync<EncryptionException>(() => container.ReadItemAsync<Customer>(bob.Id, new PartitionKey(bob.Email), cancellationToken: Ct));
+        Assert.Equal(EncryptionErrorKind.CellBindingMismatch, refused.Kind);
+        Assert.DoesNotContain(bob.Id, refused.Message, StringComparison.Ordinal);
+    }
+
     [Theory]
     [MemberData(nameof(Processors))]
     public async Task OnlyTheId_OrOnlyTheKey_AreEncryptedWhenThePolicySaysSo(JsonProcessor processor)

@@ -165,19 +165,16 @@ internal sealed class LookupKeys
     /// <summary>
     /// Refuses what an encrypted id or partition key cannot live with: other accepted keys (a document under one of them
     /// has its key under that key, so a lookup under the current key misses it: such a container changes keys by the
-    /// copy migration), and binding (a bound document's digest covers its stored id and key, which this version does
-    /// not encrypt before binding).
+    /// copy migration), and a mode that writes plaintext.
     /// </summary>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.InvalidOptions"/>, naming the path.</exception>
     internal static void CheckKeyPolicy(PolicyRuleSet rules, string path)
     {
         string? reason = rules.ReadableKeyIds.Count > 1
             ? "a policy that encrypts the id or the partition key cannot accept other keys (AcceptedDataEncryptionKeyIds): a document is looked up by its key's ciphertext under the policy's key, so documents under another key would not be found. Change the key by copying the container (docs/migration.md, \"Copying into a new container\")."
-            : rules.Binds
-                ? "a policy that encrypts the id or the partition key cannot bind values (Bind) yet: a bound document's digest covers its stored id and key."
-                : !rules.EncryptsWrites
-                    ? "a policy that encrypts the id or the partition key must encrypt writes (not WritePlaintextReadBoth): documents written with a plaintext key would not be found by their encrypted key. Copy the container instead (docs/migration.md)."
-                    : null;
+            : !rules.EncryptsWrites
+                ? "a policy that encrypts the id or the partition key must encrypt writes (not WritePlaintextReadBoth): documents written with a plaintext key would not be found by their encrypted key. Copy the container instead (docs/migration.md)."
+                : null;
         if (reason is not null)
         {
             throw new EncryptionException(EncryptionErrorKind.InvalidOptions, $"The path '{path}' cannot be encrypted: {reason}", rules.DataEncryptionKeyId, path);

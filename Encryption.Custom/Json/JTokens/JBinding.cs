@@ -12,7 +12,12 @@ namespace Encryption.Custom.Json.JTokens;
 internal static class JBinding
 {
     /// <exception cref="EncryptionException">No string id, or a partition-key value no key can hold.</exception>
-    public static CellBinding Compute(JObject document, BindingTarget target, string algorithm, string keyId)
+    /// <param name="document">The document.</param>
+    /// <param name="target">Scope and partition-key paths.</param>
+    /// <param name="algorithm">The document's algorithm.</param>
+    /// <param name="keyId">The document's key id.</param>
+    /// <param name="stored">For a writer (plaintext document): how the plan stores the id and key (see <see cref="Streaming.StoredKeyTokens"/>); <see langword="null"/> for a reader.</param>
+    public static CellBinding Compute(JObject document, BindingTarget target, string algorithm, string keyId, Streaming.StoredKeyTokens? stored = null)
     {
         if (!document.TryGetValue("id", out JToken? id) || id.Type != JTokenType.String)
         {
@@ -26,13 +31,15 @@ internal static class JBinding
             int start = tokens.Length;
             if (document.TryGetValue(target.GetPartitionKeyPath(i)[1..], out JToken? value))
             {
-                tokens.Append(value.ToString(Formatting.None));
+                string token = value.ToString(Formatting.None);
+                tokens.Append(stored is { } keys ? Encoding.ASCII.GetString(keys.StoreKey(target.GetPartitionKeyPath(i), Encoding.UTF8.GetBytes(token))) : token);
             }
 
             ranges[i] = new Range(Encoding.UTF8.GetByteCount(tokens.ToString(0, start)), Encoding.UTF8.GetByteCount(tokens.ToString()));
         }
 
         byte[] source = Encoding.UTF8.GetBytes(tokens.ToString());
-        return DocumentBinding.Compute(target, algorithm, keyId, Encoding.UTF8.GetBytes((string)id!), ranges[..target.PartitionKeyCount], source);
+        byte[] storedId = stored is { } idKeys ? idKeys.StoreId(Encoding.UTF8.GetBytes(id.ToString(Formatting.None))) : Encoding.UTF8.GetBytes((string)id!);
+        return DocumentBinding.Compute(target, algorithm, keyId, storedId, ranges[..target.PartitionKeyCount], source);
     }
 }

@@ -25,7 +25,8 @@ internal static class JCommitment
         {
             if (isListedTopLevel(property.Name))
             {
-                Append(ref chain, property.Value);
+                // The id's cell in its stored alphabet (IdCellText) steps the chain as its standard form does.
+                Append(ref chain, property.Name == "id" && property.Value.Type == JTokenType.String ? IdCellText.ForCodec(IdCellText.Path, (string)property.Value!) : property.Value);
                 continue;
             }
 
@@ -87,7 +88,18 @@ internal static class JCommitment
             return;
         }
 
-        byte[] blob = Convert.FromBase64String((string)value!);
+        Append(ref chain, (string)value!);
+    }
+
+    private static void Append(ref CommitmentChain chain, string value)
+    {
+        if (value.Length == 0)
+        {
+            // Not a stored id's canonical form (IdCellText): no step, so the commitment does not verify.
+            return;
+        }
+
+        byte[] blob = Convert.FromBase64String(value);
         chain.Append(blob[0], blob.AsSpan(1));
     }
 }

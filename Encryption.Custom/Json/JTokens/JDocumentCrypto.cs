@@ -44,7 +44,7 @@ internal static class JDocumentCrypto
         }
 
         CellBinding binding = plan.Binding is { } target
-            ? JBinding.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId)
+            ? JBinding.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId, new Streaming.StoredKeyTokens(key, plan, MaxDepth: 64))
             : default;
         // From the plaintext, before the values are replaced by their cells (a value its declaration refuses stops the write here).
         JObject? queryTokens = JQueryTokens.Compute(document, key, plan);

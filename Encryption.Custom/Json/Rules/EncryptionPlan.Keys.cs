@@ -1,4 +1,3 @@
-using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Rules;
@@ -12,19 +11,13 @@ internal sealed partial class EncryptionPlan
     /// </summary>
     public bool EncryptsId { get; }
 
-    // The document id is encrypted only deterministically (lookups need one ciphertext per id) and unbound: a bound
-    // document's D covers its stored id, which a writer would have to encrypt before binding (not built yet).
-    private static void CheckId(string[] paths, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding)
+    // The document id is encrypted only deterministically: lookups need one ciphertext per id. (Bound documents bind
+    // to the stored id: StoredKeyTokens.)
+    private static void CheckId(string[] paths, IReadOnlyCollection<string>? deterministicPaths)
     {
-        if (Array.IndexOf(paths, IdCellText.Path) < 0)
+        if (Array.IndexOf(paths, IdCellText.Path) >= 0)
         {
-            return;
-        }
-
-        IdCellText.ThrowUnlessDeterministic(deterministicPaths?.Contains(IdCellText.Path) == true);
-        if (binding is not null)
-        {
-            JsonErrors.ThrowInvalidPath(IdCellText.Path, "an encrypted id cannot be combined with binding (Bind) yet: a bound document's digest covers its stored id, which this version does not encrypt before binding.");
+            IdCellText.ThrowUnlessDeterministic(deterministicPaths?.Contains(IdCellText.Path) == true);
         }
     }
 

@@ -227,7 +227,7 @@ internal sealed partial class EncryptionPlan
             }
         }
 
-        CheckId(paths, deterministicPaths, binding);
+        CheckId(paths, deterministicPaths);
         QueryTokenRule?[]? tokens = CheckQueryTokens(queryTokens, paths, topLevel.Count, dataEncryptionKeyId);
         return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding, tokens, queryTokens) { MaxNameLength = maxNameLength };
     }

@@ -14,7 +14,16 @@ internal static class BindingScan
 
     /// <summary>Computes the binding of the JSON object <paramref name="document"/>.</summary>
     /// <exception cref="EncryptionException">No string id, a repeated id or partition-key property, or a partition-key value no key can hold.</exception>
-    public static CellBinding Compute(ReadOnlySpan<byte> document, BindingTarget target, string algorithm, string keyId, int maxDepth)
+    /// <param name="document">The document.</param>
+    /// <param name="target">Scope and partition-key paths.</param>
+    /// <param name="algorithm">The document's algorithm.</param>
+    /// <param name="keyId">The document's key id.</param>
+    /// <param name="maxDepth">The depth limit.</param>
+    /// <param name="stored">
+    /// For a writer (the document is plaintext): how the plan stores the id and partition key, which the digest covers
+    /// as stored; <see langword="null"/> for a reader, whose document holds them as stored.
+    /// </param>
+    public static CellBinding Compute(ReadOnlySpan<byte> document, BindingTarget target, string algorithm, string keyId, int maxDepth, StoredKeyTokens? stored = null)
     {
         Span<Range> partitionKeys = stackalloc Range[BindingTarget.MaxPartitionKeyPaths];
         partitionKeys.Clear();
@@ -63,6 +72,11 @@ internal static class BindingScan
         }
 
         ReadOnlySpan<byte> idToken = document[id];
+        if (stored is { } keys && StoredKeyTokens.Apply(keys.Plan, target))
+        {
+            return ComputeStored(document, target, (algorithm, keyId), idToken, partitionKeys, keys);
+        }
+
         if (!idEscaped)
         {
             return DocumentBinding.Compute(target, algorithm, keyId, idToken[1..^1], partitionKeys, document);
@@ -79,6 +93,30 @@ internal static class BindingScan
         {
             scratch.Dispose();
         }
+    }
+
+    // The digest over the id and partition-key tokens as the writer will store them (StoredKeyTokens). Only a plan
+    // that encrypts the id or the key gets here, and it allocates the stored tokens: a few hundred bytes per document.
+    private static CellBinding ComputeStored(ReadOnlySpan<byte> document, BindingTarget target, (string Algorithm, string KeyId) envelope, ReadOnlySpan<byte> idToken, ReadOnlySpan<Range> partitionKeys, StoredKeyTokens keys)
+    {
+        byte[] id = keys.StoreId(idToken);
+        var source = new List<byte>();
+        Span<Range> ranges = stackalloc Range[BindingTarget.MaxPartitionKeyPaths];
+        ranges.Clear();
+        for (int i = 0; i < target.PartitionKeyCount; i++)
+        {
+            ReadOnlySpan<byte> token = document[partitionKeys[i]];
+            if (token.IsEmpty)
+            {
+                continue;
+            }
+
+            int start = source.Count;
+            source.AddRange(keys.StoreKey(target.GetPartitionKeyPath(i), token));
+            ranges[i] = new Range(start, source.Count);
+        }
+
+        return DocumentBinding.Compute(target, envelope.Algorithm, envelope.KeyId, id, ranges, source.ToArray());
     }
 
     private static int FindPartitionKey(ref Utf8JsonReader reader, BindingTarget target)

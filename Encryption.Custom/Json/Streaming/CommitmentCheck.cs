@@ -24,10 +24,19 @@ internal static class CommitmentCheck
     {
         PropertyRecord[] properties = scan.Properties;
         var chain = default(CommitmentChain);
+        Span<byte> idText = stackalloc byte[IdCellText.StandardScratchLength];
         for (int i = document.FirstProperty; i < document.FirstProperty + document.PropertyCount; i++)
         {
             ref readonly PropertyRecord property = ref properties[i];
-            if (property.PathIndex >= 0)
+            if (property.PathIndex >= 0 && IdCellText.IsIdName(scan.GetName(input, property)))
+            {
+                // The id's cell in its stored alphabet (IdCellText); an escaped or non-canonical one is no step.
+                if (property.ValueType == JsonTokenType.String && !property.ValueEscaped)
+                {
+                    AppendBase64(ref chain, IdCellText.ToStandard(input[(property.ValueStart + 1)..(property.ValueEnd - 1)], idText));
+                }
+            }
+            else if (property.PathIndex >= 0)
             {
                 Append(ref chain, input[property.ValueStart..property.ValueEnd], property.ValueType, property.ValueEscaped);
             }

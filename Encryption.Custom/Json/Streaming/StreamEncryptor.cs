@@ -56,7 +56,7 @@ internal static partial class StreamEncryptor
         {
             // A bound plan needs the document's id and partition key before the first value (BindingScan).
             CellBinding binding = plan.Binding is { } target
-                ? BindingScan.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId, maxDepth)
+                ? BindingScan.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId, maxDepth, new StoredKeyTokens(key, plan, maxDepth))
                 : default;
             // A committing plan takes the reader walk: the scanned fast path would need the chain threaded through it
             // too, and the walk already costs nothing per document beyond the chain itself (kept on the stack).
