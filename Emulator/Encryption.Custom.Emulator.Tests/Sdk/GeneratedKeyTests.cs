@@ -26,8 +26,11 @@ public sealed class GeneratedKeyTests(CosmosDatabaseFixture fixture) : IClassFix
         from length in Gen.OneOf(Gen.Choose(1, 12), Gen.Choose(200, 255))
         from characters in Gen.ArrayOf(Gen.Elements(s_idCharacters), length)
         let text = string.Concat(characters)
-        // A trailing (or leading) space does not survive the URL (401 on Cosmos DB, KeyAddressedOperationsTests).
-        select text.Trim().Length == 0 ? "x" + length : text.Trim();
+        // A trailing (or leading) space does not survive the URL (401 on Cosmos DB, KeyAddressedOperationsTests); nor
+        // does an id that is a dot segment ("." or ".."): .NET's Uri removes it, so the SDK reads the collection's
+        // feed instead of the item, whatever the service (seed 8904270668504094979,8165124784053730043 met ".").
+        let trimmed = text.Trim()
+        select trimmed is "" or "." or ".." ? "x" + length : trimmed;
 
     private static Gen<string> KeyValue() =>
         from length in Gen.OneOf(Gen.Choose(0, 10), Gen.Choose(100, 150))
