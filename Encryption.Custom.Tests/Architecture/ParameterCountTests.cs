@@ -23,7 +23,6 @@ public sealed class ParameterCountTests
     {
         "BoundValueCodec.TryDecrypt",
         "ContainerSurvey.RunAsync",
-        "DocumentDecryptor.WriteLegacyProperties",
         "DocumentInspection.WithEnvelope",
         "DocumentMigrator.ctor",
         "EncryptionContainer.ReplaceAsPatchedAsync",
@@ -32,15 +31,11 @@ public sealed class ParameterCountTests
         "EncryptionLog.ctor",
         "EncryptionPlan.ctor",
         "JNestedCrypto.Decrypt",
-        "NestedDecryptor.Walk",
-        "NestedDecryptor.Write",
         "PatchTransformer.TransformAsync",
         "PatchValueEncryptor.EncryptAsync",
         "PolicyRuleSet.ctor",
         "SqlQuery.ctor",
         "StatusScan.RunAsync",
-        "ValueDecryptor.DecryptAndWrite",
-        "ValueDecryptor.Write",
     };
 
     [Fact]
