@@ -1,5 +1,7 @@
 using System.Reflection;
+using System.Text.RegularExpressions;
 using Encryption.Custom.Processing;
+using Encryption.Custom.Tests.TestSupport;
 
 namespace Encryption.Custom.Tests.Architecture;
 
@@ -9,7 +11,7 @@ namespace Encryption.Custom.Tests.Architecture;
 /// container is a Cosmos DB container) name Cosmos DB SDK types (docs/architecture.md). Checked on signatures, fields, base types, locals and the types method bodies name
 /// in IL, so a dependency hidden in a lambda or an async state machine is found too.
 /// </summary>
-public sealed class LayerDirectionTests
+public sealed partial class LayerDirectionTests
 {
     private const string CosmosSdkAssembly = "Microsoft.Azure.Cosmos.Client";
 
@@ -132,6 +134,64 @@ public sealed class LayerDirectionTests
                 .Where(e => cycle.Contains(e.Key.From) && cycle.Contains(e.Key.To))
                 .Select(e => $"{e.Key.From} → {e.Key.To} ({e.Value})"))));
     }
+
+    /// <summary>
+    /// Each of Json's sub-folders is the namespace <c>Encryption.Custom.Json.&lt;folder&gt;</c>, so the check above is
+    /// also one of the sub-namespaces (issue 33), and a type moved between them moves folder too.
+    /// </summary>
+    [Fact]
+    public void JsonSubFolders_AreTheirNamespaces()
+    {
+        string[] misplaced = [.. LibraryLayers.FolderByTypeName
+            .Where(t => t.Value.StartsWith("Json/", StringComparison.Ordinal)
+                && !t.Key.StartsWith("Encryption.Custom." + t.Value.Replace('/', '.') + ".", StringComparison.Ordinal))
+            .Select(t => $"{t.Key} (in {t.Value})")];
+        AssertNone("types whose namespace is not their Json sub-folder", misplaced);
+    }
+
+    /// <summary>
+    /// The using lines of Json's sub-namespaces form no cycle either: a file's usings name what it depends on
+    /// (docs/architecture.md), so a stale one (a type moved away, its using left behind) would claim a dependency the
+    /// compiled check above no longer sees.
+    /// </summary>
+    [Fact]
+    public void JsonSubNamespaceUsings_FormNoCycle()
+    {
+        Dictionary<string, HashSet<string>> edges = new(StringComparer.Ordinal);
+        Dictionary<(string From, string To), string> example = [];
+        string json = RepositoryFiles.Path("Encryption.Custom", "Json");
+        foreach (string file in Directory.EnumerateFiles(json, "*.cs", SearchOption.AllDirectories))
+        {
+            string text = File.ReadAllText(file);
+            if (JsonSubNamespace().Match(text) is not { Success: true } own)
+            {
+                continue;
+            }
+
+            string from = own.Groups[1].Value;
+            foreach (Match used in JsonSubNamespaceUsing().Matches(text))
+            {
+                string to = used.Groups[1].Value;
+                if (to != from && (edges.TryGetValue(from, out HashSet<string>? targets) ? targets : edges[from] = new(StringComparer.Ordinal)).Add(to))
+                {
+                    example[(from, to)] = Path.GetRelativePath(json, file);
+                }
+            }
+        }
+
+        Assert.True(edges.Count >= 3, "the scan found too few usings between Json's sub-namespaces to judge");
+        AssertNone(
+            "cycles among the usings of Json's sub-namespaces",
+            FolderGraph.Cycles(edges).Select(cycle => $"{{{string.Join(", ", cycle)}}}: " + string.Join("; ", example
+                .Where(e => cycle.Contains(e.Key.From) && cycle.Contains(e.Key.To))
+                .Select(e => $"{e.Key.From} → {e.Key.To} ({e.Value})"))));
+    }
+
+    [GeneratedRegex(@"^namespace\s+Encryption\.Custom\.Json\.(\w+)\s*;", RegexOptions.Multiline)]
+    private static partial Regex JsonSubNamespace();
+
+    [GeneratedRegex(@"^using\s+Encryption\.Custom\.Json\.(\w+)\s*;", RegexOptions.Multiline)]
+    private static partial Regex JsonSubNamespaceUsing();
 
     private static string? JsonSubFolder(Type type)
     {

@@ -15,60 +15,73 @@ public sealed class ParameterCountTests
 
     /// <summary>
     /// Methods still over the limit ("Type.Method", overloads together), 26 names when the test was written
-    /// (2026-11-28). The goal is at most 6 and none in Json/ (issue 33: one document reader whose state travels as a
-    /// type). Public result types are not counted (a record's constructor is its shape), nor source-generated log
-    /// messages (one parameter per placeholder).
+    /// (2026-11-28), 11 once Json/'s went but one (issue 33). The goal is at most 6 and none in Json/ (issue 33: one
+    /// document reader whose state travels as a type). Public result types are not counted (a record's constructor is
+    /// its shape), nor source-generated log messages (one parameter per placeholder).
     /// </summary>
     private static readonly HashSet<string> s_known = new(StringComparer.Ordinal)
     {
-        "BoundValueCodec.TryDecrypt",
         "ContainerSurvey.RunAsync",
-        "DocumentDecryptor.WriteLegacyProperties",
-        "DocumentInspection.WithEnvelope",
         "DocumentMigrator.ctor",
         "EncryptionContainer.ReplaceAsPatchedAsync",
         "EncryptionContainer.WriteStreamCoreAsync",
         "EncryptionContainer.WriteTypedAsync",
         "EncryptionLog.ctor",
-        "EncryptionPlan.ctor",
-        "JNestedCrypto.Decrypt",
-        "NestedDecryptor.Walk",
-        "NestedDecryptor.Write",
-        "NestedEncryptor.Walk",
-        "NestedEncryptor.WalkObject",
         "PatchTransformer.TransformAsync",
         "PatchValueEncryptor.EncryptAsync",
+        // The last one in Json/: MigrationTarget (Migration/) calls it with named arguments, and that folder is
+        // another branch's work in progress; it goes when both callers move to one shape.
         "PolicyRuleSet.ctor",
         "SqlQuery.ctor",
         "StatusScan.RunAsync",
-        "StreamEncryptor.EncryptDocument",
-        "StreamEncryptor.EncryptScannedValue",
-        "StreamEncryptor.EncryptValue",
-        "StreamEncryptor.TryEncryptScanned",
-        "ValueDecryptor.DecryptAndWrite",
-        "ValueDecryptor.Write",
+    };
+
+    /// <summary>
+    /// Json/ (issue 33) keeps none but these: its per-document state travels as types (the stream processor's
+    /// <c>DocumentEncryption</c>, <c>CellTarget</c>, <c>DecryptionOutput</c>, <c>CellCheck</c>), so the hot path's
+    /// signatures stay short. A Json method added to the list above still fails here.
+    /// </summary>
+    private static readonly HashSet<string> s_knownInJson = new(StringComparer.Ordinal)
+    {
+        "PolicyRuleSet.ctor",
     };
 
     [Fact]
     public void NoNewMethod_TakesEightOrMoreParameters()
     {
-        SortedSet<string> found = [];
-        foreach (MethodBase method in LibraryMethods())
-        {
-            if (method.GetParameters().Length < MaxParameters)
-            {
-                continue;
-            }
-
-            Type owner = Outermost(method.DeclaringType!);
-            string name = $"{owner.Name}.{(method is ConstructorInfo ? "ctor" : method.Name)}";
-            found.Add(name);
-        }
+        SortedSet<string> found = [.. OverTheLimit().Select(m => m.Name)];
 
         string[] unknown = [.. found.Except(s_known)];
         Assert.True(unknown.Length == 0, $"New methods with {MaxParameters} or more parameters (make a type of what travels together): {string.Join("; ", unknown)}");
         string[] stale = [.. s_known.Except(found)];
         Assert.True(stale.Length == 0, $"Listed but no longer over the limit (remove them from the list): {string.Join("; ", stale)}");
+    }
+
+    [Fact]
+    public void NoMethodInJson_TakesEightOrMoreParameters()
+    {
+        // By folder: every type of Encryption.Custom.Json and its sub-namespaces, and the public entry points at Json's
+        // root that live in Encryption.Custom and .Processing.
+        SortedSet<string> found = [.. OverTheLimit().Where(m => LibraryLayers.Of(m.Owner) == Layer.Json).Select(m => m.Name)];
+
+        string[] unknown = [.. found.Except(s_knownInJson)];
+        Assert.True(unknown.Length == 0, $"Methods in Json/ with {MaxParameters} or more parameters (issue 33: none in Json/): {string.Join("; ", unknown)}");
+        string[] stale = [.. s_knownInJson.Except(found)];
+        Assert.True(stale.Length == 0, $"Listed but no longer over the limit (remove them from the list): {string.Join("; ", stale)}");
+        Assert.True(s_knownInJson.IsSubsetOf(s_known), "every Json entry is in the library-wide list too");
+    }
+
+    // Each method or constructor with MaxParameters or more, named "Type.Method" by its outermost type.
+    private static IEnumerable<(string Name, Type Owner)> OverTheLimit()
+    {
+        foreach (MethodBase method in LibraryMethods())
+        {
+            if (method.GetParameters().Length >= MaxParameters)
+            {
+                Type owner = Outermost(method.DeclaringType!);
+                yield return ($"{owner.Name}.{(method is ConstructorInfo ? "ctor" : method.Name)}", owner);
+            }
+        }
     }
 
     private static IEnumerable<MethodBase> LibraryMethods()

@@ -163,7 +163,6 @@ public sealed class CellBindingTests
         byte[] plainText = new byte[300];
         byte[] selector = Encoding.ASCII.GetBytes("/cards/[]/number");
         byte[] encoded = new byte[BoundValueCodec.GetEncodedLength(key, plainText.Length)];
-        byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(encoded.Length)];
         byte[] output = new byte[EncryptedValueCodec.GetMaxPlainTextLength(key, encoded.Length)];
         Run(20);
 
@@ -177,7 +176,7 @@ public sealed class CellBindingTests
             for (int i = 0; i < iterations; i++)
             {
                 int length = BoundValueCodec.Encode(key, binding, selector, TypeMarker.String, plainText, encoded);
-                BoundValueCodec.TryDecrypt(key, binding, selector, encoded.AsSpan(0, length), blob, output, out _, out _);
+                BoundValueCodec.TryDecrypt(key, binding, selector, encoded.AsSpan(0, length), output, out _, out _);
             }
         }
     }
@@ -217,9 +216,8 @@ public sealed class CellBindingTests
     private static EncryptedValueStatus Decrypt(DataEncryptionKey key, in CellBinding binding, ReadOnlySpan<byte> selector, string value, out TypeMarker marker, out byte[] plainText)
     {
         byte[] base64 = Encoding.ASCII.GetBytes(value);
-        byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(base64.Length)];
         byte[] output = new byte[EncryptedValueCodec.GetMaxPlainTextLength(key, base64.Length)];
-        EncryptedValueStatus status = BoundValueCodec.TryDecrypt(key, binding, selector, base64, blob, output, out marker, out int length);
+        EncryptedValueStatus status = BoundValueCodec.TryDecrypt(key, binding, selector, base64, output, out marker, out int length);
         plainText = output[..length];
         return status;
     }

@@ -68,6 +68,8 @@ internal sealed record DocumentInspection
     /// <summary>
     /// A document with metadata, as both processors report it: the top-level <paramref name="paths"/> already typed,
     /// then the nested <paramref name="selectors"/> (their values are many, so typed <see cref="InspectedCellType.Unchecked"/>).
+    /// What the inspector found beside the metadata (unlisted values, the id, a type error, query tokens) it adds with
+    /// <c>with</c>.
     /// </summary>
     public static DocumentInspection WithEnvelope(
         EnvelopeFormat format,
@@ -75,10 +77,7 @@ internal sealed record DocumentInspection
         string? algorithm,
         bool bound,
         List<InspectedPath> paths,
-        DocumentSelectors? selectors,
-        UnlistedValue? unlisted,
-        string? id,
-        EncryptionException? typeError)
+        DocumentSelectors? selectors)
     {
         foreach (string selector in selectors?.Texts ?? [])
         {
@@ -93,9 +92,6 @@ internal sealed record DocumentInspection
             Algorithm = algorithm,
             Bound = bound,
             Paths = paths,
-            Unlisted = unlisted,
-            Id = id,
-            TypeError = typeError,
         };
     }
 

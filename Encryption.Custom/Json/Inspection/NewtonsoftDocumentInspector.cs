@@ -64,8 +64,11 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
                 paths.Add(new InspectedPath(path, Nested: false, type, tokenState));
             }
 
-            return DocumentInspection.WithEnvelope(envelope.Format, envelope.KeyId, envelope.Algorithm, envelope.Bound, paths, envelope.Selectors, unlisted, id, typeError) with
+            return DocumentInspection.WithEnvelope(envelope.Format, envelope.KeyId, envelope.Algorithm, envelope.Bound, paths, envelope.Selectors) with
             {
+                Unlisted = unlisted,
+                Id = id,
+                TypeError = typeError,
                 HasQueryTokenFeature = envelope.HasQueryTokens,
                 HasQueryTokenMember = tokenMember,
                 QueryTokenMembers = names,

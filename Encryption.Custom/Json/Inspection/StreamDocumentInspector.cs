@@ -58,8 +58,11 @@ internal sealed class StreamDocumentInspector : DocumentInspector
                 paths.Add(new InspectedPath(text, Nested: false, type, tokenState));
             }
 
-            return DocumentInspection.WithEnvelope(record.Format, record.KeyId, record.Algorithm, record.Bound, paths, record.Selectors, unlisted, id, typeError) with
+            return DocumentInspection.WithEnvelope(record.Format, record.KeyId, record.Algorithm, record.Bound, paths, record.Selectors) with
             {
+                Unlisted = unlisted,
+                Id = id,
+                TypeError = typeError,
                 HasQueryTokenFeature = tokens,
                 HasQueryTokenMember = record.QueryTokensProperty >= 0,
                 QueryTokenMembers = names,

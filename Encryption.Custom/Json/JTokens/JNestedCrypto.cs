@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
@@ -68,19 +69,20 @@ internal static class JNestedCrypto
     public static IEnumerable<string> Decrypt(JObject document, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, List<KeyValuePair<JToken, JToken>> replacements, Func<string, CellBinding> bindingOf)
     {
         bool[] decrypted = new bool[selectors.Texts.Length];
+        var walk = new DecryptWalk(selectors, key, keyId, maxDepth, replacements, decrypted, bindingOf);
         SelectorNode root = selectors.Root;
         for (int i = 0; i < root.ChildCount; i++)
         {
             if (document.TryGetValue(root.GetChildName(i), out JToken? value))
             {
-                Decrypt(value, root.GetChild(i), selectors, key, keyId, maxDepth, level: 1, replacements, decrypted, bindingOf);
+                Decrypt(value, root.GetChild(i), level: 1, walk);
             }
         }
 
         return selectors.Texts.Where((_, i) => decrypted[i]);
     }
 
-    private static void Decrypt(JToken value, SelectorNode node, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, int level, List<KeyValuePair<JToken, JToken>> replacements, bool[] decrypted, Func<string, CellBinding> bindingOf)
+    private static void Decrypt(JToken value, SelectorNode node, int level, in DecryptWalk walk)
     {
         if (node.IsLeaf)
         {
@@ -89,15 +91,15 @@ internal static class JNestedCrypto
                 return;
             }
 
-            string path = selectors.Texts[node.RuleIndex];
+            string path = walk.Selectors.Texts[node.RuleIndex];
             if (value.Type != JTokenType.String)
             {
-                JsonErrors.ThrowNotAnEncryptedString(path, keyId);
+                JsonErrors.ThrowNotAnEncryptedString(path, walk.KeyId);
             }
 
             // The plaintext's own depth limit is what is left below this value (a top-level value sits at level 1).
-            replacements.Add(new(value, JTokenValueCodec.Decrypt((string)value!, key, keyId, path, maxDepth - (level - 1), bindingOf(path))));
-            decrypted[node.RuleIndex] = true;
+            walk.Replacements.Add(new(value, JTokenValueCodec.Decrypt((string)value!, walk.Key, walk.KeyId, path, walk.MaxDepth - (level - 1), walk.BindingOf(path))));
+            walk.Decrypted[node.RuleIndex] = true;
             return;
         }
 
@@ -108,7 +110,7 @@ internal static class JNestedCrypto
                 int child = node.FindChild(property.Name);
                 if (child >= 0)
                 {
-                    Decrypt(property.Value, node.GetChild(child), selectors, key, keyId, maxDepth, level + 1, replacements, decrypted, bindingOf);
+                    Decrypt(property.Value, node.GetChild(child), level + 1, walk);
                 }
             }
         }
@@ -116,8 +118,35 @@ internal static class JNestedCrypto
         {
             foreach (JToken element in array)
             {
-                Decrypt(element, elements, selectors, key, keyId, maxDepth, level + 1, replacements, decrypted, bindingOf);
+                Decrypt(element, elements, level + 1, walk);
             }
         }
+    }
+
+    // What the decryption walk of one document carries unchanged: the selectors (names for errors), the key and its
+    // id, the depth limit, and where it collects the replacements, the selectors decrypted and each path's binding.
+    private readonly struct DecryptWalk(
+        DocumentSelectors selectors,
+        DataEncryptionKey key,
+        string keyId,
+        int maxDepth,
+        List<KeyValuePair<JToken, JToken>> replacements,
+        bool[] decrypted,
+        Func<string, CellBinding> bindingOf)
+    {
+        public DocumentSelectors Selectors { get; } = selectors;
+
+        [DebuggerBrowsable(DebuggerBrowsableState.Never)]
+        public DataEncryptionKey Key { get; } = key;
+
+        public string KeyId { get; } = keyId;
+
+        public int MaxDepth { get; } = maxDepth;
+
+        public List<KeyValuePair<JToken, JToken>> Replacements { get; } = replacements;
+
+        public bool[] Decrypted { get; } = decrypted;
+
+        public Func<string, CellBinding> BindingOf { get; } = bindingOf;
     }
 }

@@ -98,7 +98,7 @@ internal static class JTokenValueCodec
             // A bound document's cells must be bound cells for this path in this document.
             EncryptedValueStatus status = binding.IsEmpty
                 ? EncryptedValueCodec.TryDecrypt(key, base64Utf8.AsSpan(0, base64Length), blob, plainText, out TypeMarker marker, out int written)
-                : BoundValueCodec.TryDecrypt(key, binding, Encoding.UTF8.GetBytes(path), base64Utf8.AsSpan(0, base64Length), blob, plainText, out marker, out written);
+                : BoundValueCodec.TryDecrypt(key, binding, Encoding.UTF8.GetBytes(path), base64Utf8.AsSpan(0, base64Length), plainText, out marker, out written);
             if (status != EncryptedValueStatus.Valid)
             {
                 throw JsonErrors.CreateInvalidValue(status, path, keyId);

@@ -1,5 +1,4 @@
 using Encryption.Custom.Json.Errors;
-using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.Leasing;

@@ -40,13 +40,13 @@ internal sealed partial class EncryptionPlan
     // The UTF-8 text of every path: the selector a bound cell's tag covers.
     private readonly byte[][] _selectors;
 
-    private EncryptionPlan(string dataEncryptionKeyId, string encryptionAlgorithm, IEnumerable<string> source, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, IReadOnlyCollection<string>? deterministicPaths, BindingTarget? binding, QueryTokenRule?[]? queryTokens, IReadOnlyList<QueryTokenRule?>? queryTokenSource)
+    private EncryptionPlan(in Options given, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, QueryTokenRule?[]? queryTokens)
     {
         _queryTokens = queryTokens;
-        _queryTokenSource = queryTokenSource;
+        _queryTokenSource = given.QueryTokens;
         (_queryTokenOffsets, QueryTokenBytes, QueryTokenMemberLength) = LayOutQueryTokens(queryTokens, paths.Length);
 
-        Binding = binding;
+        Binding = given.Binding;
         _selectors = new byte[paths.Length][];
         _sourceOrder = sourceOrder;
         _pathIndexes = new Dictionary<string, int>(paths.Length, StringComparer.Ordinal);
@@ -58,12 +58,12 @@ internal sealed partial class EncryptionPlan
         TopLevelCount = topLevelCount;
         NestedSelectors = nested;
         EncryptsId = Array.IndexOf(paths, IdCellText.Path) is >= 0 and int idIndex && idIndex < topLevelCount;
-        IsExtendedFormat = paths.Length > topLevelCount || binding is not null || queryTokens is not null || EncryptsId;
-        _deterministicSource = deterministicPaths;
+        IsExtendedFormat = paths.Length > topLevelCount || given.Binding is not null || queryTokens is not null || EncryptsId;
+        _deterministicSource = given.DeterministicPaths;
         _deterministicPrefixes = new byte[]?[paths.Length];
-        DataEncryptionKeyId = dataEncryptionKeyId;
-        EncryptionAlgorithm = encryptionAlgorithm;
-        _source = source;
+        DataEncryptionKeyId = given.DataEncryptionKeyId;
+        EncryptionAlgorithm = given.EncryptionAlgorithm;
+        _source = given.Paths;
         _paths = paths;
         _names = names;
         _pathTokens = new byte[paths.Length][];
@@ -79,7 +79,7 @@ internal sealed partial class EncryptionPlan
 
             _selectors[i] = Encoding.UTF8.GetBytes(paths[i]);
             _pathTokens[i] = JsonStringEscaper.QuotedToArray(paths[i]);
-            if (deterministicPaths is not null && deterministicPaths.Contains(paths[i]))
+            if (given.DeterministicPaths is not null && given.DeterministicPaths.Contains(paths[i]))
             {
                 _deterministicPrefixes[i] = DeterministicIvContext.CreatePathPrefix(paths[i]);
             }
@@ -87,7 +87,7 @@ internal sealed partial class EncryptionPlan
 
         _namesIgnoringCase = new CaseInsensitiveNameIndex(propertyNames);
 
-        _envelopePrefix = ExtendedEnvelope.CreatePrefix(dataEncryptionKeyId, encryptionAlgorithm, IsExtendedFormat, Features(paths.Length > topLevelCount, binding is not null, Commits, queryTokens is not null, EncryptsId));
+        _envelopePrefix = ExtendedEnvelope.CreatePrefix(given.DataEncryptionKeyId, given.EncryptionAlgorithm, IsExtendedFormat, Features(paths.Length > topLevelCount, given.Binding is not null, Commits, queryTokens is not null, EncryptsId));
         _commitOrder = SortBySelector(_selectors);
     }
 
@@ -229,7 +229,7 @@ internal sealed partial class EncryptionPlan
 
         CheckId(paths, deterministicPaths);
         QueryTokenRule?[]? tokens = CheckQueryTokens(queryTokens, paths, topLevel.Count, dataEncryptionKeyId);
-        return new EncryptionPlan(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), deterministicPaths, binding, tokens, queryTokens) { MaxNameLength = maxNameLength };
+        return new EncryptionPlan(new Options(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, deterministicPaths, binding, queryTokens), sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), tokens) { MaxNameLength = maxNameLength };
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>

@@ -73,6 +73,7 @@ internal static class DocumentDecryptor
         }
 
         var selectorBindings = new SelectorBindings(binding, unboundSelectors);
+        var values = new DecryptionOutput(key, keyId, output);
         int cursor = document.Start;
         bool keptBefore = false;
         ulong decryptedSelectors = 0;
@@ -87,7 +88,7 @@ internal static class DocumentDecryptor
                 output.Write(input[cursor..removeStart]);
                 if (i == envelope && document.Format == EnvelopeFormat.LegacyBlob)
                 {
-                    WriteLegacyProperties(input, scan, document, key, output, maxDepth, separatorBefore: keptBefore, separatorAfter: !keptBefore && i + 1 < end);
+                    WriteLegacyProperties(input, scan, document, values, maxDepth, separatorBefore: keptBefore, separatorAfter: !keptBefore && i + 1 < end);
                 }
 
                 cursor = removeEnd;
@@ -101,13 +102,13 @@ internal static class DocumentDecryptor
                 output.Write(input[cursor..property.ValueStart]);
                 Tokens.QueryTokenRule? tokenRule = verifyTokens && policy!.FindPath(scan.GetName(input, property)) is int at and >= 0 ? policy.GetQueryTokens(at) : null;
                 ReadOnlySpan<byte> stored = tokenRule is null ? default : Tokens.QueryTokenCheck.FindMember(tokenMembers, tokenRule.PathUtf8);
-                ValueDecryptor.Write(input, scan, property, key, keyId, output, maxDepth, IsDeterministic(policy, scan.GetName(input, property)) ? default : binding, tokenRule, stored);
+                ValueDecryptor.Write(input, scan, property, values, maxDepth, new CellCheck(IsDeterministic(policy, scan.GetName(input, property)) ? default : binding, tokenRule, stored));
                 cursor = property.ValueEnd;
             }
             else if (property.NestedChild >= 0)
             {
                 output.Write(input[cursor..property.ValueStart]);
-                decryptedSelectors |= NestedDecryptor.Write(input[property.ValueStart..property.ValueEnd], document.Selectors!, document.Selectors!.Root.GetChild(property.NestedChild), key, keyId, output, maxDepth, selectorBindings);
+                decryptedSelectors |= NestedDecryptor.Write(input[property.ValueStart..property.ValueEnd], document.Selectors!, document.Selectors!.Root.GetChild(property.NestedChild), values, maxDepth, selectorBindings);
                 cursor = property.ValueEnd;
             }
         }
@@ -145,13 +146,14 @@ internal static class DocumentDecryptor
         ReadOnlySpan<byte> input,
         DecryptionScan scan,
         in DocumentRecord document,
-        DataEncryptionKey key,
-        IBufferWriter<byte> output,
+        in DecryptionOutput target,
         int maxDepth,
         bool separatorBefore,
         bool separatorAfter)
     {
-        string keyId = document.KeyId!;
+        DataEncryptionKey key = target.Key;
+        IBufferWriter<byte> output = target.Output;
+        string keyId = target.KeyId;
         ReadOnlySpan<byte> token = input[document.EncryptedDataStart..document.EncryptedDataEnd];
         int blobLength = EncryptedValueCodec.GetMaxBlobLength(token.Length);
         int plainLength = key.GetDecryptByteCount(blobLength);

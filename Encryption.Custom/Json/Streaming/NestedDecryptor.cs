@@ -18,20 +18,22 @@ internal static class NestedDecryptor
     /// <returns>Bit <c>i</c> set for each selector <c>i</c> of which a value was decrypted.</returns>
     /// <exception cref="EncryptionException">A selected value is not a string, or not valid or not authentic; names the selector and key id.</exception>
     /// <remarks>bindings, per selector: the document's binding for a selector whose cells are bound, the default value for one whose are not.</remarks>
-    public static ulong Write(ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in SelectorBindings bindings)
+    public static ulong Write(ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, in DecryptionOutput target, int maxDepth, in SelectorBindings bindings)
     {
         // The scan validated the value's syntax and depth already; the value sits at level 1 of the document.
         var reader = new Utf8JsonReader(value, new JsonReaderOptions { MaxDepth = maxDepth + 1 });
         reader.Read();
         int cursor = 0;
         ulong decrypted = 0;
-        Walk(ref reader, value, selectors, node, key, keyId, output, ref cursor, ref decrypted, maxDepth, bindings);
-        output.Write(value[cursor..]);
+        Walk(ref reader, new ValueWalk(value, selectors, target, maxDepth, bindings), node, ref cursor, ref decrypted);
+        target.Output.Write(value[cursor..]);
         return decrypted;
     }
 
-    private static void Walk(ref Utf8JsonReader reader, ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, ref int cursor, ref ulong decrypted, int maxDepth, in SelectorBindings bindings)
+    private static void Walk(ref Utf8JsonReader reader, scoped in ValueWalk walk, SelectorNode node, ref int cursor, ref ulong decrypted)
     {
+        ReadOnlySpan<byte> value = walk.Value;
+        DocumentSelectors selectors = walk.Selectors;
         if (node.IsLeaf)
         {
             if (reader.TokenType == JsonTokenType.Null)
@@ -42,22 +44,22 @@ internal static class NestedDecryptor
             ReadOnlySpan<byte> name = selectors.Utf8Names[node.RuleIndex];
             if (reader.TokenType != JsonTokenType.String)
             {
-                JsonErrors.ThrowNotAnEncryptedString(name, keyId);
+                JsonErrors.ThrowNotAnEncryptedString(name, walk.Target.KeyId);
             }
 
             int start = (int)reader.TokenStartIndex;
-            output.Write(value[cursor..start]);
+            walk.Target.Output.Write(value[cursor..start]);
             ReadOnlySpan<byte> token = value[start..(int)reader.BytesConsumed];
 
             // The plaintext's own depth limit is what is left below this value (a top-level value sits at level 1).
-            int remainingDepth = maxDepth - reader.CurrentDepth;
+            int remainingDepth = walk.MaxDepth - reader.CurrentDepth;
             if (reader.ValueIsEscaped)
             {
-                WriteEscaped(token, name, key, keyId, output, remainingDepth, bindings.Get(node.RuleIndex));
+                WriteEscaped(token, name, walk.Target, remainingDepth, walk.Bindings.Get(node.RuleIndex));
             }
             else
             {
-                ValueDecryptor.Write(token[1..^1], name, key, keyId, output, remainingDepth, bindings.Get(node.RuleIndex));
+                ValueDecryptor.Write(token[1..^1], name, walk.Target, remainingDepth, new CellCheck(walk.Bindings.Get(node.RuleIndex)));
             }
 
             cursor = (int)reader.BytesConsumed;
@@ -88,7 +90,7 @@ internal static class NestedDecryptor
 
                 seen |= 1UL << child;
 
-                Walk(ref reader, value, selectors, node.GetChild(child), key, keyId, output, ref cursor, ref decrypted, maxDepth, bindings);
+                Walk(ref reader, walk, node.GetChild(child), ref cursor, ref decrypted);
             }
 
             return;
@@ -98,7 +100,7 @@ internal static class NestedDecryptor
         {
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                Walk(ref reader, value, selectors, elements, key, keyId, output, ref cursor, ref decrypted, maxDepth, bindings);
+                Walk(ref reader, walk, elements, ref cursor, ref decrypted);
             }
 
             return;
@@ -107,18 +109,29 @@ internal static class NestedDecryptor
         reader.Skip();
     }
 
-    private static void WriteEscaped(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding)
+    private static void WriteEscaped(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, in DecryptionOutput target, int maxDepth, CellBinding binding)
     {
         // Some writers escape '+' and '/' in the base64.
         byte[] rented = ArrayPool<byte>.Shared.Rent(token.Length);
         try
         {
             int length = JsonStringUnescaper.Unescape(token, rented);
-            ValueDecryptor.Write(rented.AsSpan(0, length), name, key, keyId, output, maxDepth, binding);
+            ValueDecryptor.Write(rented.AsSpan(0, length), name, target, maxDepth, new CellCheck(binding));
         }
         finally
         {
             ArrayPool<byte>.Shared.Return(rented);
         }
+    }
+
+    // What the walk of one top-level value carries unchanged: the value (the reader's input), the document's
+    // selectors (names for errors), where the plaintext goes, the depth limit and the selectors' bindings.
+    private readonly ref struct ValueWalk(ReadOnlySpan<byte> value, DocumentSelectors selectors, DecryptionOutput target, int maxDepth, SelectorBindings bindings)
+    {
+        public readonly ReadOnlySpan<byte> Value = value;
+        public readonly DocumentSelectors Selectors = selectors;
+        public readonly DecryptionOutput Target = target;
+        public readonly int MaxDepth = maxDepth;
+        public readonly SelectorBindings Bindings = bindings;
     }
 }

@@ -23,29 +23,20 @@ internal static class NestedEncryptor
 {
     /// <summary>Walks the value the reader is on (its first token) and leaves the reader on its last token.</summary>
     /// <param name="reader">The document's reader.</param>
-    /// <param name="document">The reader's input.</param>
-    /// <param name="output">Receives the verbatim bytes from <paramref name="cursor"/> and each cell.</param>
-    /// <param name="key">The key.</param>
-    /// <param name="plan">The plan (paths, deterministic IV contexts).</param>
+    /// <param name="pass">The document's encryption: its output receives the verbatim bytes from
+    /// <paramref name="cursor"/> and each cell; its plan holds the paths and deterministic IV contexts.</param>
     /// <param name="node">The selector node for this value.</param>
     /// <param name="flags">Per path: set to <see cref="EncryptionPlan.EncryptedFlag"/> when a value of it was encrypted.</param>
     /// <param name="cursor">The first input byte not yet written; advanced past every cell written.</param>
-    /// <param name="binding">The document's binding (default when the plan does not bind).</param>
     /// <param name="chain">The document commitment's chain: one step per cell written when the plan commits.</param>
-    /// <param name="maxDepth">The depth limit.</param>
     /// <returns>The number of bytes written.</returns>
     public static long Walk(
         ref Utf8JsonReader reader,
-        ReadOnlySpan<byte> document,
-        IBufferWriter<byte> output,
-        DataEncryptionKey key,
-        EncryptionPlan plan,
+        scoped in DocumentEncryption pass,
         SelectorNode node,
         scoped Span<byte> flags,
         ref int cursor,
-        in CellBinding binding,
-        ref CommitmentChain chain,
-        int maxDepth)
+        ref CommitmentChain chain)
     {
         if (node.IsLeaf)
         {
@@ -55,10 +46,10 @@ internal static class NestedEncryptor
             }
 
             int start = (int)reader.TokenStartIndex;
-            output.Write(document[cursor..start]);
+            pass.Output.Write(pass.Document[cursor..start]);
             long written = start - cursor;
             int rule = node.RuleIndex;
-            written += StreamEncryptor.EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(rule), plan.GetPath(rule), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(rule), ref chain, plan.Commits);
+            written += StreamEncryptor.EncryptValue(ref reader, pass.Document, pass.Output, pass.Key, new CellTarget(pass.Plan, rule, pass.Binding), pass.MaxDepth, ref chain);
             cursor = (int)reader.BytesConsumed;
             flags[rule] = EncryptionPlan.EncryptedFlag;
             return written;
@@ -66,39 +57,34 @@ internal static class NestedEncryptor
 
         if (reader.TokenType == JsonTokenType.StartObject && node.ChildCount > 0)
         {
-            return WalkObject(ref reader, document, output, key, plan, node, flags, ref cursor, binding, ref chain, maxDepth);
+            return WalkObject(ref reader, pass, node, flags, ref cursor, ref chain);
         }
 
         if (reader.TokenType == JsonTokenType.StartArray && node.Elements is { } elements)
         {
-            JsonDepth.Check(reader.CurrentDepth, maxDepth, 0);
+            JsonDepth.Check(reader.CurrentDepth, pass.MaxDepth, 0);
             long written = 0;
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                written += Walk(ref reader, document, output, key, plan, elements, flags, ref cursor, binding, ref chain, maxDepth);
+                written += Walk(ref reader, pass, elements, flags, ref cursor, ref chain);
             }
 
             return written;
         }
 
-        JsonDepth.SkipValue(ref reader, maxDepth, 0);
+        JsonDepth.SkipValue(ref reader, pass.MaxDepth, 0);
         return 0;
     }
 
     private static long WalkObject(
         ref Utf8JsonReader reader,
-        ReadOnlySpan<byte> document,
-        IBufferWriter<byte> output,
-        DataEncryptionKey key,
-        EncryptionPlan plan,
+        scoped in DocumentEncryption pass,
         SelectorNode node,
         scoped Span<byte> flags,
         ref int cursor,
-        in CellBinding binding,
-        ref CommitmentChain chain,
-        int maxDepth)
+        ref CommitmentChain chain)
     {
-        JsonDepth.Check(reader.CurrentDepth, maxDepth, 0);
+        JsonDepth.Check(reader.CurrentDepth, pass.MaxDepth, 0);
         long written = 0;
 
         // A node has at most SelectorRules.MaxNestedSelectors children: one bit each.
@@ -108,24 +94,24 @@ internal static class NestedEncryptor
             int child = SelectorLookup.Find(ref reader, node, out int variant);
             if (variant >= 0)
             {
-                ThrowCaseVariant(ref reader, plan, node.GetChild(variant));
+                ThrowCaseVariant(ref reader, pass.Plan, node.GetChild(variant));
             }
 
             reader.Read();
             if (child < 0)
             {
-                JsonDepth.SkipValue(ref reader, maxDepth, 0);
+                JsonDepth.SkipValue(ref reader, pass.MaxDepth, 0);
                 continue;
             }
 
             SelectorNode next = node.GetChild(child);
             if ((seen & (1UL << child)) != 0)
             {
-                JsonErrors.ThrowDuplicateProperty(plan.GetPath(next.FirstRuleIndex));
+                JsonErrors.ThrowDuplicateProperty(pass.Plan.GetPath(next.FirstRuleIndex));
             }
 
             seen |= 1UL << child;
-            written += Walk(ref reader, document, output, key, plan, next, flags, ref cursor, binding, ref chain, maxDepth);
+            written += Walk(ref reader, pass, next, flags, ref cursor, ref chain);
         }
 
         return written;

@@ -22,23 +22,19 @@ internal static partial class StreamEncryptor
     /// <remarks>
     /// The scan covers the whole document before anything is written, so a document that is malformed anywhere goes to
     /// the reader and its error; after a scan is accepted, the rules are the reader walk's own (<see cref="Match"/>, the
-    /// reserved names, duplicates, <see cref="EncryptValue(ref Utf8JsonReader, ReadOnlySpan{byte}, IBufferWriter{byte}, DataEncryptionKey, EncryptionPlan, int, in CellBinding, ref CommitmentChain, int, Span{byte})"/>).
+    /// reserved names, duplicates, <see cref="EncryptValue(ref Utf8JsonReader, ReadOnlySpan{byte}, IBufferWriter{byte}, DataEncryptionKey, in CellTarget, int, ref CommitmentChain)"/>).
     /// Plans with nested selectors use the reader walk, which descends into values.
     /// </remarks>
-    private static bool TryEncryptScanned(
-        ReadOnlySpan<byte> document,
-        IBufferWriter<byte> output,
-        DataEncryptionKey key,
-        EncryptionPlan plan,
-        scoped Span<byte> encrypted,
-        in CellBinding binding,
-        int maxDepth,
-        int maxLength)
+    private static bool TryEncryptScanned(scoped in DocumentEncryption pass, scoped Span<byte> encrypted)
     {
+        ReadOnlySpan<byte> document = pass.Document;
+        IBufferWriter<byte> output = pass.Output;
+        EncryptionPlan plan = pass.Plan;
+        int maxLength = pass.MaxLength;
         DecryptionScan scan = DecryptionScan.Rent();
         try
         {
-            if (!FastPathScanner.TryScanDocument(document, scan, maxDepth))
+            if (!FastPathScanner.TryScanDocument(document, scan, pass.MaxDepth))
             {
                 return false;
             }
@@ -78,7 +74,7 @@ internal static partial class StreamEncryptor
 
                 output.Write(document[cursor..property.ValueStart]);
                 written += property.ValueStart - cursor;
-                written += EncryptScannedValue(document, in property, output, key, plan, pathIndex, binding, maxDepth);
+                written += EncryptScannedValue(pass, in property, pathIndex);
                 cursor = lastValueEnd = property.ValueEnd;
                 CheckOutputLength(written + (document.Length - cursor), maxLength);
             }
@@ -103,36 +99,29 @@ internal static partial class StreamEncryptor
 
     // Unescaped strings and booleans are encrypted from the scan's bytes; numbers, escaped strings and containers
     // through a reader over the value alone, so that they follow the one mapping from JSON value to plaintext.
-    private static int EncryptScannedValue(
-        ReadOnlySpan<byte> document,
-        in PropertyRecord property,
-        IBufferWriter<byte> output,
-        DataEncryptionKey key,
-        EncryptionPlan plan,
-        int pathIndex,
-        in CellBinding binding,
-        int maxDepth)
+    private static int EncryptScannedValue(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex)
     {
+        ReadOnlySpan<byte> document = pass.Document;
         // The fast path never commits (Encrypt sends committing plans to the reader walk).
         var unused = default(CommitmentChain);
         switch (property.ValueType)
         {
             case JsonTokenType.String when !property.ValueEscaped:
                 ReadOnlySpan<byte> text = document[(property.ValueStart + 1)..(property.ValueEnd - 1)];
-                return WriteEncrypted(output, key, TypeMarker.String, text, new CellTarget(plan.GetDeterministicPrefix(pathIndex), binding, plan.GetSelector(pathIndex), commit: false), ref unused);
+                return WriteEncrypted(pass.Output, pass.Key, TypeMarker.String, text, new CellTarget(pass.Plan, pathIndex, pass.Binding), ref unused);
 
             case JsonTokenType.True:
             case JsonTokenType.False:
                 Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
                 ScalarEncoding.WriteBoolean(property.ValueType == JsonTokenType.True, boolean);
-                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, new CellTarget(plan.GetDeterministicPrefix(pathIndex), binding, plan.GetSelector(pathIndex), commit: false), ref unused);
+                return WriteEncrypted(pass.Output, pass.Key, TypeMarker.Boolean, boolean, new CellTarget(pass.Plan, pathIndex, pass.Binding), ref unused);
 
             default:
                 // The scan judged the value well-formed and within the depth limit; the reader only decodes it.
                 ReadOnlySpan<byte> value = document[property.ValueStart..property.ValueEnd];
-                var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(maxDepth, 0));
+                var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(pass.MaxDepth, 0));
                 reader.Read();
-                return EncryptValue(ref reader, value, output, key, plan, pathIndex, binding, ref unused, maxDepth);
+                return EncryptValue(ref reader, value, pass, pathIndex, ref unused);
         }
     }
 }

@@ -17,73 +17,33 @@ namespace Encryption.Custom.Json.Streaming;
 // (ValueEncryptor) both come here.
 internal static partial class StreamEncryptor
 {
-    /// <returns>The number of bytes written (the quoted base64).</returns>
-    private static int EncryptValue(
-        ref Utf8JsonReader reader,
-        ReadOnlySpan<byte> document,
-        IBufferWriter<byte> output,
-        DataEncryptionKey key,
-        EncryptionPlan plan,
-        int pathIndex,
-        in CellBinding binding,
-        ref CommitmentChain chain,
-        int maxDepth,
-        Span<byte> tokens = default) =>
-        EncryptValue(ref reader, document, output, key, plan.GetDeterministicPrefix(pathIndex), plan.GetPath(pathIndex), plan.DataEncryptionKeyId, maxDepth, binding, plan.GetSelector(pathIndex), ref chain, plan.Commits, plan.GetQueryTokens(pathIndex), tokens);
+    // The value of the plan's top-level path at the reader, with its query tokens when the path declares them.
+    private static int EncryptValue(ref Utf8JsonReader reader, ReadOnlySpan<byte> input, scoped in DocumentEncryption pass, int pathIndex, ref CommitmentChain chain, Span<byte> tokens = default) =>
+        EncryptValue(ref reader, input, pass.Output, pass.Key, new CellTarget(pass.Plan, pathIndex, pass.Binding, pass.Plan.GetQueryTokens(pathIndex), tokens), pass.MaxDepth, ref chain);
 
     /// <summary>
     /// Encrypts the value at the reader (positioned on its first token) and writes it quoted: the one mapping from a
-    /// JSON value to marker and plaintext, shared by documents and single values (<see cref="ValueEncryptor"/>).
+    /// JSON value to marker and plaintext, shared by documents, nested selectors and single values
+    /// (<see cref="ValueEncryptor"/>). When the target commits, the cell written is appended to
+    /// <paramref name="chain"/>; with a token rule, the value's query tokens are written to the target's tokens.
     /// </summary>
     /// <param name="reader">On the value's first token; left on its last.</param>
-    /// <param name="document">The reader's input.</param>
+    /// <param name="input">The reader's input.</param>
     /// <param name="output">Receives <c>"base64"</c>.</param>
     /// <param name="key">The leased key.</param>
-    /// <param name="deterministic">Empty for randomized paths; else the IV context prefix that binds the path.</param>
-    /// <param name="path">The path (for errors).</param>
-    /// <param name="keyId">The key id (for errors).</param>
+    /// <param name="cell">How the value is encrypted, and what its errors name.</param>
     /// <param name="maxDepth">The deepest nesting accepted.</param>
-    /// <param name="binding">The document's binding, or the default value for an unbound cell. Deterministic values
-    /// are never bound (wire-format.md "Bound cells"), whatever this says.</param>
-    /// <param name="selector">The UTF-8 path a bound cell is bound to (ignored when unbound).</param>
+    /// <param name="chain">The document commitment's chain (unused unless the target commits).</param>
     /// <returns>The number of bytes written (the quoted base64).</returns>
     internal static int EncryptValue(
         ref Utf8JsonReader reader,
-        ReadOnlySpan<byte> document,
+        ReadOnlySpan<byte> input,
         IBufferWriter<byte> output,
         DataEncryptionKey key,
-        ReadOnlySpan<byte> deterministic,
-        string path,
-        string keyId,
+        scoped in CellTarget cell,
         int maxDepth,
-        in CellBinding binding = default,
-        ReadOnlySpan<byte> selector = default)
+        ref CommitmentChain chain)
     {
-        var unused = default(CommitmentChain);
-        return EncryptValue(ref reader, document, output, key, deterministic, path, keyId, maxDepth, binding, selector, ref unused, commit: false);
-    }
-
-    /// <summary>
-    /// Like the overload above; when <paramref name="commit"/>, the cell written is appended to <paramref name="chain"/>,
-    /// and with <paramref name="tokenRule"/>, the value's query tokens are written to <paramref name="tokens"/>.
-    /// </summary>
-    internal static int EncryptValue(
-        ref Utf8JsonReader reader,
-        ReadOnlySpan<byte> document,
-        IBufferWriter<byte> output,
-        DataEncryptionKey key,
-        ReadOnlySpan<byte> deterministic,
-        string path,
-        string keyId,
-        int maxDepth,
-        in CellBinding binding,
-        ReadOnlySpan<byte> selector,
-        ref CommitmentChain chain,
-        bool commit,
-        QueryTokenRule? tokenRule = null,
-        Span<byte> tokens = default)
-    {
-        var cell = new CellTarget(deterministic, binding, selector, commit, tokenRule, tokens);
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
@@ -92,7 +52,7 @@ internal static partial class StreamEncryptor
                     : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, cell, ref chain);
 
             case JsonTokenType.Number:
-                return EncryptNumber(ref reader, output, key, path, cell, ref chain);
+                return EncryptNumber(ref reader, output, key, cell, ref chain);
 
             case JsonTokenType.True:
             case JsonTokenType.False:
@@ -102,23 +62,23 @@ internal static partial class StreamEncryptor
 
             case JsonTokenType.StartObject:
             case JsonTokenType.StartArray:
-                if (!deterministic.IsEmpty)
+                if (!cell.Deterministic.IsEmpty)
                 {
-                    JsonErrors.ThrowDeterministicContainer(path, keyId);
+                    JsonErrors.ThrowDeterministicContainer(cell.Path, cell.KeyId);
                 }
 
                 TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
                 int start = (int)reader.TokenStartIndex;
                 JsonDepth.SkipContainer(ref reader, maxDepth, 0);
-                return EncryptContainer(document[start..(int)reader.BytesConsumed], output, key, marker, cell, ref chain);
+                return EncryptContainer(input[start..(int)reader.BytesConsumed], output, key, marker, cell, ref chain);
 
             default:
-                JsonErrors.ThrowUnsupportedValue(path);
+                JsonErrors.ThrowUnsupportedValue(cell.Path);
                 return 0;
         }
     }
 
-    private static int EncryptNumber(scoped ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, string path, scoped in CellTarget cell, ref CommitmentChain chain)
+    private static int EncryptNumber(scoped ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, scoped in CellTarget cell, ref CommitmentChain chain)
     {
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         if (reader.TryGetInt64(out long integer))
@@ -138,7 +98,7 @@ internal static partial class StreamEncryptor
             || !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out value)
             || !double.IsFinite(value))
         {
-            JsonErrors.ThrowNumberNotRepresentable(path);
+            JsonErrors.ThrowNumberNotRepresentable(cell.Path);
         }
 
         ScalarEncoding.WriteDouble(value, scalar);
@@ -229,28 +189,5 @@ internal static partial class StreamEncryptor
         Span<byte> head = stackalloc byte[36];
         System.Buffers.Text.Base64.DecodeFromUtf8(base64[..48], head, out _, out _, isFinalBlock: false);
         chain.Append((byte)marker, head[1..]);
-    }
-
-    // How one value is encrypted: deterministically (IV context prefix), bound (binding and selector), or neither;
-    // and whether its cell goes into the document commitment's chain (passed beside it by ref: a ref field here
-    // would tie the target's lifetime to the reader's under the ref-safety rules).
-    private readonly ref struct CellTarget
-    {
-        public readonly ReadOnlySpan<byte> Deterministic;
-        public readonly CellBinding Binding;
-        public readonly ReadOnlySpan<byte> Selector;
-        public readonly bool Commit;
-        public readonly QueryTokenRule? TokenRule;
-        public readonly Span<byte> Tokens;
-
-        public CellTarget(ReadOnlySpan<byte> deterministic, CellBinding binding, ReadOnlySpan<byte> selector, bool commit, QueryTokenRule? tokenRule = null, Span<byte> tokens = default)
-        {
-            Deterministic = deterministic;
-            Binding = binding;
-            Selector = selector;
-            Commit = commit;
-            TokenRule = tokenRule;
-            Tokens = tokens;
-        }
     }
 }

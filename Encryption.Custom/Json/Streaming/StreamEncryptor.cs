@@ -58,17 +58,29 @@ internal static partial class StreamEncryptor
             CellBinding binding = plan.Binding is { } target
                 ? BindingScan.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId, maxDepth, new StoredKeyTokens(key, plan, maxDepth))
                 : default;
+            rentedTokens = plan.HasQueryTokens ? ArrayPool<byte>.Shared.Rent(plan.QueryTokenBytes) : null;
+            var pass = new DocumentEncryption
+            {
+                Document = document,
+                Output = output,
+                Key = key,
+                Plan = plan,
+                Binding = binding,
+                MaxDepth = maxDepth,
+                MaxLength = maxLength,
+                Tokens = rentedTokens,
+            };
+
             // A committing plan takes the reader walk: the scanned fast path would need the chain threaded through it
             // too, and the walk already costs nothing per document beyond the chain itself (kept on the stack).
             // So does a plan with query tokens: the tokens are computed beside each cell and written before the envelope.
-            if (allowFastPath && plan.NestedSelectors.ChildCount == 0 && !plan.Commits && !plan.HasQueryTokens && TryEncryptScanned(document, output, key, plan, encrypted, binding, maxDepth, maxLength))
+            if (allowFastPath && plan.NestedSelectors.ChildCount == 0 && !plan.Commits && !plan.HasQueryTokens && TryEncryptScanned(pass, encrypted))
             {
                 return;
             }
 
             var reader = new Utf8JsonReader(document, JsonDepth.ReaderOptions(maxDepth, 0));
-            rentedTokens = plan.HasQueryTokens ? ArrayPool<byte>.Shared.Rent(plan.QueryTokenBytes) : null;
-            EncryptDocument(ref reader, document, output, key, plan, encrypted, binding, maxDepth, maxLength, rentedTokens);
+            EncryptDocument(ref reader, pass, encrypted);
         }
         catch (JsonException exception)
         {
@@ -88,18 +100,14 @@ internal static partial class StreamEncryptor
         }
     }
 
-    private static void EncryptDocument(
-        ref Utf8JsonReader reader,
-        ReadOnlySpan<byte> document,
-        IBufferWriter<byte> output,
-        DataEncryptionKey key,
-        EncryptionPlan plan,
-        scoped Span<byte> encrypted,
-        in CellBinding binding,
-        int maxDepth,
-        int maxLength,
-        byte[]? tokens)
+    private static void EncryptDocument(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, scoped Span<byte> encrypted)
     {
+        ReadOnlySpan<byte> document = pass.Document;
+        IBufferWriter<byte> output = pass.Output;
+        EncryptionPlan plan = pass.Plan;
+        int maxDepth = pass.MaxDepth;
+        int maxLength = pass.MaxLength;
+        byte[]? tokens = pass.Tokens;
         // The document commitment's chain (wire-format.md "Document commitment"): one SHA-256 step per cell, in the
         // order cells are written, which is document order. On the stack; unused unless the plan commits.
         var chain = default(CommitmentChain);
@@ -141,7 +149,7 @@ internal static partial class StreamEncryptor
                 }
 
                 nestedSeen |= 1UL << nestedRoot;
-                written += NestedEncryptor.Walk(ref reader, document, output, key, plan, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref cursor, binding, ref chain, maxDepth);
+                written += NestedEncryptor.Walk(ref reader, pass, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref cursor, ref chain);
                 lastValueEnd = (int)reader.BytesConsumed;
                 CheckOutputLength(written + (document.Length - cursor), maxLength);
                 continue;
@@ -167,7 +175,7 @@ internal static partial class StreamEncryptor
 
             output.Write(document[cursor..(int)reader.TokenStartIndex]);
             written += (int)reader.TokenStartIndex - cursor;
-            written += EncryptValue(ref reader, document, output, key, plan, pathIndex, binding, ref chain, maxDepth, TokensOf(plan, pathIndex, tokens));
+            written += EncryptValue(ref reader, document, pass, pathIndex, ref chain, TokensOf(plan, pathIndex, tokens));
             cursor = lastValueEnd = (int)reader.BytesConsumed;
             CheckOutputLength(written + (document.Length - cursor), maxLength);
         }
@@ -190,7 +198,7 @@ internal static partial class StreamEncryptor
 
         if (plan.Commits)
         {
-            WriteCommittedEnvelope(output, key, plan, encrypted, binding, chain);
+            WriteCommittedEnvelope(pass, encrypted, chain);
         }
         else
         {
@@ -201,8 +209,9 @@ internal static partial class StreamEncryptor
     }
 
     // The anchor holds the commitment over D, the paths _ep lists and the chain of the cells just written.
-    private static void WriteCommittedEnvelope(IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, scoped ReadOnlySpan<byte> encrypted, in CellBinding binding, in CommitmentChain chain)
+    private static void WriteCommittedEnvelope(scoped in DocumentEncryption pass, scoped ReadOnlySpan<byte> encrypted, in CommitmentChain chain)
     {
+        EncryptionPlan plan = pass.Plan;
         int blockLength = plan.GetSelectorBlockLength(encrypted);
         byte[]? rented = null;
         Span<byte> block = blockLength <= ScratchBuffer.StackLimit
@@ -212,8 +221,8 @@ internal static partial class StreamEncryptor
         {
             block = block[..plan.WriteSelectorBlock(encrypted, block)];
             Span<byte> commitment = stackalloc byte[DocumentCommitment.Size];
-            key.ComputeCommitmentLeased(binding.DocumentDigest, block, chain, commitment);
-            plan.WriteEnvelope(output, encrypted, commitment);
+            pass.Key.ComputeCommitmentLeased(pass.Binding.DocumentDigest, block, chain, commitment);
+            plan.WriteEnvelope(pass.Output, encrypted, commitment);
         }
         finally
         {

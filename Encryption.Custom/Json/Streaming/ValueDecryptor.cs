@@ -23,13 +23,9 @@ internal static class ValueDecryptor
         ReadOnlySpan<byte> input,
         DecryptionScan scan,
         in PropertyRecord property,
-        DataEncryptionKey key,
-        string keyId,
-        IBufferWriter<byte> output,
+        in DecryptionOutput target,
         int maxDepth,
-        in CellBinding binding = default,
-        QueryTokenRule? tokenRule = null,
-        ReadOnlySpan<byte> storedTokens = default)
+        scoped in CellCheck check = default)
     {
         ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
         if (property.ValueEscaped)
@@ -38,7 +34,7 @@ internal static class ValueDecryptor
             byte[] rented = UnescapeBase64(token, out int length);
             try
             {
-                Write(rented.AsSpan(0, length), scan.GetName(input, property), key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
+                Write(rented.AsSpan(0, length), scan.GetName(input, property), target, maxDepth, check);
             }
             finally
             {
@@ -48,29 +44,22 @@ internal static class ValueDecryptor
             return;
         }
 
-        Write(token[1..^1], scan.GetName(input, property), key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
+        Write(token[1..^1], scan.GetName(input, property), target, maxDepth, check);
     }
 
     /// <summary>Decrypts base64(marker ‖ cell) and writes the JSON value.</summary>
     /// <param name="base64">The unescaped string content.</param>
     /// <param name="name">The property name, for errors.</param>
-    /// <param name="key">The key.</param>
-    /// <param name="keyId">The key id, for errors.</param>
-    /// <param name="output">Where the JSON value goes.</param>
+    /// <param name="target">The key, its id (for errors), and where the JSON value goes.</param>
     /// <param name="maxDepth">The document depth limit (the value sits at level 2).</param>
-    /// <param name="binding">The document's binding when the value must be a bound cell for the selector "/" + <paramref name="name"/>; the default value for an unbound cell.</param>
-    /// <param name="tokenRule">The path's query-token declaration when a strict reader verifies the value's tokens, else <see langword="null"/>.</param>
-    /// <param name="storedTokens">The document's token array for the path (empty when it has none).</param>
+    /// <param name="check">The document's binding when the value must be a bound cell for the selector "/" + <paramref name="name"/>
+    /// (the default value for an unbound cell), and the query tokens a strict reader verifies.</param>
     public static void Write(
         ReadOnlySpan<byte> base64,
         ReadOnlySpan<byte> name,
-        DataEncryptionKey key,
-        string keyId,
-        IBufferWriter<byte> output,
+        in DecryptionOutput target,
         int maxDepth,
-        in CellBinding binding = default,
-        QueryTokenRule? tokenRule = null,
-        ReadOnlySpan<byte> storedTokens = default)
+        scoped in CellCheck check = default)
     {
         // The document id is stored in the URL-safe alphabet (IdCellText): the codec reads its standard form.
         Span<byte> idText = IdCellText.IsIdName(name) ? stackalloc byte[IdCellText.StandardScratchLength] : default;
@@ -87,10 +76,10 @@ internal static class ValueDecryptor
             EncryptedValueStatus status = EncryptedValueCodec.TryDecode(text, blob, out TypeMarker marker, out blobLength);
             if (status != EncryptedValueStatus.Valid)
             {
-                JsonErrors.ThrowInvalidValue(status, name, keyId);
+                JsonErrors.ThrowInvalidValue(status, name, target.KeyId);
             }
 
-            DecryptAndWrite(marker, blob[1..blobLength], name, key, keyId, output, maxDepth, binding, tokenRule, storedTokens);
+            DecryptAndWrite(marker, blob[1..blobLength], name, target, maxDepth, check);
         }
         finally
         {
@@ -112,8 +101,11 @@ internal static class ValueDecryptor
 
     // The plaintext is decrypted straight into the output's free space, where a valid string, object or array ends up
     // anyway (saving a scratch buffer, a copy and a wipe per value); whatever is not committed as output is wiped.
-    private static void DecryptAndWrite(TypeMarker marker, ReadOnlySpan<byte> cell, ReadOnlySpan<byte> name, DataEncryptionKey key, string keyId, IBufferWriter<byte> output, int maxDepth, in CellBinding binding, QueryTokenRule? tokenRule, ReadOnlySpan<byte> storedTokens)
+    private static void DecryptAndWrite(TypeMarker marker, ReadOnlySpan<byte> cell, ReadOnlySpan<byte> name, in DecryptionOutput target, int maxDepth, scoped in CellCheck check)
     {
+        DataEncryptionKey key = target.Key;
+        string keyId = target.KeyId;
+        IBufferWriter<byte> output = target.Output;
         int maxLength = key.GetDecryptByteCount(cell.Length);
         Span<byte> span = output.GetSpan(maxLength + 2);
 
@@ -123,18 +115,18 @@ internal static class ValueDecryptor
         int length = 0;
         try
         {
-            EncryptedValueStatus status = binding.IsEmpty
+            EncryptedValueStatus status = check.Binding.IsEmpty
                 ? EncryptedValueCodec.TryDecryptCell(key, marker, cell, plainText, out length)
-                : TryDecryptBound(key, binding, name, marker, cell, plainText, out length);
+                : TryDecryptBound(key, check.Binding, name, marker, cell, plainText, out length);
             if (status != EncryptedValueStatus.Valid)
             {
                 JsonErrors.ThrowInvalidValue(status, name, keyId);
             }
 
-            if (tokenRule is not null)
+            if (check.TokenRule is { } tokenRule)
             {
                 // Before the value is committed as output: a mismatch leaves nothing of it behind.
-                QueryTokenCheck.Verify(key, tokenRule, marker, plainText[..length], storedTokens, id: null);
+                QueryTokenCheck.Verify(key, tokenRule, marker, plainText[..length], check.StoredTokens, id: null);
             }
 
             switch (marker)

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using System.Text.Json;
+using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.WireFormat;
 
@@ -33,7 +34,9 @@ internal static class ValueEncryptor
                 JsonErrors.ThrowUnsupportedValue(path);
             }
 
-            StreamEncryptor.EncryptValue(ref reader, valueJson, output, key, prefix, path, keyId, maxDepth);
+            // A value on its own is never committed: the chain is there for the signature only.
+            var unused = default(CommitmentChain);
+            StreamEncryptor.EncryptValue(ref reader, valueJson, output, key, new CellTarget(prefix, path, keyId), maxDepth, ref unused);
             if (reader.Read())
             {
                 JsonErrors.ThrowUnsupportedValue(path);

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Text.Json;
 using Encryption.Custom.Json.Errors;
-using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Text;
 

@@ -2,7 +2,6 @@ using System.Runtime.CompilerServices;
 using System.Text;
 using System.Text.Unicode;
 using Encryption.Custom.Json.Errors;
-using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Text;
 

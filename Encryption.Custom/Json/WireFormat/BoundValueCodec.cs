@@ -66,7 +66,6 @@ internal static class BoundValueCodec
     /// <param name="binding">The document's binding, computed from the document being read.</param>
     /// <param name="selector">The UTF-8 policy path the value was found under.</param>
     /// <param name="base64">The unescaped content of the JSON string.</param>
-    /// <param name="blob">Scratch of at least <see cref="EncryptedValueCodec.GetMaxBlobLength"/> bytes.</param>
     /// <param name="plainText">At least <see cref="EncryptedValueCodec.GetMaxPlainTextLength"/> bytes; receives the plaintext.</param>
     /// <param name="marker">The type marker.</param>
     /// <param name="plainTextLength">The plaintext length.</param>
@@ -75,24 +74,37 @@ internal static class BoundValueCodec
     /// 3 cell, <see cref="EncryptedValueStatus.BindingMismatch"/> for a bound cell that belongs elsewhere (or is
     /// corrupted), or <see cref="EncryptedValueStatus.NotAuthentic"/> for bytes that are not a cell at all.
     /// </returns>
+    /// <remarks>The decoded cell (marker and ciphertext, nothing secret) goes to a scratch of its own: on the stack, pooled above that.</remarks>
     public static EncryptedValueStatus TryDecrypt(
         DataEncryptionKey key,
         in CellBinding binding,
         ReadOnlySpan<byte> selector,
         ReadOnlySpan<byte> base64,
-        Span<byte> blob,
         Span<byte> plainText,
         out TypeMarker marker,
         out int plainTextLength)
     {
         plainTextLength = 0;
-        EncryptedValueStatus status = EncryptedValueCodec.TryDecode(base64, blob, out marker, out int blobLength);
-        if (status != EncryptedValueStatus.Valid)
+        int blobLength = EncryptedValueCodec.GetMaxBlobLength(base64.Length);
+        byte[]? rented = null;
+        Span<byte> blob = blobLength <= StackLimit * 2 ? stackalloc byte[StackLimit * 2] : (rented = ArrayPool<byte>.Shared.Rent(blobLength));
+        try
         {
-            return status;
-        }
+            EncryptedValueStatus status = EncryptedValueCodec.TryDecode(base64, blob, out marker, out blobLength);
+            if (status != EncryptedValueStatus.Valid)
+            {
+                return status;
+            }
 
-        return TryDecryptCell(key, binding, selector, marker, blob[1..blobLength], plainText, out plainTextLength);
+            return TryDecryptCell(key, binding, selector, marker, blob[1..blobLength], plainText, out plainTextLength);
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
     }
 
     /// <summary>

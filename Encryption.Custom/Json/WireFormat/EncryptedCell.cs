@@ -3,7 +3,6 @@ using System.Buffers.Text;
 using System.Security.Cryptography;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Leasing;
-using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Keys;
 
 namespace Encryption.Custom.Json.WireFormat;
