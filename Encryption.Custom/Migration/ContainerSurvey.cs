@@ -88,34 +88,13 @@ internal sealed class ContainerSurvey
         var survey = new ContainerSurvey(target);
         var keys = new Dictionary<string, DataEncryptionKeyLease>(StringComparer.Ordinal);
         var unavailable = new HashSet<string>(StringComparer.Ordinal);
-        int transientAttempts = 0;
         try
         {
             using var iterator = ResumableQueryIterator.Over(container, Query);
             while (iterator.HasMoreResults)
             {
-                if (budget is not null)
-                {
-                    await budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-                }
-
-                using ResponseMessage response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
-                survey.RequestUnits += response.Headers.RequestCharge;
-                budget?.Charge(response.Headers.RequestCharge);
-
                 // A failed page is asked for again after a pause, from the last page received (ResumableQueryIterator).
-                if (TransientFailures.IsTransient(response.StatusCode))
-                {
-                    if (response.StatusCode == System.Net.HttpStatusCode.TooManyRequests)
-                    {
-                        budget?.Throttled(response.Headers);
-                    }
-
-                    await Task.Delay(TransientFailures.Delay(transientAttempts++), time, cancellationToken).ConfigureAwait(false);
-                    continue;
-                }
-
-                transientAttempts = 0;
+                using ResponseMessage response = await iterator.ReadNextSettledAsync(budget, charge => survey.RequestUnits += charge, time, cancellationToken).ConfigureAwait(false);
                 response.EnsureSuccessStatusCode();
                 using var copy = new MemoryStream();
                 await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
