@@ -17,4 +17,7 @@ internal static class ExitCodes
 
     /// <summary>migrate finished, but reported documents it could not migrate (left as they were).</summary>
     public const int DocumentsFailed = 4;
+
+    /// <summary>status --target-container: the copy is not complete (documents missing, different, unreadable, or outside the target state).</summary>
+    public const int CopyIncomplete = 5;
 }

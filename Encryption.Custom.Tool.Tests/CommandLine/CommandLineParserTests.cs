@@ -154,6 +154,28 @@ public sealed class CommandLineParserTests
         Assert.Equal(("b", "c", null), (migration.Database, migration.Container, migration.TargetDekId));
     }
 
+    [Fact]
+    public void Parse_StatusWithTargetContainer_CarriesTheCopyTargetAndKeys()
+    {
+        MigrationArguments migration = CommandLineParser.Parse(
+            ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--target-container", "t", "--dek-container", "k",
+             "--kek-file", "kek.json", "--dek-id", "d", "--deterministic-path", "/id", "--path", "/ssn", "--accept-dek", "old"]).Migration!;
+
+        Assert.Equal(("c", "t", "k", "kek.json", "d"), (migration.Container, migration.TargetContainer, migration.DekContainer, migration.KekFile, migration.TargetDekId));
+        Assert.Equal(["/ssn", "/id"], migration.TargetPaths);
+        Assert.Equal(["/id"], migration.DeterministicPaths);
+        Assert.Equal(["old"], migration.AcceptedDekIds);
+    }
+
+    [Fact]
+    public void Parse_StatusCopyToNoEncryptionWithKeyVault_HasNoTargetPolicy()
+    {
+        MigrationArguments migration = CommandLineParser.Parse(
+            ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--target-container", "t", "--dek-container", "k", "--key-vault-credential", "default"]).Migration!;
+
+        Assert.Equal(("t", null, null), (migration.TargetContainer, migration.TargetDekId, migration.KekFile));
+    }
+
     public static TheoryData<string[], string> UsageErrors => new()
     {
         { [], "no command given" },
@@ -207,7 +229,14 @@ public sealed class CommandLineParserTests
         { ["migrate", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--dek-container", "k", "--decrypt", "--kek-file", "k"], "needs the option --lease-container" },
         { ["status", "--endpoint", "http://a/", "--database", "b", "--container", "c"], "--endpoint needs an absolute https URI" },
         { ["status", "--endpoint", "https://a/", "--database", "b"], "'status' needs the option --container NAME" },
-        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--kek-file", "k"], "unknown option '--kek-file' for 'status'" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--kek-file", "k"], "--kek-file goes with --target-container" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--dek-container", "k"], "--dek-container goes with --target-container" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--accept-dek", "d"], "--accept-dek goes with --target-container" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--target-container", "t", "--kek-file", "k"], "--target-container needs --dek-container NAME" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--target-container", "t", "--dek-container", "k"], "exactly one key-encryption key" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--target-container", "c", "--dek-container", "k", "--kek-file", "k"], "--target-container names the --container itself" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--target-container", "t", "--dek-container", "k", "--kek-file", "k", "--deterministic-path", "/id"], "--path goes with --dek-id" },
+        { ["status", "--endpoint", "https://a/", "--database", "b", "--container", "c", "--target-container", "t", "--dek-container", "k", "--kek-file", "k", "--lease-container", "l"], "unknown option '--lease-container' for 'status'" },
 
         // What System.CommandLine would otherwise accept or word differently.
         { ["encrypt", "--key-file=k", "--dek-id", "d", "--path=/a", "stray"], "unexpected argument at position 6" },

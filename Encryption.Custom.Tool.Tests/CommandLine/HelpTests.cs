@@ -55,7 +55,8 @@ public sealed class HelpTests
 
         Assert.Contains("  0  success", text, StringComparison.Ordinal);
         Assert.Contains("  1  the service refused the query", text, StringComparison.Ordinal);
-        Assert.DoesNotContain("  3  ", text, StringComparison.Ordinal);
+        Assert.Contains("  3  with --target-container: a DEK", text, StringComparison.Ordinal);
+        Assert.Contains("  5  with --target-container: the copy is not complete", text, StringComparison.Ordinal);
         Assert.DoesNotContain("  4  ", text, StringComparison.Ordinal);
         Assert.DoesNotContain("--out", text, StringComparison.Ordinal);
         Assert.DoesNotContain("to resume", text, StringComparison.Ordinal);

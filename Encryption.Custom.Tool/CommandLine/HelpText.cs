@@ -117,10 +117,13 @@ internal static class HelpText
                 + "     without --decrypt-path or --change-type-path naming it (nothing was written)\n"
                 + "  3  a DEK or the key-encryption key file cannot be read, or a DEK cannot be unwrapped (nothing was written)\n"
                 + "  4  finished, but some documents could not be migrated: they are listed and were left as they were\n",
-            CommandKind.Status => "\n"
+            CommandKind.Status => " (with --target-container: the copy is complete)\n"
                 + "  1  the service refused the query (404: the database or container named does not exist) or cannot be\n"
                 + "     reached, or an unexpected failure\n"
-                + "  2  usage error: unknown option, missing required option, bad value or path syntax\n",
+                + "  2  usage error: unknown option, missing required option, bad value or path syntax\n"
+                + "  3  with --target-container: a DEK or the key-encryption key file cannot be read, or a DEK cannot be unwrapped\n"
+                + "  5  with --target-container: the copy is not complete (documents missing, different, unreadable, or\n"
+                + "     outside the target state; the counts are printed)\n",
             CommandKind.CreateDek or CommandKind.RewrapDek => "\n"
                 + "  1  the service refused a request (AlreadyExists: create-dek found a DEK with that id; NotFound: the\n"
                 + "     database or DEK container named does not exist) or cannot be reached, or an unexpected failure\n"

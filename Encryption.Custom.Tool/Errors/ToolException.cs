@@ -27,6 +27,9 @@ internal sealed class ToolException : Exception
     /// <summary>The kind of a migration refused because it would decrypt a path or change its encryption type unasked.</summary>
     public const string ChangeNotAllowedKind = "ChangeNotAllowed";
 
+    /// <summary>The kind of a copy whose status found it not complete.</summary>
+    public const string CopyIncompleteKind = "CopyIncomplete";
+
     /// <summary>The kind of a database or container named on the command line that does not exist.</summary>
     public const string NotFoundKind = "NotFound";
 
@@ -82,6 +85,9 @@ internal sealed class ToolException : Exception
 
     /// <summary>migrate finished but could not migrate some documents (exit code 4).</summary>
     public static ToolException DocumentsFailed(string message) => new(ExitCodes.DocumentsFailed, DocumentsFailedKind, message, null);
+
+    /// <summary>A copy's status found it not complete (exit code 5).</summary>
+    public static ToolException CopyIncomplete(string message) => new(ExitCodes.CopyIncomplete, CopyIncompleteKind, message, null);
 
     /// <summary>The result could not be written (exit code 1).</summary>
     public static ToolException OutputFailed(string message, Exception? innerException) =>

@@ -26,6 +26,7 @@ internal sealed class ContainerSurvey
 
     private readonly Dictionary<string, long> _byKey = new(StringComparer.Ordinal);
     private readonly Dictionary<string, PathUse> _byPath = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, HashSet<string>> _pathKeys = new(StringComparer.Ordinal);
     private readonly Dictionary<int, long> _byFormat = [];
     private readonly Dictionary<string, long> _withValues = new(StringComparer.Ordinal);
     private readonly string[][] _targetSelectors;
@@ -62,6 +63,20 @@ internal sealed class ContainerSurvey
     public IReadOnlyDictionary<string, PathUse> Paths => _byPath;
 
     /// <summary>
+    /// What the documents store at <paramref name="path"/> (the id or a partition key path, for the in-place job's
+    /// <see cref="TargetComparison.DescribeStoredKeyChange"/>): the documents holding a value there (known only for a
+    /// path of the target; else those that encrypt it), those that encrypt it, and the DEKs they encrypt it under.
+    /// </summary>
+    public StoredPathUse StoredAt(string path)
+    {
+        long encrypted = _byPath.GetValueOrDefault(path).Documents;
+        return new StoredPathUse(
+            _withValues.TryGetValue(path, out long withValues) ? withValues : encrypted,
+            encrypted,
+            _pathKeys.TryGetValue(path, out HashSet<string>? keys) ? keys : []);
+    }
+
+    /// <summary>
     /// Per path of the target given to <see cref="RunAsync"/>: the documents holding a value there that is not
     /// <c>null</c> (encrypted or not). For a path no document encrypts yet, the documents a run would encrypt it in
     /// (<see cref="Paths"/> counts only those that encrypt it, which is 0 then).
@@ -88,34 +103,13 @@ internal sealed class ContainerSurvey
         var survey = new ContainerSurvey(target);
         var keys = new Dictionary<string, DataEncryptionKeyLease>(StringComparer.Ordinal);
         var unavailable = new HashSet<string>(StringComparer.Ordinal);
-        int transientAttempts = 0;
         try
         {
             using var iterator = ResumableQueryIterator.Over(container, Query);
             while (iterator.HasMoreResults)
             {
-                if (budget is not null)
-                {
-                    await budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-                }
-
-                using ResponseMessage response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
-                survey.RequestUnits += response.Headers.RequestCharge;
-                budget?.Charge(response.Headers.RequestCharge);
-
                 // A failed page is asked for again after a pause, from the last page received (ResumableQueryIterator).
-                if (TransientFailures.IsTransient(response.StatusCode))
-                {
-                    if (response.StatusCode == System.Net.HttpStatusCode.TooManyRequests)
-                    {
-                        budget?.Throttled(response.Headers);
-                    }
-
-                    await Task.Delay(TransientFailures.Delay(transientAttempts++), time, cancellationToken).ConfigureAwait(false);
-                    continue;
-                }
-
-                transientAttempts = 0;
+                using ResponseMessage response = await iterator.ReadNextSettledAsync(budget, charge => survey.RequestUnits += charge, time, cancellationToken).ConfigureAwait(false);
                 response.EnsureSuccessStatusCode();
                 using var copy = new MemoryStream();
                 await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
@@ -196,6 +190,12 @@ internal sealed class ContainerSurvey
                 // A value that does not decrypt is the job's to report (it fails that document); its type is unknown.
                 // A bound cell is randomized (bound cells are never deterministic).
                 PathUse use = _byPath.GetValueOrDefault(path.Path);
+                if (!_pathKeys.TryGetValue(path.Path, out HashSet<string>? pathKeys))
+                {
+                    _pathKeys[path.Path] = pathKeys = new HashSet<string>(StringComparer.Ordinal);
+                }
+
+                pathKeys.Add(inspection.KeyId!);
                 _byPath[path.Path] = path.Type switch
                 {
                     InspectedCellType.Deterministic => use with { Documents = use.Documents + 1, Deterministic = use.Deterministic + 1 },
@@ -272,6 +272,13 @@ internal sealed class ContainerSurvey
 
         return element.ValueKind == JsonValueKind.Object && element.TryGetProperty(selector[0], out JsonElement member) && HasValue(member, selector[1..]);
     }
+}
+
+/// <summary>What the documents store at one path: how many hold a value there, how many encrypt it, under which DEKs.</summary>
+internal readonly record struct StoredPathUse(long WithValues, long Encrypted, IReadOnlyCollection<string> KeyIds)
+{
+    /// <summary>Documents that hold a value at the path in plaintext.</summary>
+    public long Plaintext => Math.Max(0, WithValues - Encrypted);
 }
 
 /// <summary>How many documents encrypt one path, and how (the rest of <see cref="Documents"/> were not checked).</summary>

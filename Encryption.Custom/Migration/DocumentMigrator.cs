@@ -3,7 +3,6 @@ using System.Net;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Streams;
 using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Diagnostics;
 using Encryption.Custom.Json.Inspection;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Processing;
@@ -27,7 +26,7 @@ internal sealed class DocumentMigrator
     private readonly RequestUnitBudget _budget;
     private readonly MigrationCounters _counters;
     private readonly IReadOnlyList<string> _partitionKeyPaths;
-    private readonly ILogger? _logger;
+    private readonly DocumentFailures _failures;
     private readonly TimeProvider _time;
     private readonly JsonProcessor _processorKind;
     private EncryptionProcessor? _boundReader;
@@ -51,7 +50,7 @@ internal sealed class DocumentMigrator
         _budget = budget;
         _counters = counters;
         _partitionKeyPaths = partitionKeyPaths;
-        _logger = logger;
+        _failures = new DocumentFailures(counters, logger);
         _time = time;
     }
 
@@ -78,7 +77,7 @@ internal sealed class DocumentMigrator
                 case Verdict.Refused:
                     if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } refused)
                     {
-                        Fail(refused, refusal!.Kind, refusal.Message);
+                        _failures.Fail(refused, refusal!.Kind, refusal.Message);
                     }
 
                     break;
@@ -105,35 +104,28 @@ internal sealed class DocumentMigrator
     public async Task MigrateAsync(StoredDocument document, CancellationToken cancellationToken)
     {
         StoredDocument? current = document;
-        int transientAttempts = 0;
         while (current is not null)
         {
             if (current.ETag is null)
             {
-                Fail(current, null, "The document has no ETag to make the rewrite conditional on.");
+                _failures.Fail(current, null, "The document has no ETag to make the rewrite conditional on.");
                 return;
             }
 
-            await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
+            StoredDocument version = current;
             ResponseMessage response;
             try
             {
-                response = await ReplaceAsync(current, cancellationToken).ConfigureAwait(false);
+                response = await SettledRequests.SendAsync(token => ReplaceAsync(version, token), _budget, null, _time, cancellationToken).ConfigureAwait(false);
             }
             catch (EncryptionException exception)
             {
-                Fail(current, exception.Kind, exception.Message);
+                _failures.Fail(current, exception.Kind, exception.Message);
                 return;
-            }
-            catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
-            {
-                await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
-                continue;
             }
 
             using (response)
             {
-                _budget.Charge(response.Headers.RequestCharge);
                 switch (response.StatusCode)
                 {
                     case HttpStatusCode.OK or HttpStatusCode.Created:
@@ -143,22 +135,16 @@ internal sealed class DocumentMigrator
                         // Deleted since it was read: nothing left to migrate.
                         _counters.Skipped();
                         return;
-                    case HttpStatusCode.TooManyRequests:
-                        _budget.Throttled(response.Headers);
-                        continue;
                     case HttpStatusCode.PreconditionFailed:
                         _counters.Conflict();
-                        current = await RevisitAsync(current, cancellationToken).ConfigureAwait(false);
-                        continue;
-                    case var status when TransientFailures.IsTransient(status):
                         break;
                     default:
-                        Refused(current, "rewrite", response);
+                        _failures.Refused(current, "rewrite", response.StatusCode, response.Headers["x-ms-substatus"]);
                         return;
                 }
             }
 
-            await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
+            current = await RevisitAsync(current, cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -169,67 +155,36 @@ internal sealed class DocumentMigrator
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public async Task<StoredDocument?> RevisitAsync(StoredDocument stale, CancellationToken cancellationToken)
     {
-        int transientAttempts = 0;
-        while (true)
+        CurrentVersion current = await SettledRequests.ReadCurrentAsync(_container, stale, _partitionKeyPaths, _budget, _time, cancellationToken).ConfigureAwait(false);
+        if (current.Refused)
         {
-            await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-            ResponseMessage response;
-            try
-            {
-                response = await _container.ReadItemStreamAsync(stale.Id, stale.PartitionKey, cancellationToken: cancellationToken).ConfigureAwait(false);
-            }
-            catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
-            {
-                await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
-                continue;
-            }
+            _failures.Refused(stale, "read", current.Status, current.SubStatus);
+            return null;
+        }
 
-            using ResponseMessage answer = response;
-            _budget.Charge(response.Headers.RequestCharge);
-            switch (response.StatusCode)
-            {
-                case HttpStatusCode.TooManyRequests:
-                    _budget.Throttled(response.Headers);
-                    continue;
-                case HttpStatusCode.NotFound:
-                    _counters.Skipped();
-                    return null;
-                case HttpStatusCode.OK:
-                    break;
-                case var status when TransientFailures.IsTransient(status):
-                    await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
-                    continue;
-                default:
-                    Refused(stale, "read", response);
-                    return null;
-            }
+        if (current.Document is not { } latest)
+        {
+            // Deleted meanwhile, or no longer addressable: nothing left to migrate.
+            _counters.Skipped();
+            return null;
+        }
 
-            using var copy = new MemoryStream();
-            await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
-            StoredDocument? latest = StoredDocument.Read(copy.ToArray(), _partitionKeyPaths, response.Headers.ETag);
-            if (latest is null)
-            {
+        DocumentInspection inspection;
+        using (DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false))
+        {
+            inspection = _target.Inspect(latest.Content, checkKey);
+        }
+
+        switch (Judge(inspection, out DocumentState state, out EncryptionException? refusal))
+        {
+            case Verdict.InTarget:
                 _counters.Skipped();
                 return null;
-            }
-
-            DocumentInspection inspection;
-            using (DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false))
-            {
-                inspection = _target.Inspect(latest.Content, checkKey);
-            }
-
-            switch (Judge(inspection, out DocumentState state, out EncryptionException? refusal))
-            {
-                case Verdict.InTarget:
-                    _counters.Skipped();
-                    return null;
-                case Verdict.Refused:
-                    Fail(latest, refusal!.Kind, refusal.Message);
-                    return null;
-                default:
-                    return Accepts(latest, state) ? latest : null;
-            }
+            case Verdict.Refused:
+                _failures.Fail(latest, refusal!.Kind, refusal.Message);
+                return null;
+            default:
+                return Accepts(latest, state) ? latest : null;
         }
     }
 
@@ -272,15 +227,12 @@ internal sealed class DocumentMigrator
         return Verdict.Rewrite;
     }
 
-    private Task BackOffAsync(int attempt, CancellationToken cancellationToken) =>
-        Task.Delay(TransientFailures.Delay(attempt), _time, cancellationToken);
-
     // A document encrypted with a key outside the accepted ones is reported before the key is ever asked for.
     private bool Accepts(StoredDocument document, DocumentState state)
     {
         if (state.Encrypted && !_target.AcceptsSourceKey(state.KeyId!))
         {
-            Fail(document, EncryptionErrorKind.KeyNotAccepted, string.Create(CultureInfo.InvariantCulture, $"The document is encrypted with the data encryption key '{state.KeyId}', which is not among the migration's accepted source keys."));
+            _failures.Fail(document, EncryptionErrorKind.KeyNotAccepted, string.Create(CultureInfo.InvariantCulture, $"The document is encrypted with the data encryption key '{state.KeyId}', which is not among the migration's accepted source keys."));
             return false;
         }
 
@@ -350,26 +302,5 @@ internal sealed class DocumentMigrator
         }
 
         return new PooledContentStream(buffer);
-    }
-
-    private void Fail(StoredDocument document, EncryptionErrorKind? kind, string reason, string? errorType = null)
-    {
-        var failure = new EncryptionMigrationFailure(document.Id, document.PartitionKey.ToString(), kind, reason);
-        _counters.Failed(failure);
-        if (_logger is not null)
-        {
-            EncryptionLog.MigrationDocumentFailed(_logger, failure.Id, failure.PartitionKey, errorType ?? kind?.ToString() ?? "unknown", reason);
-        }
-    }
-
-    // Status codes only: the service's error text may quote the request. The error type is the meter's (ErrorTypes).
-    private void Refused(StoredDocument document, string what, ResponseMessage response)
-    {
-        int status = (int)response.StatusCode;
-        Fail(
-            document,
-            null,
-            string.Create(CultureInfo.InvariantCulture, $"The service refused the {what} with status {status} (substatus {response.Headers["x-ms-substatus"] ?? "0"})."),
-            ErrorTypes.ForStatus(status));
     }
 }

@@ -41,6 +41,15 @@ public sealed partial class EncryptionMigrationJob
     private async Task EnsureTargetAllowedAsync(CancellationToken cancellationToken)
     {
         TargetCheck check = Interlocked.Exchange(ref _targetCheck, null) ?? await SurveyAsync(cancellationToken).ConfigureAwait(false);
+
+        // In place, a document keeps its address: a target that would change a stored id or partition key, judged from
+        // what the survey found stored there, is refused before the first write (the copy is the way to such a target).
+        // (_partitionKeyPaths: read by PrepareAsync, which runs first.)
+        if (_copy is null && TargetComparison.DescribeStoredKeyChange(_target.Policy, _partitionKeyPaths!, check.Survey.StoredAt) is { } addressChange)
+        {
+            throw new EncryptionException(EncryptionErrorKind.InvalidOptions, addressChange);
+        }
+
         if (check.Refused.Count == 0)
         {
             return;

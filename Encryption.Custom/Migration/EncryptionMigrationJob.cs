@@ -269,13 +269,6 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
             return;
         }
 
-        // In place, a document keeps its address: a target that would change a stored id or partition key is refused
-        // before anything is read (the copy is the way to such a target).
-        if (TargetComparison.DescribeStoredKeyChange(_target.Policy, _partitionKeyPaths) is { } addressChange)
-        {
-            throw new EncryptionException(EncryptionErrorKind.InvalidOptions, addressChange);
-        }
-
         // Where bound cells are bound (as the encryption container binds them): a target that binds and a container
         // that cannot be bound is refused here, before the first write (InvalidOptions).
         _target.Bind($"{_container.Database.Id}/{_container.Id}", _partitionKeyPaths);

@@ -41,6 +41,14 @@ internal sealed class ResumableQueryIterator(Func<string?, FeedIterator> create)
         return response;
     }
 
+    /// <summary>
+    /// The next page, asked for again (after the budget's pause or a back-off) until the answer is a success or a
+    /// permanent refusal (<see cref="SettledRequests"/>); an exception is let out, as the SDK's iterator cannot be retried in.
+    /// </summary>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public Task<ResponseMessage> ReadNextSettledAsync(RequestUnitBudget? budget, Action<double>? charged, TimeProvider time, CancellationToken cancellationToken) =>
+        SettledRequests.SendAsync(ReadNextAsync, budget, charged, time, cancellationToken, retryThrown: false);
+
     /// <inheritdoc/>
     public void Dispose() => _iterator.Dispose();
 }

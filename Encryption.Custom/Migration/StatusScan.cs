@@ -43,33 +43,11 @@ internal static class StatusScan
         TimeProvider? time = null)
     {
         var tally = new Tally { ChecksEncryptionTypes = target.ChecksEncryptionTypes, Outstanding = outstanding };
-        int transientAttempts = 0;
         using var iterator = ResumableQueryIterator.Over(container, Query);
         while (iterator.HasMoreResults)
         {
-            if (budget is not null)
-            {
-                await budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-            }
-
-            using ResponseMessage response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
-            tally.RequestUnits += response.Headers.RequestCharge;
-            budget?.Charge(response.Headers.RequestCharge);
-            if (response.StatusCode == HttpStatusCode.TooManyRequests && budget is not null)
-            {
-                budget.Throttled(response.Headers);
-                continue;
-            }
-
             // A failed page is asked for again after a pause, from the last page received (ResumableQueryIterator).
-            if (TransientFailures.IsTransient(response.StatusCode))
-            {
-                await Task.Delay(TransientFailures.Delay(transientAttempts++), time ?? TimeProvider.System, cancellationToken).ConfigureAwait(false);
-                continue;
-            }
-
-            transientAttempts = 0;
-
+            using ResponseMessage response = await iterator.ReadNextSettledAsync(budget, charge => tally.RequestUnits += charge, time ?? TimeProvider.System, cancellationToken).ConfigureAwait(false);
             response.EnsureSuccessStatusCode();
             using var copy = new MemoryStream();
             await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);

@@ -74,30 +74,41 @@ internal static class TargetComparison
 
     /// <summary>
     /// What an in-place migration can never do: change how a document is addressed. A stored id or partition key that
-    /// changes (encrypted, decrypted, or re-encrypted under another key) makes a new document to the service, which a
-    /// conditional replace cannot do, and an application reading by the old id would not find it; such a target needs
-    /// a copy into a new container. Returns the reason an in-place run refuses <paramref name="target"/>, or <see langword="null"/> when it leaves every
-    /// stored id and partition key as it is. The one place that rule lives: today a policy cannot name <c>/id</c> or a
-    /// partition key path (<see cref="ContainerEncryptionPolicy"/> refuses them), so any target naming one is refused
-    /// here as a guard; when the policy can, the precise check (the source's id/key encryption against the target's)
-    /// belongs here too.
+    /// changes makes a new document to the service, which a conditional replace cannot do, and an application reading
+    /// by the old id would not find it; such a target needs a copy into a new container. The rule, per addressing path
+    /// (<c>/id</c> and each partition key path), from what the container's documents store there
+    /// (<see cref="ContainerSurvey.StoredAt"/>): refused when documents hold it in plaintext and the target encrypts it,
+    /// when documents hold it encrypted and the target does not (or is no encryption), and when documents hold it
+    /// encrypted under a DEK other than the target's (deterministic ciphertext depends on the key). A target that
+    /// encrypts it exactly as the documents already do (the same DEK; an id or key is always deterministic) changes
+    /// nothing there and is allowed, so such a container can still have paths added or its other values rotated in place.
     /// </summary>
     /// <param name="target">The target policy, or <see langword="null"/>.</param>
     /// <param name="partitionKeyPaths">The container's partition key paths.</param>
-    public static string? DescribeStoredKeyChange(ContainerEncryptionPolicy? target, IReadOnlyList<string> partitionKeyPaths)
+    /// <param name="stored">What the documents store at a path.</param>
+    /// <returns>The reason the run is refused (paths, counts and DEK ids only), or <see langword="null"/>.</returns>
+    public static string? DescribeStoredKeyChange(ContainerEncryptionPolicy? target, IReadOnlyList<string> partitionKeyPaths, Func<string, StoredPathUse> stored)
     {
         ArgumentNullException.ThrowIfNull(partitionKeyPaths);
-        if (target is null)
+        ArgumentNullException.ThrowIfNull(stored);
+        foreach (string path in partitionKeyPaths.Prepend("/id").Distinct(StringComparer.Ordinal))
         {
-            return null;
-        }
-
-        foreach (EncryptionPolicyIncludedPath included in target.IncludedPaths)
-        {
-            if (string.Equals(included.Path, "/id", StringComparison.Ordinal) || partitionKeyPaths.Contains(included.Path, StringComparer.Ordinal))
+            StoredPathUse use = stored(path);
+            bool encrypts = target?.IncludedPaths.Any(p => string.Equals(p.Path, path, StringComparison.Ordinal)) == true;
+            string? change = (encrypts, use) switch
             {
-                return FormattableString.Invariant(
-                    $"The target policy encrypts {included.Path}, which addresses each document: changing it in place would change every document's stored id or partition key. Copy the container into a new one instead (the EncryptionMigrationJob constructor with a target container, or the tool's migrate --target-container; docs/migration.md, \"Copying into a new container\").");
+                (true, { Plaintext: > 0 }) => FormattableString.Invariant(
+                    $"The target policy encrypts {path}, which {use.Plaintext} document(s) store in plaintext"),
+                (false, { Encrypted: > 0 }) => FormattableString.Invariant(
+                    $"{use.Encrypted} document(s) store {path} encrypted, and the target {(target is null ? "is no encryption" : "does not encrypt it")}"),
+                (true, { Encrypted: > 0 }) when use.KeyIds.Any(k => !string.Equals(k, target!.DataEncryptionKeyId, StringComparison.Ordinal)) => FormattableString.Invariant(
+                    $"Documents store {path} encrypted under the data encryption key(s) '{string.Join("', '", use.KeyIds.Where(k => !string.Equals(k, target!.DataEncryptionKeyId, StringComparison.Ordinal)).Order(StringComparer.Ordinal))}', and the target encrypts it under '{target!.DataEncryptionKeyId}'"),
+                _ => null,
+            };
+            if (change is not null)
+            {
+                return change + FormattableString.Invariant(
+                    $": {path} addresses each document, so changing it in place would change their stored id or partition key. Nothing was written. Copy the container into a new one instead (the EncryptionMigrationJob constructor with a target container, or the tool's migrate --target-container; docs/migration.md, \"Copying into a new container\").");
             }
         }
 

@@ -61,6 +61,11 @@ internal static class TransientFailures
         return TimeSpan.FromMilliseconds(milliseconds * (0.5 + (Random.Shared.NextDouble() / 2)));
     }
 
+    /// <summary>Waits the pause before attempt <paramref name="attempt"/> + 1 (<see cref="Delay"/>) on <paramref name="time"/>.</summary>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+    public static Task PauseAsync(int attempt, TimeProvider time, CancellationToken cancellationToken) =>
+        Task.Delay(Delay(attempt), time, cancellationToken);
+
     /// <summary>Runs <paramref name="operation"/> until it succeeds, retrying transient failures with back-off.</summary>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public static async Task<T> RetryAsync<T>(Func<CancellationToken, Task<T>> operation, TimeProvider time, CancellationToken cancellationToken)

@@ -21,6 +21,12 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
     // The target: a new key and a path more (a rotation and a changed set of paths in one copy).
     private static readonly ContainerEncryptionPolicy s_target = new(EncryptionFixture.Dek2, Paths) { PlaintextPolicy = PlaintextPolicy.WriteEncryptedForbidPlaintext };
 
+    // The same target that also encrypts the id and the partition key deterministically: every copy gets a new stored id.
+    private static readonly ContainerEncryptionPolicy s_idAndKeyTarget = new(EncryptionFixture.Dek2, [
+        new EncryptionPolicyIncludedPath("/id") { EncryptionType = PathEncryptionType.Deterministic },
+        new EncryptionPolicyIncludedPath("/pk") { EncryptionType = PathEncryptionType.Deterministic },
+        .. Paths.Select(p => new EncryptionPolicyIncludedPath(p))]) { PlaintextPolicy = PlaintextPolicy.WriteEncryptedForbidPlaintext };
+
     private async Task<(Container Source, Container Target, Container Leases)> ContainersAsync()
     {
         (Container source, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
@@ -32,9 +38,12 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
     private static Container View(Container container, Encryptor encryptor, ContainerEncryptionPolicy? policy) =>
         container.WithEncryptor(encryptor, new EncryptionContainerOptions { Policy = policy });
 
-    [Fact]
-    public async Task Copy_WhileAWriterUpdatesAndCreates_TargetDecryptsToTheSourcesPlaintext()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Copy_WhileAWriterUpdatesAndCreates_TargetDecryptsToTheSourcesPlaintext(bool encryptIdAndKey)
     {
+        ContainerEncryptionPolicy targetPolicy = encryptIdAndKey ? s_idAndKeyTarget : s_target;
         int count = SmallDocuments;
         (Container source, Container target, Container leases) = await ContainersAsync();
         Container writerView = View(source, fixture.Encryptor, s_source);
@@ -76,7 +85,7 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
 
         EncryptionMigrationOptions options = Options();
         options.RequestUnitsPerSecond = 100;
-        await using var job = new EncryptionMigrationJob(source, s_source, target, s_target, fixture.Encryptor, leases, options);
+        await using var job = new EncryptionMigrationJob(source, s_source, target, targetPolicy, fixture.Encryptor, leases, options);
         var progress = new InlineProgress(report =>
         {
             if (report.DocumentsRewritten >= count)
@@ -92,7 +101,7 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
         Assert.Empty(result.Failures);
         Assert.True(result.Progress.DocumentsRewritten > count, "no document was copied twice: the writer's updates did not reach copied documents");
         Assert.True(result.CopyVerification?.IsComplete, "the job's own verification did not find the copy complete");
-        await AssertTargetEqualsSourceAsync(source, s_source, target, s_target, fixture.Encryptor, Ct);
+        await AssertTargetEqualsSourceAsync(source, s_source, target, targetPolicy, fixture.Encryptor, Ct);
 
         // A final catch-up: more writes after completion, and the same job name again picks them up from its checkpoints.
         for (int i = 0; i < 10; i++)
@@ -101,13 +110,13 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
             await writerView.UpsertItemAsync(document, PartitionKeyOf(document), cancellationToken: Ct);
         }
 
-        await using var again = new EncryptionMigrationJob(source, s_source, target, s_target, fixture.Encryptor, leases, Options());
+        await using var again = new EncryptionMigrationJob(source, s_source, target, targetPolicy, fixture.Encryptor, leases, Options());
         EncryptionMigrationResult catchUp = await RunAsync(again, Ct);
         Assert.True(catchUp.Completed);
         Assert.InRange(catchUp.Progress.DocumentsSeen, 10, count);
 
         int total = count + created;
-        EncryptionCopyStatus status = await EncryptionMigrationJob.GetCopyStatusAsync(source, s_source, target, s_target, fixture.Encryptor, Ct);
+        EncryptionCopyStatus status = await EncryptionMigrationJob.GetCopyStatusAsync(source, s_source, target, targetPolicy, fixture.Encryptor, Ct);
         TestContext.Current.SendDiagnosticMessage($"{writes} writes ({created} creates) during the copy; {result.Progress.DocumentsRewritten} upserts.");
         Assert.True(status.IsComplete);
         Assert.Equal(total, status.SourceDocuments);
@@ -115,12 +124,17 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
         Assert.Equal(0, status.DocumentsOnlyInTarget);
         Assert.Equal(total, status.Target.TotalDocuments);
         Assert.Equal(total, status.Target.DocumentsByDataEncryptionKeyId[EncryptionFixture.Dek2]);
-        await AssertTargetEqualsSourceAsync(source, s_source, target, s_target, fixture.Encryptor, Ct);
-        Assert.All((await ReadStoredAsync(target, Ct)).Values, stored =>
+        await AssertTargetEqualsSourceAsync(source, s_source, target, targetPolicy, fixture.Encryptor, Ct);
+        Dictionary<string, JObject> stored = await ReadStoredAsync(target, Ct);
+        Assert.All(stored.Values, copy =>
         {
-            Assert.Equal(EncryptionFixture.Dek2, KeyId(stored));
-            Assert.Null(stored["_lsn"]);
+            Assert.Equal(EncryptionFixture.Dek2, KeyId(copy));
+            Assert.Null(copy["_lsn"]);
         });
+
+        // Exactly once under the stored id: with the id encrypted, no copy is stored under a plaintext id.
+        Assert.Equal(total, stored.Count);
+        Assert.Equal(encryptIdAndKey, !stored.ContainsKey(DocumentId(0)));
     }
 
     [Fact]

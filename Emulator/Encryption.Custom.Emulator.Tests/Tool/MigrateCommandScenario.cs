@@ -25,6 +25,27 @@ public abstract class MigrateCommandScenario(ToolFixture fixture)
 
     private protected Task<ToolResult> RunAsync(string[] args) => ToolInProcess.RunAsync(Fixture.Endpoint, args, RunBound);
 
+    /// <summary>
+    /// Starts <paramref name="args"/> as a child process and kills it (SIGKILL) once a progress line counts at least
+    /// <paramref name="rewritten"/> documents: the run must not have ended by itself, nor printed its <c>done:</c> line.
+    /// </summary>
+    private protected async Task KillAfterAsync(string[] args, int rewritten)
+    {
+        var someDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using ToolProcess first = ToolProcess.Start(Fixture.Endpoint, args, line =>
+        {
+            if (line.StartsWith("progress:", StringComparison.Ordinal) && ProgressLine.Count(ProgressLine.Parse(line), "rewritten") >= rewritten)
+            {
+                someDone.TrySetResult();
+            }
+        });
+        await someDone.Task.WaitAsync(RunBound, Ct);
+        first.Kill();
+        ToolResult killed = await first.WaitAsync(RunBound);
+        Assert.NotEqual(0, killed.ExitCode);
+        Assert.DoesNotContain(killed.Lines, l => l.StartsWith("done:", StringComparison.Ordinal));
+    }
+
     private protected async Task<JsonElement> StatusAsync(Container raw, string[] target)
     {
         ToolResult run = (await RunAsync(["status", .. Fixture.ContainerArguments(raw), .. target])).AssertSuccess();

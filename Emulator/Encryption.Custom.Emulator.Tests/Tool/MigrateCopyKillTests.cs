@@ -12,32 +12,23 @@ namespace Encryption.Custom.Emulator.Tests.Tool;
 /// </summary>
 public sealed class MigrateCopyKillTests(ToolFixture fixture) : MigrateCommandScenario(fixture), IClassFixture<ToolFixture>
 {
-    [Fact]
-    public async Task MigrateCopy_KilledMidRunThenRerun_TargetHoldsEverySourceDocumentOnce()
+    // The tool's spelling of a target that also encrypts the id and the partition key (/pk) deterministically.
+    private static readonly string[] s_idAndKey = ["--deterministic-path", "/id", "--deterministic-path", "/pk"];
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task MigrateCopy_KilledMidRunThenRerun_TargetHoldsEverySourceDocumentOnce(bool encryptIdAndKey)
     {
         const int Count = 300;
         Container source = await Fixture.CreateContainerAsync(Ct);
         Container target = await Fixture.CreateContainerAsync(Ct);
         await SeedAsync(source, Count, Ct);
         string leases = NewLeaseContainer();
-        string[] copy = [.. Fixture.MigrateArguments(source, leases), "--target-container", target.Id, "--dek-id", ToolFixture.Dek1, .. Target, "--batch-size", "20"];
+        string[] copy = [.. Fixture.MigrateArguments(source, leases), "--target-container", target.Id, "--dek-id", ToolFixture.Dek1, .. Target, .. (encryptIdAndKey ? s_idAndKey : []), "--batch-size", "20"];
 
         // A budget slow enough that the kill lands mid-run (about one request unit per copy on the bundled endpoint).
-        var someDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        using (ToolProcess first = ToolProcess.Start(Fixture.Endpoint, [.. copy, "--budget", "10", "--parallelism", "4"], line =>
-        {
-            if (line.StartsWith("progress:", StringComparison.Ordinal) && ProgressLine.Count(ProgressLine.Parse(line), "rewritten") >= 40)
-            {
-                someDone.TrySetResult();
-            }
-        }))
-        {
-            await someDone.Task.WaitAsync(RunBound, Ct);
-            first.Kill();
-            ToolResult killed = await first.WaitAsync(RunBound);
-            Assert.NotEqual(0, killed.ExitCode);
-            Assert.DoesNotContain(killed.Lines, l => l.StartsWith("done:", StringComparison.Ordinal));
-        }
+        await KillAfterAsync([.. copy, "--budget", "10", "--parallelism", "4"], rewritten: 40);
 
         int copiedBeforeKill = (await ReadStoredAsync(target, Ct)).Count;
         Assert.InRange(copiedBeforeKill, 40, Count - 1);
@@ -56,13 +47,18 @@ public sealed class MigrateCopyKillTests(ToolFixture fixture) : MigrateCommandSc
         TestContext.Current.SendDiagnosticMessage($"Killed with {copiedBeforeKill} copies stored; the rerun saw {seen} documents.");
         Assert.True(seen < Count, $"The rerun saw {seen} documents: it started over.");
 
-        ContainerEncryptionPolicy policy = Policy(ToolFixture.Dek1);
+        ContainerEncryptionPolicy policy = encryptIdAndKey
+            ? new(ToolFixture.Dek1, [.. Paths.Select(p => new EncryptionPolicyIncludedPath(p)), .. new[] { "/id", "/pk" }.Select(p => new EncryptionPolicyIncludedPath(p) { EncryptionType = PathEncryptionType.Deterministic })])
+            : Policy(ToolFixture.Dek1);
         EncryptionCopyStatus status = await EncryptionMigrationJob.GetCopyStatusAsync(source, null, target, policy, Fixture.Encryptor, Ct);
         Assert.True(status.IsComplete);
         Assert.Equal(Count, status.DocumentsCopied);
         Assert.Equal(Count, status.Target.TotalDocuments);
         Assert.Equal(Count, status.Target.DocumentsByDataEncryptionKeyId[ToolFixture.Dek1]);
         await CopyScenario.AssertTargetEqualsSourceAsync(source, null, target, policy, Fixture.Encryptor, Ct);
-        Assert.All((await ReadStoredAsync(target, Ct)).Values, stored => Assert.Equal(ToolFixture.Dek1, KeyId(stored)));
+        Dictionary<string, JObject> copies = await ReadStoredAsync(target, Ct);
+        Assert.Equal(Count, copies.Count);
+        Assert.All(copies.Values, stored => Assert.Equal(ToolFixture.Dek1, KeyId(stored)));
+        Assert.Equal(encryptIdAndKey, !copies.ContainsKey(DocumentId(0)));
     }
 }

@@ -25,21 +25,7 @@ public sealed class MigrateKillTests(ToolFixture fixture) : MigrateCommandScenar
 
         // A budget slow enough that the kill lands mid-run (about one request unit per rewrite on the bundled endpoint:
         // some 30 s for the 300), however slowly a loaded machine delivers the progress lines.
-        var someDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        using (ToolProcess first = ToolProcess.Start(Fixture.Endpoint, [.. migrate, "--budget", "10", "--parallelism", "4"], line =>
-        {
-            if (line.StartsWith("progress:", StringComparison.Ordinal) && ProgressLine.Count(ProgressLine.Parse(line), "rewritten") >= 40)
-            {
-                someDone.TrySetResult();
-            }
-        }))
-        {
-            await someDone.Task.WaitAsync(RunBound, Ct);
-            first.Kill();
-            ToolResult killed = await first.WaitAsync(RunBound);
-            Assert.NotEqual(0, killed.ExitCode);
-            Assert.DoesNotContain(killed.Lines, l => l.StartsWith("done:", StringComparison.Ordinal));
-        }
+        await KillAfterAsync([.. migrate, "--budget", "10", "--parallelism", "4"], rewritten: 40);
 
         Dictionary<string, JObject> afterKill = await ReadStoredAsync(raw, Ct);
         int rewrittenBeforeKill = afterKill.Values.Count(d => ((string)d["id"]!).StartsWith('d') && KeyId(d) is not null);

@@ -1,5 +1,7 @@
 using Encryption.Custom.Cosmos;
 using Encryption.Custom.Cosmos.Processing;
+using Encryption.Custom.Cosmos.Streams;
+using Encryption.Custom.Crypto.Pooling;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Migration.Copy;
@@ -54,4 +56,27 @@ internal sealed class CopyEnds
 
     /// <summary>The target container's partition key paths (one, or several for a hierarchical key), read by the job's preparation.</summary>
     public IReadOnlyList<string> TargetPartitionKeyPaths { get; set; } = [];
+
+    /// <summary>
+    /// A stored source document as the copy writes it, and the verification compares it: decrypted through the
+    /// source's own decrypting path, without the service's properties (the target's are its own).
+    /// </summary>
+    /// <exception cref="EncryptionException">The document cannot be decrypted.</exception>
+    public async Task<PooledContentStream> DecryptSourceAsync(byte[] stored, CancellationToken cancellationToken)
+    {
+        using var content = new MemoryStream(stored, writable: false);
+        using PooledContentStream decrypted = await SourceCrypto.DecryptDocumentAsync(content, null, cancellationToken).ConfigureAwait(false);
+        PooledBufferWriter stripped = PooledBufferWriterPool.Rent();
+        try
+        {
+            SystemProperties.CopyWithout(decrypted.Content.Span, stripped);
+        }
+        catch
+        {
+            PooledBufferWriterPool.Return(stripped);
+            throw;
+        }
+
+        return new PooledContentStream(stripped);
+    }
 }

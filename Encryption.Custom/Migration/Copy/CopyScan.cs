@@ -42,30 +42,10 @@ internal static class CopyScan
         (EncryptionMigrationStatus targetStatus, _) = await StatusScan.RunAsync(
             ends.Target, ends.TargetState, EncryptionProcessorOptions.MaxAllowedDepth, budget, null, null, null, cancellationToken, time).ConfigureAwait(false);
         var tally = new Tally(isExplained, outstanding);
-        int transientAttempts = 0;
         using var iterator = ResumableQueryIterator.Over(ends.Source, Query);
         while (iterator.HasMoreResults)
         {
-            if (budget is not null)
-            {
-                await budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-            }
-
-            using ResponseMessage response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
-            tally.Charge(response.Headers.RequestCharge, budget);
-            if (response.StatusCode == HttpStatusCode.TooManyRequests && budget is not null)
-            {
-                budget.Throttled(response.Headers);
-                continue;
-            }
-
-            if (TransientFailures.IsTransient(response.StatusCode))
-            {
-                await Task.Delay(TransientFailures.Delay(transientAttempts++), time, cancellationToken).ConfigureAwait(false);
-                continue;
-            }
-
-            transientAttempts = 0;
+            using ResponseMessage response = await iterator.ReadNextSettledAsync(budget, tally.Charge, time, cancellationToken).ConfigureAwait(false);
             response.EnsureSuccessStatusCode();
             using var copy = new MemoryStream();
             await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
@@ -104,20 +84,7 @@ internal static class CopyScan
         PooledContentStream plaintext;
         try
         {
-            using var content = new MemoryStream(document.Content, writable: false);
-            using PooledContentStream decrypted = await ends.SourceCrypto.DecryptDocumentAsync(content, null, cancellationToken).ConfigureAwait(false);
-            PooledBufferWriter stripped = PooledBufferWriterPool.Rent();
-            try
-            {
-                SystemProperties.CopyWithout(decrypted.Content.Span, stripped);
-            }
-            catch
-            {
-                PooledBufferWriterPool.Return(stripped);
-                throw;
-            }
-
-            plaintext = new PooledContentStream(stripped);
+            plaintext = await ends.DecryptSourceAsync(document.Content, cancellationToken).ConfigureAwait(false);
         }
         catch (EncryptionException)
         {
@@ -132,42 +99,27 @@ internal static class CopyScan
                 return Comparison.Unreadable;
             }
 
-            int transientAttempts = 0;
-            while (true)
+            ResponseMessage response;
+            try
             {
-                if (budget is not null)
-                {
-                    await budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-                }
+                response = await SettledRequests.SendAsync(
+                    token => ends.TargetView.ReadItemStreamAsync(id, partitionKey, cancellationToken: token),
+                    budget,
+                    tally.Charge,
+                    time,
+                    cancellationToken).ConfigureAwait(false);
+            }
+            catch (EncryptionException)
+            {
+                // The target holds something under this id the target policy cannot read: copying again replaces it.
+                return Comparison.Different;
+            }
 
-                ResponseMessage response;
-                try
+            using (response)
+            {
+                if (response.StatusCode == HttpStatusCode.NotFound)
                 {
-                    response = await ends.TargetView.ReadItemStreamAsync(id, partitionKey, cancellationToken: cancellationToken).ConfigureAwait(false);
-                }
-                catch (EncryptionException)
-                {
-                    // The target holds something under this id the target policy cannot read: copying again replaces it.
-                    return Comparison.Different;
-                }
-                catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
-                {
-                    await Task.Delay(TransientFailures.Delay(transientAttempts++), time, cancellationToken).ConfigureAwait(false);
-                    continue;
-                }
-
-                using ResponseMessage answer = response;
-                tally.Charge(response.Headers.RequestCharge, budget);
-                switch (response.StatusCode)
-                {
-                    case HttpStatusCode.NotFound:
-                        return Comparison.Missing;
-                    case HttpStatusCode.TooManyRequests when budget is not null:
-                        budget.Throttled(response.Headers);
-                        continue;
-                    case var status when TransientFailures.IsTransient(status):
-                        await Task.Delay(TransientFailures.Delay(transientAttempts++), time, cancellationToken).ConfigureAwait(false);
-                        continue;
+                    return Comparison.Missing;
                 }
 
                 response.EnsureSuccessStatusCode();
@@ -209,9 +161,8 @@ internal static class CopyScan
 
         public long Unexplained { get; private set; }
 
-        public void Charge(double requestCharge, RequestUnitBudget? budget)
+        public void Charge(double requestCharge)
         {
-            budget?.Charge(requestCharge);
             lock (_gate)
             {
                 _requestUnits += requestCharge;

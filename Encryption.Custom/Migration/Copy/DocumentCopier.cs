@@ -4,7 +4,6 @@ using System.Text.Json;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Cosmos.Streams;
 using Encryption.Custom.Crypto.Pooling;
-using Encryption.Custom.Diagnostics;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Logging;
 
@@ -26,7 +25,7 @@ internal sealed class DocumentCopier
     private readonly MigrationTarget _keys;
     private readonly RequestUnitBudget _budget;
     private readonly MigrationCounters _counters;
-    private readonly ILogger? _logger;
+    private readonly DocumentFailures _failures;
     private readonly TimeProvider _time;
 
     public DocumentCopier(CopyEnds ends, RequestUnitBudget budget, MigrationCounters counters, ILogger? logger, TimeProvider time)
@@ -38,7 +37,7 @@ internal sealed class DocumentCopier
         _sourcePartitionKeyPaths = ends.SourcePartitionKeyPaths;
         _budget = budget;
         _counters = counters;
-        _logger = logger;
+        _failures = new DocumentFailures(counters, logger);
         _time = time;
     }
 
@@ -49,18 +48,18 @@ internal sealed class DocumentCopier
         // As in place: a document under a key the job was not given is reported before the key is ever asked for.
         if (_keys.Inspect(stored.Content, default).KeyId is { } keyId && !_keys.AcceptsSourceKey(keyId))
         {
-            Fail(stored, EncryptionErrorKind.KeyNotAccepted, string.Create(CultureInfo.InvariantCulture, $"The document is encrypted with the data encryption key '{keyId}', which is not among the copy's accepted source keys."));
+            _failures.Fail(stored, EncryptionErrorKind.KeyNotAccepted, string.Create(CultureInfo.InvariantCulture, $"The document is encrypted with the data encryption key '{keyId}', which is not among the copy's accepted source keys."));
             return;
         }
 
         PooledContentStream plaintext;
         try
         {
-            plaintext = await DecryptAsync(stored, cancellationToken).ConfigureAwait(false);
+            plaintext = await _ends.DecryptSourceAsync(stored.Content, cancellationToken).ConfigureAwait(false);
         }
         catch (EncryptionException exception)
         {
-            Fail(stored, exception.Kind, exception.Message);
+            _failures.Fail(stored, exception.Kind, exception.Message);
             return;
         }
 
@@ -69,7 +68,7 @@ internal sealed class DocumentCopier
             (string? id, PartitionKey partitionKey) = ReadTargetKey(plaintext.Content.Span);
             if (id is null)
             {
-                Fail(stored, EncryptionErrorKind.MalformedDocument, "The decrypted document has no string id to write the copy under.");
+                _failures.Fail(stored, EncryptionErrorKind.MalformedDocument, "The decrypted document has no string id to write the copy under.");
                 return;
             }
 
@@ -84,69 +83,19 @@ internal sealed class DocumentCopier
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     public async Task CopyLatestAsync(StoredDocument stale, CancellationToken cancellationToken)
     {
-        int transientAttempts = 0;
-        while (true)
+        CurrentVersion current = await SettledRequests.ReadCurrentAsync(_source, stale, _sourcePartitionKeyPaths, _budget, _time, cancellationToken).ConfigureAwait(false);
+        if (current.Deleted)
         {
-            await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-            ResponseMessage response;
-            try
-            {
-                response = await _source.ReadItemStreamAsync(stale.Id, stale.PartitionKey, cancellationToken: cancellationToken).ConfigureAwait(false);
-            }
-            catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
-            {
-                await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
-                continue;
-            }
-
-            using ResponseMessage answer = response;
-            _budget.Charge(response.Headers.RequestCharge);
-            switch (response.StatusCode)
-            {
-                case HttpStatusCode.OK:
-                    break;
-                case HttpStatusCode.NotFound:
-                    _counters.Skipped();
-                    return;
-                case HttpStatusCode.TooManyRequests:
-                    _budget.Throttled(response.Headers);
-                    continue;
-                case var status when TransientFailures.IsTransient(status):
-                    await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
-                    continue;
-                default:
-                    Refused(stale, "source read", response);
-                    return;
-            }
-
-            using var copy = new MemoryStream();
-            await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
-            if (StoredDocument.Read(copy.ToArray(), _sourcePartitionKeyPaths, response.Headers.ETag) is { } latest)
-            {
-                await CopyAsync(latest, cancellationToken).ConfigureAwait(false);
-            }
-
-            return;
+            _counters.Skipped();
         }
-    }
-
-    // The source's decrypting path: its policy's read rules, bound to the source container when that policy binds.
-    private async Task<PooledContentStream> DecryptAsync(StoredDocument stored, CancellationToken cancellationToken)
-    {
-        using var content = new MemoryStream(stored.Content, writable: false);
-        using PooledContentStream decrypted = await _sourceCrypto.DecryptDocumentAsync(content, null, cancellationToken).ConfigureAwait(false);
-        PooledBufferWriter stripped = PooledBufferWriterPool.Rent();
-        try
+        else if (current.Refused)
         {
-            SystemProperties.CopyWithout(decrypted.Content.Span, stripped);
+            _failures.Refused(stale, "source read", current.Status, current.SubStatus);
         }
-        catch
+        else if (current.Document is { } latest)
         {
-            PooledBufferWriterPool.Return(stripped);
-            throw;
+            await CopyAsync(latest, cancellationToken).ConfigureAwait(false);
         }
-
-        return new PooledContentStream(stripped);
     }
 
     private (string? Id, PartitionKey PartitionKey) ReadTargetKey(ReadOnlySpan<byte> plaintext)
@@ -166,74 +115,38 @@ internal sealed class DocumentCopier
     // during it, as in the in-place job, so the counts stay exact.
     private async Task UpsertAsync(StoredDocument stored, PooledContentStream plaintext, PartitionKey partitionKey, CancellationToken cancellationToken)
     {
-        int transientAttempts = 0;
         var options = new ItemRequestOptions { EnableContentResponseOnWrite = false };
-        while (true)
+        ResponseMessage response;
+        try
         {
-            await _budget.WaitAsync(cancellationToken).ConfigureAwait(false);
-            ResponseMessage response;
-            try
-            {
-                using MemoryStream body = plaintext.CreateView();
-                response = await _ends.TargetView.UpsertItemStreamAsync(body, partitionKey, options, CancellationToken.None).ConfigureAwait(false);
-            }
-            catch (EncryptionException exception)
-            {
-                Fail(stored, exception.Kind, exception.Message);
-                return;
-            }
-            catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
-            {
-                await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
-                continue;
-            }
-
-            using (response)
-            {
-                _budget.Charge(response.Headers.RequestCharge);
-                switch (response.StatusCode)
+            response = await SettledRequests.SendAsync(
+                async _ =>
                 {
-                    case HttpStatusCode.OK or HttpStatusCode.Created:
-                        _counters.Rewritten();
-                        return;
-                    case HttpStatusCode.TooManyRequests:
-                        _budget.Throttled(response.Headers);
-                        continue;
-                    case var status when TransientFailures.IsTransient(status):
-                        break;
-                    default:
-                        // 409 (a unique key of the target), 413 (too large once encrypted), 400: permanent for this version.
-                        Refused(stored, "target write", response);
-                        return;
-                }
-            }
-
-            await BackOffAsync(transientAttempts++, cancellationToken).ConfigureAwait(false);
+                    using MemoryStream body = plaintext.CreateView();
+                    return await _ends.TargetView.UpsertItemStreamAsync(body, partitionKey, options, CancellationToken.None).ConfigureAwait(false);
+                },
+                _budget,
+                null,
+                _time,
+                cancellationToken).ConfigureAwait(false);
         }
-    }
-
-    private Task BackOffAsync(int attempt, CancellationToken cancellationToken) =>
-        Task.Delay(TransientFailures.Delay(attempt), _time, cancellationToken);
-
-    // Reported under the source's stored id and key: that is where the operator finds the document.
-    private void Fail(StoredDocument document, EncryptionErrorKind? kind, string reason, string? errorType = null)
-    {
-        var failure = new EncryptionMigrationFailure(document.Id, document.PartitionKey.ToString(), kind, reason);
-        _counters.Failed(failure);
-        if (_logger is not null)
+        catch (EncryptionException exception)
         {
-            EncryptionLog.MigrationDocumentFailed(_logger, failure.Id, failure.PartitionKey, errorType ?? kind?.ToString() ?? "unknown", reason);
+            _failures.Fail(stored, exception.Kind, exception.Message);
+            return;
         }
-    }
 
-    // Status codes only: the service's error text may quote the request.
-    private void Refused(StoredDocument document, string what, ResponseMessage response)
-    {
-        int status = (int)response.StatusCode;
-        Fail(
-            document,
-            null,
-            string.Create(CultureInfo.InvariantCulture, $"The service refused the {what} with status {status} (substatus {response.Headers["x-ms-substatus"] ?? "0"})."),
-            ErrorTypes.ForStatus(status));
+        using (response)
+        {
+            if (response.StatusCode is HttpStatusCode.OK or HttpStatusCode.Created)
+            {
+                _counters.Rewritten();
+            }
+            else
+            {
+                // 409 (a unique key of the target), 413 (too large once encrypted), 400: permanent for this version.
+                _failures.Refused(stored, "target write", response.StatusCode, response.Headers["x-ms-substatus"]);
+            }
+        }
     }
 }
