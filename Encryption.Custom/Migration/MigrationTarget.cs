@@ -120,7 +120,7 @@ internal sealed class MigrationTarget
             return;
         }
 
-        BoundReadRules = new PolicyRuleSet(rules.DataEncryptionKeyId, rules.EncryptionAlgorithm, rules.Rules, _sourceKeys, forbidsPlaintext: false, encryptsWrites: false, binds: true, binding: target);
+        BoundReadRules = new PolicyRuleSet(new PolicyKeys(rules.DataEncryptionKeyId, rules.EncryptionAlgorithm, _sourceKeys), rules.Rules, new PolicyModes(ForbidsPlaintext: false, EncryptsWrites: false, Binds: true), target);
         if (rules.Binds)
         {
             WriteOptions = rules.BindTo(target).CreateWriteOptions();

@@ -195,14 +195,13 @@ public sealed class ContainerEncryptionPolicy
     private PolicyRuleSet Compile(string algorithm)
     {
         var rules = new PolicyRuleSet(
-            DataEncryptionKeyId,
-            algorithm,
+            new PolicyKeys(DataEncryptionKeyId, algorithm, _acceptedKeyIds),
             _pathRules,
-            _acceptedKeyIds,
-            forbidsPlaintext: _plaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext,
-            encryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth,
-            binds: Binds,
-            commits: Commit);
+            new PolicyModes(
+                ForbidsPlaintext: _plaintextPolicy == PlaintextPolicy.WriteEncryptedForbidPlaintext,
+                EncryptsWrites: _plaintextPolicy != PlaintextPolicy.WritePlaintextReadBoth,
+                Binds: Binds,
+                Commits: Commit));
         if (rules.Plan.EncryptsId)
         {
             Encryption.Custom.Cosmos.Lookups.LookupKeys.CheckKeyPolicy(rules, IdCellText.Path);

@@ -21,36 +21,31 @@ internal sealed class PolicyRuleSet
     private readonly string[] _deterministicPaths;
     private readonly Tokens.QueryTokenRule?[]? _queryTokens;
 
-    /// <param name="dataEncryptionKeyId">The key writes encrypt with.</param>
-    /// <param name="encryptionAlgorithm">The algorithm.</param>
+    /// <param name="keys">The key writes encrypt with, its algorithm, and the other keys documents may be encrypted with.</param>
     /// <param name="rules">The rules, in the policy's order (indexes 0..n-1).</param>
-    /// <param name="acceptedKeyIds">The other keys documents may be encrypted with.</param>
-    /// <param name="forbidsPlaintext">Whether reads refuse plaintext at a policy path (else they count it).</param>
-    /// <param name="encryptsWrites">Whether writes that ask for nothing are encrypted by the rules.</param>
-    /// <param name="binds">Whether the policy binds values to their document.</param>
-    /// <param name="binding">The container to bind to (used only when <paramref name="binds"/>).</param>
-    /// <param name="commits">Whether documents carry the document commitment (needs <paramref name="binds"/>).</param>
+    /// <param name="modes">What reads and writes do (<see cref="PolicyModes"/>).</param>
+    /// <param name="binding">The container to bind to (used only when <see cref="PolicyModes.Binds"/>).</param>
     /// <exception cref="EncryptionException">The key, algorithm or paths are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
-    public PolicyRuleSet(string dataEncryptionKeyId, string encryptionAlgorithm, IReadOnlyList<PathRule> rules, IEnumerable<string> acceptedKeyIds, bool forbidsPlaintext, bool encryptsWrites, bool binds = false, BindingTarget? binding = null, bool commits = false)
+    public PolicyRuleSet(PolicyKeys keys, IReadOnlyList<PathRule> rules, PolicyModes modes, BindingTarget? binding = null)
     {
         _rules = [.. rules];
         _paths = [.. _rules.Select(r => r.Text)];
         _deterministicPaths = [.. _rules.Where(r => r.IsDeterministic).Select(r => r.Text)];
         _queryTokens = _rules.Any(r => r.QueryTokens is not null) ? [.. _rules.Select(r => r.QueryTokens)] : null;
-        if (commits && !binds)
+        if (modes.Commits && !modes.Binds)
         {
             JsonErrors.ThrowInvalidOptions("The document commitment (Commit) needs binding (Bind): the commitment covers the binding's document digest.");
         }
 
-        Binds = binds;
-        Commits = commits;
-        Plan = EncryptionPlan.Create(dataEncryptionKeyId, encryptionAlgorithm, _paths, _deterministicPaths, binds && binding is not null ? binding.WithCommit(commits) : null, _queryTokens);
-        DataEncryptionKeyId = dataEncryptionKeyId;
-        EncryptionAlgorithm = encryptionAlgorithm;
-        _readableKeyIds = [.. acceptedKeyIds.Prepend(dataEncryptionKeyId).Distinct(StringComparer.Ordinal)];
-        ForbidsPlaintext = forbidsPlaintext;
-        EncryptsWrites = encryptsWrites;
+        Modes = modes;
+        Plan = EncryptionPlan.Create(keys.DataEncryptionKeyId, keys.EncryptionAlgorithm, _paths, _deterministicPaths, modes.Binds && binding is not null ? binding.WithCommit(modes.Commits) : null, _queryTokens);
+        DataEncryptionKeyId = keys.DataEncryptionKeyId;
+        EncryptionAlgorithm = keys.EncryptionAlgorithm;
+        _readableKeyIds = [.. keys.AcceptedKeyIds.Prepend(keys.DataEncryptionKeyId).Distinct(StringComparer.Ordinal)];
     }
+
+    /// <summary>What reads and writes under these rules do.</summary>
+    public PolicyModes Modes { get; }
 
     /// <summary>The key every write encrypts with.</summary>
     public string DataEncryptionKeyId { get; }
@@ -59,23 +54,23 @@ internal sealed class PolicyRuleSet
     public string EncryptionAlgorithm { get; }
 
     /// <summary>Whether reads refuse plaintext at a policy path (strict mode); otherwise it is counted.</summary>
-    public bool ForbidsPlaintext { get; }
+    public bool ForbidsPlaintext => Modes.ForbidsPlaintext;
 
     /// <summary>Whether writes that ask for nothing are encrypted by these rules.</summary>
-    public bool EncryptsWrites { get; }
+    public bool EncryptsWrites => Modes.EncryptsWrites;
 
     /// <summary>
     /// Whether the policy binds values to their document (<c>Bind</c>). Only a rule set bound to a container
     /// (<see cref="BindTo"/>) can write or verify bound cells; one that binds without a target refuses writes.
     /// </summary>
-    public bool Binds { get; }
+    public bool Binds => Modes.Binds;
 
     /// <summary>Whether documents carry, and reads verify, the document commitment (<c>Commit</c>; needs <see cref="Binds"/>).</summary>
-    public bool Commits { get; }
+    public bool Commits => Modes.Commits;
 
     /// <summary>The same rules bound to the container <paramref name="target"/> (scope and partition-key paths).</summary>
     public PolicyRuleSet BindTo(BindingTarget target) =>
-        new(DataEncryptionKeyId, EncryptionAlgorithm, _rules, _readableKeyIds.Skip(1), ForbidsPlaintext, EncryptsWrites, Binds, target, Commits);
+        new(new PolicyKeys(DataEncryptionKeyId, EncryptionAlgorithm, _readableKeyIds.Skip(1)), _rules, Modes, target);
 
     /// <summary>The rules, in the policy's order.</summary>
     public IReadOnlyList<PathRule> Rules => _rules;
