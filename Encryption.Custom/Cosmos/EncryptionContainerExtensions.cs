@@ -110,6 +110,6 @@ public static class EncryptionContainerExtensions
         }
 
         QueryDefinition checkedDefinition = encryptionContainer.QueryGuard.Check(definition, out Encryption.Custom.Cosmos.Queries.Tokens.TokenRecheck? recheck, fromLinq: true);
-        return encryptionContainer.Query(checkedDefinition, recheck, d => encryptionContainer.Inner.GetItemQueryStreamIterator(d, state.ContinuationToken, state.RequestOptions));
+        return encryptionContainer.Query(checkedDefinition, recheck, d => encryptionContainer.Inner.GetItemQueryStreamIterator(d, state.ContinuationToken, encryptionContainer.Lookups.Encrypt(state.RequestOptions)));
     }
 }

@@ -190,6 +190,8 @@ public sealed class EncryptedKeyTests(EncryptionFixture fixture) : IClassFixture
         Assert.Equal(new[] { a, sameKey }.OrderBy(c => c.Id), (await AllAsync(container.GetItemQueryIterator<Customer>("SELECT * FROM c", requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey(a.Email) }))).OrderBy(c => c.Id));
         Assert.Equal([b], await AllAsync(container.GetItemQueryIterator<Customer>(new QueryDefinition("SELECT * FROM c WHERE c.id IN (@x, @y)").WithParameter("@x", b.Id).WithParameter("@y", "nobody@example.com"))));
         Assert.Equal([b], await AllAsync(container.ToEncryptionFeedIterator(container.GetItemLinqQueryable<Customer>().Where(c => c.Id == b.Id))));
+        IQueryable<Customer> inPartition = container.GetItemLinqQueryable<Customer>(requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey(a.Email) });
+        Assert.Equal(new[] { a, sameKey }.OrderBy(c => c.Id), (await AllAsync(container.ToEncryptionFeedIterator(inPartition))).OrderBy(c => c.Id));
         JObject projected = Assert.Single(await AllAsync(container.GetItemQueryIterator<JObject>(new QueryDefinition("SELECT c.id, c.email, c.name FROM c WHERE c.id = @id").WithParameter("@id", b.Id))));
         Assert.Equal(b.Id, (string?)projected["id"]);
         Assert.Equal(b.Email, (string?)projected["email"]);
