@@ -1,4 +1,3 @@
-using System.Security.Cryptography;
 using Encryption.Custom;
 using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json;
@@ -35,15 +34,9 @@ internal static class EncryptedKeysExample
     public static async Task<bool> RunAsync(Database database)
     {
         Output.Step("Encrypted id and partition key: a container keyed by an encrypted e-mail address");
-        byte[] kek = RandomNumberGenerator.GetBytes(32);
-        using var keyWrapProvider = new LocalKeyWrapProvider();
-        keyWrapProvider.AddAesKey("kek", kek);
-        using var keys = new CosmosDataEncryptionKeyProvider(keyWrapProvider);
-        await keys.InitializeAsync(database, "keys");
-        await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
-            "accounts-dek", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, LocalKeyWrapProvider.CreateMetadata("kek", KeyWrapAlgorithm.AesKeyWrap));
+        using LocalKeys keys = await LocalKeys.CreateAsync(database, "accounts-dek");
         Container raw = (await database.CreateContainerAsync("accounts", "/email")).Container;
-        Container accounts = Accounts(raw, new CosmosEncryptor(keys));
+        Container accounts = Accounts(raw, keys.Encryptor);
 
         var ada = new Account("ada@example.com", "ada@example.com", "078-05-1120", "basic");
         await accounts.CreateItemAsync(ada, new PartitionKey(ada.Email));
@@ -59,7 +52,6 @@ internal static class EncryptedKeysExample
         Output.Line($"stored email (partition key): {stored["email"]}");
         Output.Line($"read (encryption container): {read}");
 
-        CryptographicOperations.ZeroMemory(kek);
         return Output.Check(read == ada, "a point read by the plaintext address finds the account")
             & Output.Check(patched.Plan == "premium" && patched.Email == ada.Email, "a patch by the plaintext address applies")
             & Output.Check(found.Count == 1 && found[0].Id == ada.Id, "a query on c.id by the plaintext address finds it")

@@ -1,4 +1,3 @@
-using System.Security.Cryptography;
 using Encryption.Custom;
 using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json;
@@ -20,15 +19,9 @@ internal static class NestedSelectorsExample
     public static async Task<bool> RunAsync(Database database)
     {
         Output.Step("Nested selectors and binding: encrypt /address/street, /address/city and /cards/[]/number");
-        byte[] kek = RandomNumberGenerator.GetBytes(32);
-        using var keyWrapProvider = new LocalKeyWrapProvider();
-        keyWrapProvider.AddAesKey("kek", kek);
-        using var keys = new CosmosDataEncryptionKeyProvider(keyWrapProvider);
-        await keys.InitializeAsync(database, "keys");
-        await keys.DataEncryptionKeyContainer.CreateDataEncryptionKeyAsync(
-            "wallets-dek", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, LocalKeyWrapProvider.CreateMetadata("kek", KeyWrapAlgorithm.AesKeyWrap));
+        using LocalKeys keys = await LocalKeys.CreateAsync(database, "wallets-dek");
         Container raw = (await database.CreateContainerAsync("wallets", "/tenant")).Container;
-        Container wallets = raw.WithEncryptor(new CosmosEncryptor(keys), new EncryptionContainerOptions { Policy = Policy() });
+        Container wallets = raw.WithEncryptor(keys.Encryptor, new EncryptionContainerOptions { Policy = Policy() });
 
         var ada = new Wallet("w1", "contoso", "Ada", new("1 Main St", "Springfield", "12345"),
             [new("4111 1111 1111 1111", "12/30", "travel"), new("5500 0000 0000 0004", "01/31", "groceries")]);
@@ -73,7 +66,6 @@ internal static class NestedSelectorsExample
             ok &= Output.Check(refused.Kind == EncryptionErrorKind.CellBindingMismatch && !refused.Message.Contains("4111", StringComparison.Ordinal), "the copied card number is refused (CellBindingMismatch), without echoing it");
         }
 
-        CryptographicOperations.ZeroMemory(kek);
         return ok;
     }
 
