@@ -1,8 +1,8 @@
-using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Json.Leasing;
 using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
@@ -259,24 +259,8 @@ internal sealed class LookupKeys
         return partitionKey;
     }
 
-    // The value as the processors write it at the path: deterministic, marker "string", the id in its stored alphabet.
-    private string Encrypt(DataEncryptionKey key, string value, int pathIndex)
-    {
-        byte[] plainText = Encoding.UTF8.GetBytes(value);
-        try
-        {
-            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(key, plainText.Length)];
-            int written = EncryptedValueCodec.Encode(key, TypeMarker.String, plainText, encoded, _rules!.Plan.GetDeterministicPrefix(pathIndex));
-            if (pathIndex == _idIndex)
-            {
-                written = IdCellText.ToStored(encoded.AsSpan(0, written));
-            }
-
-            return Encoding.ASCII.GetString(encoded, 0, written);
-        }
-        finally
-        {
-            System.Security.Cryptography.CryptographicOperations.ZeroMemory(plainText);
-        }
-    }
+    // The value as the processors write it at the path (StoredValue: deterministic, marker "string", the id in its
+    // stored alphabet).
+    private string Encrypt(DataEncryptionKey key, string value, int pathIndex) =>
+        StoredValue.EncryptString(key, value, new ValueSite(_rules!.Plan.GetPath(pathIndex), _rules.Plan.GetDeterministicPrefix(pathIndex), _rules.DataEncryptionKeyId));
 }
