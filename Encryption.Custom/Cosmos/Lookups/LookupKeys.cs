@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using System.Text.Json;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Json.Leasing;
@@ -219,7 +220,7 @@ internal sealed class LookupKeys
         if (values.Length == 1 && encrypted.Length == 1)
         {
             return encrypted[0] >= 0 && values[0].ValueKind == JsonValueKind.String
-                ? new PartitionKey(Encrypt(key, values[0].GetString()!, encrypted[0]))
+                ? new PartitionKey(Encrypt(key, values[0], encrypted[0]))
                 : Refuse(values[0], encrypted[0], partitionKey);
         }
 
@@ -231,7 +232,7 @@ internal sealed class LookupKeys
             int pathIndex = i < encrypted.Length ? encrypted[i] : -1;
             if (pathIndex >= 0 && value.ValueKind == JsonValueKind.String)
             {
-                builder.Add(Encrypt(key, value.GetString()!, pathIndex));
+                builder.Add(Encrypt(key, value, pathIndex));
                 continue;
             }
 
@@ -262,5 +263,12 @@ internal sealed class LookupKeys
     // The value as the processors write it at the path (StoredValue: deterministic, marker "string", the id in its
     // stored alphabet).
     private string Encrypt(DataEncryptionKey key, string value, int pathIndex) =>
-        StoredValue.EncryptString(key, value, new ValueSite(_rules!.Plan.GetPath(pathIndex), _rules.Plan.GetDeterministicPrefix(pathIndex), _rules.DataEncryptionKeyId));
+        StoredValue.EncryptString(key, value, Site(pathIndex));
+
+    // A partition key component from its JSON token, unescaped as a document's string is (an escaped lone surrogate
+    // is refused without the reader's message, which quotes it).
+    private string Encrypt(DataEncryptionKey key, JsonElement value, int pathIndex) =>
+        StoredValue.EncryptJson(key, JsonMarshal.GetRawUtf8Value(value), Site(pathIndex), EncryptionProcessorOptions.DefaultMaxDepth);
+
+    private ValueSite Site(int pathIndex) => new(_rules!.Plan.GetPath(pathIndex), _rules.Plan.GetDeterministicPrefix(pathIndex), _rules.DataEncryptionKeyId);
 }

@@ -120,7 +120,17 @@ internal sealed class QueryOperandEncryptor
             return own;
         }
 
-        byte[] json = Serialize(value);
+        byte[] json;
+        try
+        {
+            json = Serialize(value);
+        }
+        catch (EncoderFallbackException)
+        {
+            // A strict serializer refuses a lone surrogate itself: refused as the rules refuse it, without its message.
+            throw PlainValue.LoneSurrogate(_policy.GetPath(pathIndex));
+        }
+
         try
         {
             // Objects and arrays are refused at their first token (the path is deterministic), so the depth limit is

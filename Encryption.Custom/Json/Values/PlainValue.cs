@@ -136,10 +136,14 @@ internal static class PlainValue
         }
         catch (EncoderFallbackException)
         {
-            throw new EncryptionException(
-                EncryptionErrorKind.MalformedDocument,
-                $"The string at '{path}' is not valid Unicode (it holds a lone surrogate).",
-                path: path);
+            throw LoneSurrogate(path);
         }
     }
+
+    /// <summary>
+    /// The refusal of a string holding a lone surrogate, also for callers whose serializer met it first (its own
+    /// message quotes the character).
+    /// </summary>
+    public static EncryptionException LoneSurrogate(string path) =>
+        new(EncryptionErrorKind.MalformedDocument, $"The string at '{path}' is not valid Unicode (it holds a lone surrogate).", path: path);
 }
