@@ -1,8 +1,9 @@
-using System.Text;
+using System.Runtime.InteropServices;
 using System.Text.Json;
 using Encryption.Custom.Cosmos.Processing;
 using Encryption.Custom.Json.Leasing;
 using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
@@ -219,7 +220,7 @@ internal sealed class LookupKeys
         if (values.Length == 1 && encrypted.Length == 1)
         {
             return encrypted[0] >= 0 && values[0].ValueKind == JsonValueKind.String
-                ? new PartitionKey(Encrypt(key, values[0].GetString()!, encrypted[0]))
+                ? new PartitionKey(Encrypt(key, values[0], encrypted[0]))
                 : Refuse(values[0], encrypted[0], partitionKey);
         }
 
@@ -231,7 +232,7 @@ internal sealed class LookupKeys
             int pathIndex = i < encrypted.Length ? encrypted[i] : -1;
             if (pathIndex >= 0 && value.ValueKind == JsonValueKind.String)
             {
-                builder.Add(Encrypt(key, value.GetString()!, pathIndex));
+                builder.Add(Encrypt(key, value, pathIndex));
                 continue;
             }
 
@@ -259,24 +260,15 @@ internal sealed class LookupKeys
         return partitionKey;
     }
 
-    // The value as the processors write it at the path: deterministic, marker "string", the id in its stored alphabet.
-    private string Encrypt(DataEncryptionKey key, string value, int pathIndex)
-    {
-        byte[] plainText = Encoding.UTF8.GetBytes(value);
-        try
-        {
-            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(key, plainText.Length)];
-            int written = EncryptedValueCodec.Encode(key, TypeMarker.String, plainText, encoded, _rules!.Plan.GetDeterministicPrefix(pathIndex));
-            if (pathIndex == _idIndex)
-            {
-                written = IdCellText.ToStored(encoded.AsSpan(0, written));
-            }
+    // The value as the processors write it at the path (StoredValue: deterministic, marker "string", the id in its
+    // stored alphabet).
+    private string Encrypt(DataEncryptionKey key, string value, int pathIndex) =>
+        StoredValue.EncryptString(key, value, Site(pathIndex));
 
-            return Encoding.ASCII.GetString(encoded, 0, written);
-        }
-        finally
-        {
-            System.Security.Cryptography.CryptographicOperations.ZeroMemory(plainText);
-        }
-    }
+    // A partition key component from its JSON token, unescaped as a document's string is (an escaped lone surrogate
+    // is refused without the reader's message, which quotes it).
+    private string Encrypt(DataEncryptionKey key, JsonElement value, int pathIndex) =>
+        StoredValue.EncryptJson(key, JsonMarshal.GetRawUtf8Value(value), Site(pathIndex), EncryptionProcessorOptions.DefaultMaxDepth);
+
+    private ValueSite Site(int pathIndex) => new(_rules!.Plan.GetPath(pathIndex), _rules.Plan.GetDeterministicPrefix(pathIndex), _rules.DataEncryptionKeyId);
 }

@@ -1,15 +1,15 @@
 using Encryption.Custom.Crypto.Pooling;
 using Encryption.Custom.Json.Leasing;
-using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.Values;
+using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Cosmos.Patch;
 
 /// <summary>
-/// Encrypts one patch value (or query parameter) exactly as a document property would be, through the value codec
-/// (<see cref="ValueEncryptor"/>): the key is leased here, the value encrypted on its own, the wire format stays in
-/// the JSON layer.
+/// Encrypts one patch value exactly as a document property would be, through the JSON layer's one owner of values
+/// encrypted on their own (<see cref="StoredValue"/>): the key is leased here, the wire format stays in the JSON layer.
 /// </summary>
 internal static class PatchValueEncryptor
 {
@@ -35,7 +35,8 @@ internal static class PatchValueEncryptor
         CancellationToken cancellationToken)
     {
         using DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false);
-        return ValueEncryptor.Encrypt(lease.Key!, dataEncryptionKeyId, valueJson.Span, path, deterministic, processor.MaxDepth);
+        byte[] prefix = deterministic ? DeterministicIvContext.CreatePathPrefix(path) : [];
+        return StoredValue.EncryptJson(lease.Key!, valueJson.Span, new ValueSite(path, prefix, dataEncryptionKeyId), processor.MaxDepth);
     }
 
     /// <summary>Reads a patch value's JSON into a pooled buffer (the caller returns it: it holds plaintext).</summary>

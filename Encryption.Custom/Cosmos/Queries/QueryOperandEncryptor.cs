@@ -1,12 +1,10 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
-using System.Text.Json;
 using Encryption.Custom.Cosmos.Queries.Sql;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Leasing;
-using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
@@ -44,37 +42,14 @@ internal sealed class QueryOperandEncryptor
     /// <exception cref="EncryptionException">The value is an object or array, or a number no document property could hold, or a key is unavailable.</exception>
     public string[]? Encrypt(SqlExpression operand, int pathIndex, IReadOnlyDictionary<string, object?> parameters, QueryKeyLeases keys)
     {
-        byte[]? plainText = null;
-        try
+        using PlainValueBuffer? value = operand switch
         {
-            TypeMarker marker;
-            int length;
-            switch (operand)
-            {
-                case SqlLiteral literal:
-                    (marker, plainText, length) = FromLiteral(literal, pathIndex);
-                    break;
-                case SqlParameterReference parameter when parameters.TryGetValue(parameter.Name, out object? value) && value is not null:
-                    RefuseForeignCipherText(parameter.Name, value, pathIndex, keys);
-                    if (!TryFromParameter(value, pathIndex, keys, out marker, out plainText, out length))
-                    {
-                        return null;
-                    }
-
-                    break;
-                default:
-                    return null;
-            }
-
-            return EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, keys);
-        }
-        finally
-        {
-            if (plainText is not null)
-            {
-                CryptographicOperations.ZeroMemory(plainText);
-            }
-        }
+            SqlLiteral literal => FromLiteral(literal, pathIndex),
+            SqlParameterReference parameter when parameters.TryGetValue(parameter.Name, out object? given) && given is not null
+                => FromParameter(parameter.Name, given, pathIndex, keys),
+            _ => null,
+        };
+        return value is null ? null : EncryptUnderEveryKey(value, pathIndex, keys);
     }
 
     /// <summary>
@@ -92,94 +67,75 @@ internal sealed class QueryOperandEncryptor
 
     private string? EncryptUnderCurrentKey(object value, int pathIndex, QueryKeyLeases keys)
     {
-        byte[]? plainText = null;
-        try
-        {
-            return TryFromParameter(value, pathIndex, keys, out TypeMarker marker, out plainText, out int length)
-                ? EncryptUnderEveryKey(marker, plainText.AsSpan(0, length), pathIndex, keys, currentOnly: true)[0]
-                : null;
-        }
-        finally
-        {
-            if (plainText is not null)
-            {
-                CryptographicOperations.ZeroMemory(plainText);
-            }
-        }
+        using PlainValueBuffer? plainValue = FromParameter(name: null, value, pathIndex, keys);
+        return plainValue is null ? null : EncryptUnderEveryKey(plainValue, pathIndex, keys, currentOnly: true)[0];
     }
 
-    private string[] EncryptUnderEveryKey(TypeMarker marker, ReadOnlySpan<byte> plainText, int pathIndex, QueryKeyLeases keys, bool currentOnly = false)
+    // As a document stores the value at the path (StoredValue: the deterministic cell, the id in its stored alphabet).
+    private string[] EncryptUnderEveryKey(PlainValueBuffer value, int pathIndex, QueryKeyLeases keys, bool currentOnly = false)
     {
         var cipherTexts = new List<string>();
         foreach (string keyId in currentOnly ? _policy.ReadableKeyIds.Take(1) : _policy.ReadableKeyIds)
         {
-            DataEncryptionKey key = keys.Get(keyId);
-            byte[] encoded = new byte[EncryptedValueCodec.GetEncodedLength(key, plainText.Length)];
-            int written = EncryptedValueCodec.Encode(key, marker, plainText, encoded, _policy.GetDeterministicPrefix(pathIndex));
-            if (_policy.GetPath(pathIndex) == IdCellText.Path)
-            {
-                // As the id is stored (IdCellText); an id too long to be encrypted is refused, as a write would be.
-                written = IdCellText.ToStored(encoded.AsSpan(0, written));
-            }
-
-            cipherTexts.Add(Encoding.ASCII.GetString(encoded, 0, written));
+            cipherTexts.Add(StoredValue.Encrypt(keys.Get(keyId), value, Site(pathIndex)));
         }
 
         return [.. cipherTexts];
     }
 
-    private (TypeMarker Marker, byte[] PlainText, int Length) FromLiteral(SqlLiteral literal, int pathIndex)
+    // Where an operand of the path is stored; errors name the current key.
+    private ValueSite Site(int pathIndex) => new(_policy.GetPath(pathIndex), _policy.GetDeterministicPrefix(pathIndex), _policy.ReadableKeyIds.First());
+
+    // A SQL literal read into the value it stands for, then classified by the rules every document value follows.
+    private PlainValueBuffer FromLiteral(SqlLiteral literal, int pathIndex)
     {
         switch (literal.Kind)
         {
             case SqlLiteralKind.String:
-                byte[] utf8 = Encoding.UTF8.GetBytes(literal.Text);
-                return (TypeMarker.String, utf8, utf8.Length);
+                return PlainValueBuffer.FromString(literal.Text, _policy.GetPath(pathIndex));
             case SqlLiteralKind.Boolean:
-                return Scalar(TypeMarker.Boolean, literal.Text.Equals("true", StringComparison.OrdinalIgnoreCase) ? 1 : 0);
+                return PlainValueBuffer.FromBoolean(literal.Text.Equals("true", StringComparison.OrdinalIgnoreCase));
             default:
                 if (literal.Text.StartsWith("0x", StringComparison.OrdinalIgnoreCase)
                     && long.TryParse(literal.Text.AsSpan(2), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out long hex))
                 {
-                    return Scalar(TypeMarker.Long, hex);
+                    return PlainValueBuffer.FromInteger(hex);
                 }
 
-                return FromNumber(Encoding.ASCII.GetBytes(literal.Text), pathIndex);
+                return PlainValueBuffer.FromNumber(Encoding.ASCII.GetBytes(literal.Text), _policy.GetPath(pathIndex));
         }
     }
 
-    private bool TryFromParameter(object value, int pathIndex, QueryKeyLeases keys, out TypeMarker marker, out byte[] plainText, out int length)
+    // A parameter as the client's serializer writes it, or, when it holds this path's ciphertext (AddParameterAsync),
+    // its plaintext; null for a null value. A name is given for a query's parameter (checked against other paths).
+    private PlainValueBuffer? FromParameter(string? name, object value, int pathIndex, QueryKeyLeases keys)
     {
-        if (value is string text && TryDecryptOwnCipherText(text, pathIndex, keys, out marker, out plainText, out length))
+        if (name is not null)
         {
-            return true;
+            RefuseForeignCipherText(name, value, pathIndex, keys);
         }
 
-        byte[] json = Serialize(value);
+        if (value is string text && TryDecryptOwnCipherText(text, pathIndex, keys) is { } own)
+        {
+            return own;
+        }
+
+        byte[] json;
         try
         {
-            var reader = new Utf8JsonReader(json);
-            reader.Read();
-            switch (reader.TokenType)
-            {
-                case JsonTokenType.Null:
-                    (marker, plainText, length) = (default, [], 0);
-                    return false;
-                case JsonTokenType.String:
-                    plainText = new byte[reader.HasValueSequence ? reader.ValueSequence.Length : reader.ValueSpan.Length];
-                    length = reader.CopyString(plainText);
-                    marker = TypeMarker.String;
-                    return true;
-                case JsonTokenType.True or JsonTokenType.False:
-                    (marker, plainText, length) = Scalar(TypeMarker.Boolean, reader.TokenType == JsonTokenType.True ? 1 : 0);
-                    return true;
-                case JsonTokenType.Number:
-                    (marker, plainText, length) = FromNumber(reader.ValueSpan.ToArray(), pathIndex);
-                    return true;
-                default:
-                    JsonErrors.ThrowDeterministicContainer(_policy.GetPath(pathIndex), _policy.ReadableKeyIds.First());
-                    throw new UnreachableException();
-            }
+            json = Serialize(value);
+        }
+        catch (EncoderFallbackException)
+        {
+            // A strict serializer refuses a lone surrogate itself: refused as the rules refuse it, without its message.
+            throw PlainValue.LoneSurrogate(_policy.GetPath(pathIndex));
+        }
+
+        try
+        {
+            // Objects and arrays are refused at their first token (the path is deterministic), so the depth limit is
+            // never reached; it is the processors' default only for form's sake.
+            return PlainValueBuffer.FromJson(json, Site(pathIndex), EncryptionProcessorOptions.DefaultMaxDepth);
         }
         finally
         {
@@ -232,10 +188,9 @@ internal sealed class QueryOperandEncryptor
         }
     }
 
-    // A value AddParameterAsync encrypted for this path, under any accepted key: its plaintext.
-    private bool TryDecryptOwnCipherText(string text, int pathIndex, QueryKeyLeases keys, out TypeMarker marker, out byte[] plainText, out int length)
+    // A value AddParameterAsync encrypted for this path, under any accepted key: its plaintext, or null.
+    private PlainValueBuffer? TryDecryptOwnCipherText(string text, int pathIndex, QueryKeyLeases keys)
     {
-        (marker, plainText, length) = (default, [], 0);
         byte[] base64 = Encoding.UTF8.GetBytes(IdCellText.ForCodec(_policy.GetPath(pathIndex), text));
         foreach (string keyId in _policy.ReadableKeyIds)
         {
@@ -247,41 +202,15 @@ internal sealed class QueryOperandEncryptor
             }
 
             byte[] blob = new byte[EncryptedValueCodec.GetMaxBlobLength(base64.Length)];
-            plainText = new byte[EncryptedValueCodec.GetMaxPlainTextLength(key, base64.Length)];
-            if (EncryptedValueCodec.TryDecrypt(key, base64, blob, plainText, out marker, out length) == EncryptedValueStatus.Valid)
+            byte[] plainText = new byte[EncryptedValueCodec.GetMaxPlainTextLength(key, base64.Length)];
+            if (EncryptedValueCodec.TryDecrypt(key, base64, blob, plainText, out TypeMarker marker, out int length) == EncryptedValueStatus.Valid)
             {
-                return true;
+                return PlainValueBuffer.FromDecrypted(marker, plainText, length);
             }
+
+            CryptographicOperations.ZeroMemory(plainText);
         }
 
-        return false;
-    }
-
-    // As the processors encrypt a number: an int64 when it parses as one, else a finite double; an integer
-    // literal beyond int64 is refused rather than rounded.
-    private (TypeMarker Marker, byte[] PlainText, int Length) FromNumber(byte[] text, int pathIndex)
-    {
-        if (long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out long integer))
-        {
-            return Scalar(TypeMarker.Long, integer);
-        }
-
-        bool isInteger = text.AsSpan().IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0;
-        double value = 0;
-        if (isInteger || !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out value) || !double.IsFinite(value))
-        {
-            JsonErrors.ThrowNumberNotRepresentable(_policy.GetPath(pathIndex));
-        }
-
-        byte[] scalar = new byte[ScalarEncoding.Length];
-        ScalarEncoding.WriteDouble(value, scalar);
-        return (TypeMarker.Double, scalar, scalar.Length);
-    }
-
-    private static (TypeMarker Marker, byte[] PlainText, int Length) Scalar(TypeMarker marker, long value)
-    {
-        byte[] scalar = new byte[ScalarEncoding.Length];
-        ScalarEncoding.WriteInt64(value, scalar);
-        return (marker, scalar, scalar.Length);
+        return null;
     }
 }

@@ -4,6 +4,7 @@ using System.Text;
 using Encryption.Custom.Crypto.Pooling;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
 
@@ -13,6 +14,7 @@ namespace Encryption.Custom.Json.JTokens;
 internal static class JTokenValueCodec
 {
     /// <summary>Encrypts <paramref name="token"/> (the value of the plan's path at <paramref name="pathIndex"/>); returns the base64 text of marker ‖ cell.</summary>
+    /// <remarks>Marker and plaintext by the one mapping (<see cref="PlainValue"/>), from the values Newtonsoft.Json parsed.</remarks>
     /// <exception cref="EncryptionException">The value cannot be represented (<see cref="EncryptionErrorKind.LimitExceeded"/>) or encrypted.</exception>
     public static string Encrypt(JToken token, DataEncryptionKey key, EncryptionPlan plan, int pathIndex, CellBinding binding = default)
     {
@@ -22,11 +24,11 @@ internal static class JTokenValueCodec
         {
             case JTokenType.String:
                 string text = (string)token!;
-                int maxLength = JObjectReader.StrictUtf8.GetMaxByteCount(text.Length);
+                int maxLength = PlainValue.GetMaxStringLength(text);
                 byte[] rented = ArrayPool<byte>.Shared.Rent(maxLength);
                 try
                 {
-                    int length = GetStrictUtf8(text, rented, path);
+                    int length = PlainValue.String(text, rented, path);
                     return Encode(key, TypeMarker.String, rented.AsSpan(0, length), plan, pathIndex, binding);
                 }
                 finally
@@ -44,35 +46,29 @@ internal static class JTokenValueCodec
                     return null;
                 }
 
-                ScalarEncoding.WriteInt64(integer, scalar);
-                return EncodeScalar(key, TypeMarker.Long, scalar, plan, pathIndex, binding);
+                return EncodeScalar(key, PlainValue.Integer(integer, scalar), scalar, plan, pathIndex, binding);
 
             case JTokenType.Float:
-                if (((JValue)token).Value is not double number || !double.IsFinite(number))
+                if (((JValue)token).Value is not double number)
                 {
                     JsonErrors.ThrowNumberNotRepresentable(path);
                     return null;
                 }
 
-                ScalarEncoding.WriteDouble(number, scalar);
-                return EncodeScalar(key, TypeMarker.Double, scalar, plan, pathIndex, binding);
+                return EncodeScalar(key, PlainValue.Double(number, scalar, path), scalar, plan, pathIndex, binding);
 
             case JTokenType.Boolean:
-                ScalarEncoding.WriteBoolean((bool)token, scalar);
-                return EncodeScalar(key, TypeMarker.Boolean, scalar, plan, pathIndex, binding);
+                return EncodeScalar(key, PlainValue.Boolean((bool)token, scalar), scalar, plan, pathIndex, binding);
 
             case JTokenType.Object:
             case JTokenType.Array:
-                if (plan.IsDeterministic(pathIndex))
-                {
-                    JsonErrors.ThrowDeterministicContainer(path, plan.DataEncryptionKeyId);
-                }
+                TypeMarker marker = PlainValue.Container(token.Type == JTokenType.Object, plan.IsDeterministic(pathIndex), path, plan.DataEncryptionKeyId);
 
                 // The pooled writer zeroes the plaintext when it is disposed.
                 using (var json = new PooledBufferWriter())
                 {
                     JObjectReader.WriteUtf8(token, json);
-                    return Encode(key, token.Type == JTokenType.Object ? TypeMarker.Object : TypeMarker.Array, json.WrittenSpan, plan, pathIndex, binding);
+                    return Encode(key, marker, json.WrittenSpan, plan, pathIndex, binding);
                 }
 
             default:
@@ -128,21 +124,20 @@ internal static class JTokenValueCodec
         }
     }
 
-    // The base64 text of marker ‖ cell, through a rented buffer: the string is the only allocation.
+    // The base64 text of marker ‖ cell. Unbound cells are the ones a value on its own gets (StoredValue: deterministic
+    // IV, the id's stored alphabet), so a query operand or a lookup meets the same bytes.
     private static string Encode(DataEncryptionKey key, TypeMarker marker, ReadOnlySpan<byte> plainText, EncryptionPlan plan, int pathIndex, CellBinding binding)
     {
+        // Deterministic values (the id's among them) are never bound (wire-format.md "Bound cells").
+        if (binding.IsEmpty || plan.IsDeterministic(pathIndex))
+        {
+            return StoredValue.Encrypt(key, marker, plainText, new ValueSite(plan.GetPath(pathIndex), plan.GetDeterministicPrefix(pathIndex), plan.DataEncryptionKeyId));
+        }
+
         byte[] encoded = ArrayPool<byte>.Shared.Rent(EncryptedValueCodec.GetEncodedLength(key, plainText.Length));
         try
         {
-            // Deterministic values are never bound (wire-format.md "Bound cells").
-            int length = !binding.IsEmpty && !plan.IsDeterministic(pathIndex)
-                ? BoundValueCodec.Encode(key, binding, plan.GetSelector(pathIndex), marker, plainText, encoded)
-                : EncryptedValueCodec.Encode(key, marker, plainText, encoded, plan.GetDeterministicPrefix(pathIndex));
-            if (IdCellText.IsIdSelector(plan.GetSelector(pathIndex)))
-            {
-                length = IdCellText.ToStored(encoded.AsSpan(0, length));
-            }
-
+            int length = BoundValueCodec.Encode(key, binding, plan.GetSelector(pathIndex), marker, plainText, encoded);
             return Encoding.ASCII.GetString(encoded, 0, length);
         }
         finally
@@ -190,21 +185,6 @@ internal static class JTokenValueCodec
                 }
 
                 return token;
-        }
-    }
-
-    private static int GetStrictUtf8(string value, byte[] destination, string path)
-    {
-        try
-        {
-            return JObjectReader.StrictUtf8.GetBytes(value, destination);
-        }
-        catch (EncoderFallbackException)
-        {
-            throw new EncryptionException(
-                EncryptionErrorKind.MalformedDocument,
-                $"The string at '{path}' is not valid Unicode (it holds a lone surrogate).",
-                path: path);
         }
     }
 }

@@ -3,6 +3,7 @@ using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;

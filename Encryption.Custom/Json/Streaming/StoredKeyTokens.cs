@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -43,8 +44,8 @@ internal readonly record struct StoredKeyTokens([property: DebuggerBrowsable(Deb
             return Encoding.UTF8.GetBytes(System.Text.Json.JsonDocument.Parse(idToken.ToArray()).RootElement.GetString()!);
         }
 
-        byte[] text = Encoding.ASCII.GetBytes(ValueEncryptor.Encrypt(Key, Plan.DataEncryptionKeyId, idToken, IdCellText.Path, deterministic: true, MaxDepth));
-        return text[..IdCellText.ToStored(text)];
+        // In the id's stored alphabet (StoredValue applies it at /id).
+        return Encoding.ASCII.GetBytes(Encrypt(IdCellText.Path, idToken));
     }
 
     /// <summary>The stored JSON token of the partition-key value <paramref name="token"/> at <paramref name="path"/> (unchanged when the path is not encrypted, or the value is null).</summary>
@@ -55,8 +56,12 @@ internal readonly record struct StoredKeyTokens([property: DebuggerBrowsable(Deb
             return token.ToArray();
         }
 
-        return Encoding.ASCII.GetBytes("\"" + ValueEncryptor.Encrypt(Key, Plan.DataEncryptionKeyId, token, path, deterministic: true, MaxDepth) + "\"");
+        return Encoding.ASCII.GetBytes("\"" + Encrypt(path, token) + "\"");
     }
+
+    // As a lookup of the same value encrypts it (Cosmos/Lookups), so the binding covers what the service stores.
+    private string Encrypt(string path, ReadOnlySpan<byte> token) =>
+        StoredValue.EncryptJson(Key, token, new ValueSite(path, Plan.GetDeterministicPrefix(Plan.IndexOf(path)), Plan.DataEncryptionKeyId), MaxDepth);
 
     private static bool IsEncrypted(EncryptionPlan plan, string path)
     {

@@ -3,6 +3,8 @@ using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
@@ -113,8 +115,8 @@ internal static partial class StreamEncryptor
             case JsonTokenType.True:
             case JsonTokenType.False:
                 Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
-                ScalarEncoding.WriteBoolean(property.ValueType == JsonTokenType.True, boolean);
-                return WriteEncrypted(pass.Output, pass.Key, TypeMarker.Boolean, boolean, new CellTarget(pass.Plan, pathIndex, pass.Binding), ref unused);
+                TypeMarker marker = PlainValue.Boolean(property.ValueType == JsonTokenType.True, boolean);
+                return WriteEncrypted(pass.Output, pass.Key, marker, boolean, new CellTarget(pass.Plan, pathIndex, pass.Binding), ref unused);
 
             default:
                 // The scan judged the value well-formed and within the depth limit; the reader only decodes it.

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using System.Text.Json;
@@ -8,13 +7,14 @@ using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.Tokens;
+using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
 
-// One value to its cell: the mapping from a JSON value to type marker and plaintext, the cell written as quoted
-// base64, and the cell's step in the document commitment. Documents (StreamEncryptor.cs) and single values
-// (ValueEncryptor) both come here.
+// One document value to its cell: marker and plaintext by the one mapping (Json/Values/PlainValue), the cell written
+// as quoted base64, and the cell's step in the document commitment. Documents (StreamEncryptor.cs) and nested
+// selectors come here; values encrypted on their own go through Json/Values/StoredValue.
 internal static partial class StreamEncryptor
 {
     // The value of the plan's top-level path at the reader, with its query tokens when the path declares them.
@@ -22,9 +22,8 @@ internal static partial class StreamEncryptor
         EncryptValue(ref reader, input, pass.Output, pass.Key, new CellTarget(pass.Plan, pathIndex, pass.Binding, pass.Plan.GetQueryTokens(pathIndex), tokens), pass.MaxDepth, ref chain);
 
     /// <summary>
-    /// Encrypts the value at the reader (positioned on its first token) and writes it quoted: the one mapping from a
-    /// JSON value to marker and plaintext, shared by documents, nested selectors and single values
-    /// (<see cref="ValueEncryptor"/>). When the target commits, the cell written is appended to
+    /// Encrypts the value at the reader (positioned on its first token) and writes it quoted, classified by
+    /// <see cref="PlainValue"/> as every value is, for documents and nested selectors. When the target commits, the cell written is appended to
     /// <paramref name="chain"/>; with a token rule, the value's query tokens are written to the target's tokens.
     /// </summary>
     /// <param name="reader">On the value's first token; left on its last.</param>
@@ -44,65 +43,26 @@ internal static partial class StreamEncryptor
         int maxDepth,
         ref CommitmentChain chain)
     {
-        switch (reader.TokenType)
+        // The marker (and a scalar's plaintext) by the one mapping (PlainValue); strings and containers are encrypted
+        // from the document's own bytes, so this loop copies nothing it does not have to.
+        Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
+        TypeMarker marker = PlainValue.Classify(ref reader, scalar, !cell.Deterministic.IsEmpty, cell.Path, cell.KeyId);
+        switch (marker)
         {
-            case JsonTokenType.String:
+            case TypeMarker.String:
                 return reader.ValueIsEscaped
                     ? EncryptEscapedString(ref reader, output, key, cell, ref chain)
                     : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, cell, ref chain);
 
-            case JsonTokenType.Number:
-                return EncryptNumber(ref reader, output, key, cell, ref chain);
-
-            case JsonTokenType.True:
-            case JsonTokenType.False:
-                Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
-                ScalarEncoding.WriteBoolean(reader.TokenType == JsonTokenType.True, boolean);
-                return WriteEncrypted(output, key, TypeMarker.Boolean, boolean, cell, ref chain);
-
-            case JsonTokenType.StartObject:
-            case JsonTokenType.StartArray:
-                if (!cell.Deterministic.IsEmpty)
-                {
-                    JsonErrors.ThrowDeterministicContainer(cell.Path, cell.KeyId);
-                }
-
-                TypeMarker marker = reader.TokenType == JsonTokenType.StartObject ? TypeMarker.Object : TypeMarker.Array;
+            case TypeMarker.Object:
+            case TypeMarker.Array:
                 int start = (int)reader.TokenStartIndex;
                 JsonDepth.SkipContainer(ref reader, maxDepth, 0);
                 return EncryptContainer(input[start..(int)reader.BytesConsumed], output, key, marker, cell, ref chain);
 
             default:
-                JsonErrors.ThrowUnsupportedValue(cell.Path);
-                return 0;
+                return WriteEncrypted(output, key, marker, scalar, cell, ref chain);
         }
-    }
-
-    private static int EncryptNumber(scoped ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, scoped in CellTarget cell, ref CommitmentChain chain)
-    {
-        Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
-        if (reader.TryGetInt64(out long integer))
-        {
-            ScalarEncoding.WriteInt64(integer, scalar);
-            return WriteEncrypted(output, key, TypeMarker.Long, scalar, cell, ref chain);
-        }
-
-        // A plain integer literal that does not fit int64 is rejected, never silently stored as a double.
-        ReadOnlySpan<byte> text = reader.ValueSpan;
-        bool isIntegerLiteral = text.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0;
-
-        // The BCL parser rounds correctly; Utf8JsonReader.TryGetDouble is off by one ulp for some literals
-        // (for example 298969000000000000000.0), which would disagree with Newtonsoft.Json.
-        double value = 0;
-        if (isIntegerLiteral
-            || !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out value)
-            || !double.IsFinite(value))
-        {
-            JsonErrors.ThrowNumberNotRepresentable(cell.Path);
-        }
-
-        ScalarEncoding.WriteDouble(value, scalar);
-        return WriteEncrypted(output, key, TypeMarker.Double, scalar, cell, ref chain);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -1,8 +1,7 @@
 using System.Text.Json;
 using Encryption.Custom.Json.Errors;
-using Encryption.Custom.Json.WireFormat;
 
-namespace Encryption.Custom.Json.Streaming;
+namespace Encryption.Custom.Json.Text;
 
 /// <summary>
 /// Skips values while enforcing the configured depth limit ourselves, so that a deep document is reported as
