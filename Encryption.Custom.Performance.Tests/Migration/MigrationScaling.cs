@@ -10,7 +10,7 @@ namespace Encryption.Custom.Performance.Tests.Migration;
 /// <summary>
 /// Whether more instances of <see cref="EncryptionMigrationJob"/> migrate faster (issue 36):
 /// <c>EMULATOR_LATENCY_MS=20 EMULATOR_PARTITION_RANGES=8 Emulator/emulator.sh run -- dotnet run -c Release --project
-/// Encryption.Custom.Performance.Tests -- MigrationScaling [--documents 10000] [--instances 1,2,4]</c>. For each
+/// Encryption.Custom.Performance.Tests -- MigrationScaling [--documents 10000] [--instances 1,2,4] [--trace]</c>. For each
 /// instance count it seeds a container of several partition key ranges with 1 KB plaintext documents, starts the
 /// first instance, starts the others at its first progress report (as several machines running the same command
 /// would, without racing for the lease container's initialization), and times until every instance has returned.
@@ -20,7 +20,9 @@ namespace Encryption.Custom.Performance.Tests.Migration;
 /// endpoint answers in about a millisecond on loopback, so without it the endpoint's one thread and the two cores bind
 /// first). Printed per instance count: documents per second end to end, request units per document over all
 /// instances, documents rewritten in total (the count itself when none was rewritten twice), conflicts redone, and how
-/// many documents each instance rewrote (how the change feed processor's leases fell). Exits 2 on bad arguments, 1
+/// many documents each instance rewrote (how the change feed processor's leases fell), the cores this process used on
+/// average and how busy the machine's cores were (whether the CPU binds). <c>--trace</c> adds one stderr line per
+/// progress report and per job log event of every instance, timed from the run's start. Exits 2 on bad arguments, 1
 /// when a run does not complete or rewrites a document twice, else 0 (timings are not a pass/fail check).
 /// </remarks>
 public static class MigrationScaling
@@ -32,10 +34,16 @@ public static class MigrationScaling
         ArgumentNullException.ThrowIfNull(args);
         int documents = 10_000;
         int[] instances = [1, 2, 4];
+        bool trace = false;
         for (int i = 0; i < args.Length; i += 2)
         {
             string? value = i + 1 < args.Length ? args[i + 1] : null;
-            if (args[i] == "--documents" && int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out int parsed) && parsed > 0)
+            if (args[i] == "--trace")
+            {
+                trace = true;
+                i--;
+            }
+            else if (args[i] == "--documents" && int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out int parsed) && parsed > 0)
             {
                 documents = parsed;
             }
@@ -45,7 +53,7 @@ public static class MigrationScaling
             }
             else
             {
-                Console.Error.WriteLine($"usage: {Name} [--documents N] [--instances 1,2,4]");
+                Console.Error.WriteLine($"usage: {Name} [--documents N] [--instances 1,2,4] [--trace]");
                 return 2;
             }
         }
@@ -57,13 +65,13 @@ public static class MigrationScaling
 
         Console.WriteLine($"{Name}: {documents} documents of 1 KB, endpoint latency {Environment.GetEnvironmentVariable("EMULATOR_LATENCY_MS") ?? "(not set)"} ms, ranges {Environment.GetEnvironmentVariable("EMULATOR_PARTITION_RANGES") ?? "(default)"}");
         Console.WriteLine(string.Join('\n', MachineDescription.Describe().Select(item => $"- {item.Name}: {item.Value}")));
-        Console.WriteLine("| instances | seconds | documents/s | speed-up | RU per document | rewritten | conflicts redone | rewritten per instance |");
-        Console.WriteLine("|---:|---:|---:|---:|---:|---:|---:|---|");
+        Console.WriteLine("| instances | seconds | documents/s | speed-up | RU per document | rewritten | conflicts redone | rewritten per instance | harness CPU (cores) | machine CPU busy |");
+        Console.WriteLine("|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|");
         bool ok = true;
         double? single = null;
         foreach (int count in instances)
         {
-            (bool completed, double rate) = await MeasureAsync(endpoint, key, count, documents, single).ConfigureAwait(false);
+            (bool completed, double rate) = await MeasureAsync(endpoint, key, count, documents, single, trace).ConfigureAwait(false);
             single ??= rate;
             ok &= completed;
         }
@@ -89,7 +97,7 @@ public static class MigrationScaling
         return counts.Length > 0;
     }
 
-    private static async Task<(bool Completed, double Rate)> MeasureAsync(Uri endpoint, string key, int instances, int count, double? single)
+    private static async Task<(bool Completed, double Rate)> MeasureAsync(Uri endpoint, string key, int instances, int count, double? single, bool trace)
     {
         using CosmosClient admin = MigrationEndpoint.CreateClient(endpoint, key);
         Database database = (await admin.CreateDatabaseAsync("migration-scaling-" + Guid.NewGuid().ToString("N")).ConfigureAwait(false)).Database;
@@ -109,7 +117,10 @@ public static class MigrationScaling
             await SeedAsync(seeded, count).ConfigureAwait(false);
             var policy = new ContainerEncryptionPolicy("dek1", ["/ssn", "/salary", "/profile"]);
 
-            // One client per instance, as separate machines would have.
+            // One client per instance, as separate machines would have. (Creating a job does no I/O: the clock starts here.)
+            long start = Stopwatch.GetTimestamp();
+            TimeSpan cpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
+            MachineCpu? machineBefore = MachineCpu.Read();
             var jobs = new List<EncryptionMigrationJob>();
             for (int i = 0; i < instances; i++)
             {
@@ -121,16 +132,30 @@ public static class MigrationScaling
                     PollInterval = TimeSpan.FromMilliseconds(200),
                     ProgressInterval = TimeSpan.FromSeconds(1),
                 };
+                if (trace)
+                {
+                    options.LoggerFactory = new TraceLogger(options.InstanceName, start);
+                }
+
                 jobs.Add(new EncryptionMigrationJob(client.GetContainer(database.Id, "documents"), encryptor, policy, client.GetContainer(database.Id, "leases"), options));
             }
 
-            long start = Stopwatch.GetTimestamp();
             var firstReport = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-            var runs = new List<Task<EncryptionMigrationResult>> { jobs[0].RunAsync(new InlineProgress(_ => firstReport.TrySetResult())) };
+            IProgress<EncryptionMigrationProgress>? Traced(int instance, Action<EncryptionMigrationProgress>? then = null) =>
+                !trace ? (then is null ? null : new InlineProgress(then)) : new InlineProgress(p =>
+                {
+                    // Where the time goes per instance (issue 36): one stderr line per report.
+                    Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                        $"trace {instances} t={Stopwatch.GetElapsedTime(start).TotalSeconds:F1} i{instance} seen={p.DocumentsSeen} rewritten={p.DocumentsRewritten} skipped={p.DocumentsSkipped} conflicts={p.Conflicts} ru={p.RequestUnits:F0} lag={p.EstimatedLag}"));
+                    then?.Invoke(p);
+                });
+            var runs = new List<Task<EncryptionMigrationResult>> { jobs[0].RunAsync(Traced(0, _ => firstReport.TrySetResult())) };
             await Task.WhenAny(firstReport.Task, runs[0]).ConfigureAwait(false);
-            runs.AddRange(jobs.Skip(1).Select(job => job.RunAsync()));
+            runs.AddRange(jobs.Skip(1).Select((job, i) => job.RunAsync(Traced(i + 1))));
             EncryptionMigrationResult[] results = await Task.WhenAll(runs).ConfigureAwait(false);
             double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+            double cores = (Process.GetCurrentProcess().TotalProcessorTime - cpuBefore).TotalSeconds / seconds;
+            string machineBusy = MachineCpu.BusyPercent(machineBefore, MachineCpu.Read());
             foreach (EncryptionMigrationJob job in jobs)
             {
                 await job.DisposeAsync().ConfigureAwait(false);
@@ -139,7 +164,7 @@ public static class MigrationScaling
             long rewritten = results.Sum(r => r.Progress.DocumentsRewritten);
             double rate = count / seconds;
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"| {instances} | {seconds:F1} | {rate:F0} | {(single is { } s ? rate / s : 1):F2} | {results.Sum(r => r.Progress.RequestUnits) / count:F2} | {rewritten} | {results.Sum(r => r.Progress.Conflicts)} | {string.Join(" / ", results.Select(r => r.Progress.DocumentsRewritten))} |"));
+                $"| {instances} | {seconds:F1} | {rate:F0} | {(single is { } s ? rate / s : 1):F2} | {results.Sum(r => r.Progress.RequestUnits) / count:F2} | {rewritten} | {results.Sum(r => r.Progress.Conflicts)} | {string.Join(" / ", results.Select(r => r.Progress.DocumentsRewritten))} | {cores:F2} | {machineBusy} |"));
             bool completed = results.All(r => r.Completed) && rewritten == count;
             if (!completed)
             {

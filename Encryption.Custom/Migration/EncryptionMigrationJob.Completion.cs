@@ -20,17 +20,26 @@ public sealed partial class EncryptionMigrationJob
     // traffic failing, say), and its documents are left to the sweep.
     private static readonly TimeSpan s_unownedLeaseGrace = TimeSpan.FromSeconds(30);
 
+    // How often a busy instance (its counts moved since the previous report, pages in flight) still asks the
+    // estimator, at progress intervals shorter than this: the estimator reads every lease and the head of each lease's
+    // feed (on the bundled endpoint 9 requests for 8 ranges), which at a 1 s interval cost each instance about as
+    // much as its rewrites' feed pages, and every instance pays it (issue 36: 0.09 RU per document of 1.10 with one
+    // instance, more with each added one). A busy instance needs the lag for its progress report only: it is not
+    // done, whatever the lag says (CompletionRule), so a lag up to this old is enough until it goes quiet.
+    private static readonly TimeSpan s_busyEstimateInterval = TimeSpan.FromSeconds(5);
+    private DateTimeOffset _lastEstimate = DateTimeOffset.MinValue;
+    private long _workAtLastLook = -1;
+
     // Reports progress until done (or cancelled). Done means a verification pass found every document in the target
     // state (reported failures aside); when to look is the CompletionRule's, from the lag over every lease and from
     // every instance's activity (JobActivity). Documents a verification finds outside the target state and not
     // reported are migrated by it directly (the sweep), by one instance of the job only: those the feed will not show
     // again, such as a rerun's left-overs under the same job name. Progress goes on being reported while a
     // verification or a sweep runs.
-    private async Task<(bool Completed, EncryptionMigrationStatus? Verification)> WatchAsync(IProgress<EncryptionMigrationProgress>? progress, CancellationToken cancellationToken)
+    private async Task<(bool Completed, EncryptionMigrationStatus? Verification)> WatchAsync(IProgress<EncryptionMigrationProgress>? progress, JobActivityBoard board, CancellationToken cancellationToken)
     {
         ChangeFeedEstimator estimator = _container.GetChangeFeedEstimator(_options.ProcessorName, _leaseContainer);
         var rule = new CompletionRule(_options.RunUntilCancelled);
-        var board = new JobActivityBoard(_leaseContainer, _options.ProcessorName, _options.InstanceName, _options.ProgressInterval, _budget);
         var activity = new JobActivity(_options.InstanceName);
         EncryptionMigrationStatus? verification = null;
         try
@@ -38,7 +47,9 @@ public sealed partial class EncryptionMigrationJob
             while (true)
             {
                 await Task.Delay(_options.ProgressInterval, _time, cancellationToken).ConfigureAwait(false);
-                (long? lag, Dictionary<string, int>? owners) = await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
+                (long? lag, Dictionary<string, int>? owners) = Busy(Work(Snapshot())) && _time.GetUtcNow() - _lastEstimate < s_busyEstimateInterval
+                    ? (null, null) // unknown this time: the rule does not verify, the report shows the last lag
+                    : await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
                 _lastLag = lag ?? _lastLag;
                 _otherOwners = owners ?? _otherOwners;
                 EncryptionMigrationProgress snapshot = Report(progress);
@@ -99,10 +110,6 @@ public sealed partial class EncryptionMigrationJob
         {
             return (false, verification);
         }
-        finally
-        {
-            await RemoveQuietlyAsync(board).ConfigureAwait(false);
-        }
     }
 
     private EncryptionMigrationProgress Report(IProgress<EncryptionMigrationProgress>? progress)
@@ -121,20 +128,24 @@ public sealed partial class EncryptionMigrationJob
     // board costs nothing: a lone instance under a tight budget must not spend it on records nobody reads.
     private async Task<bool?> LookAsync(JobActivityBoard board, JobActivity activity, EncryptionMigrationProgress snapshot, CancellationToken cancellationToken)
     {
-        long work = snapshot.DocumentsRewritten + snapshot.DocumentsFailed + snapshot.Conflicts;
+        long work = Work(snapshot);
+        bool busy = Busy(work);
+        _workAtLastLook = work;
         try
         {
-            if (_otherOwners.Count == 0)
+            if (_otherOwners.Count == 0 || busy)
             {
-                // Holding every lease: a heartbeat now and then, so that an instance starting beside this one sees
-                // the leases' owner alive and waits for it instead of sweeping what it is migrating.
+                // Holding every lease, or busy: a heartbeat now and then, so that the other instances see this one
+                // alive and wait for it instead of sweeping what it is migrating. A busy instance is not idle, and
+                // while it writes no new report the others cannot find the job idle either (JobActivity): writing
+                // and reading the records at every report as well cost about 12 RU a report for nothing.
                 if (_time.GetUtcNow() - _lastHeartbeat >= board.HeartbeatInterval)
                 {
                     _lastHeartbeat = _time.GetUtcNow();
                     await board.PublishAsync(work, cancellationToken).ConfigureAwait(false);
                 }
 
-                return activity.Idle([activity.Alone(work)]) && !_unownedBacklog;
+                return _otherOwners.Count == 0 ? activity.Idle([activity.Alone(work)]) && !_unownedBacklog : false;
             }
 
             _lastHeartbeat = _time.GetUtcNow();
@@ -148,6 +159,13 @@ public sealed partial class EncryptionMigrationJob
             return null;
         }
     }
+
+    private static long Work(EncryptionMigrationProgress snapshot) => snapshot.DocumentsRewritten + snapshot.DocumentsFailed + snapshot.Conflicts;
+
+    // Busy: this instance's counts moved since the previous report and it has pages (or a sweep) in flight. Such an
+    // instance is not done and the job is not idle; what it would learn from the estimator and the other instances'
+    // records changes nothing until it goes quiet.
+    private bool Busy(long work) => work != _workAtLastLook && Interlocked.Read(ref _inFlight) > 0;
 
     // Says once (per change) why the run waits: leases held by instances that write no activity record. The change
     // feed processor takes them over when they expire; until then their documents are neither migrated by their
@@ -194,8 +212,10 @@ public sealed partial class EncryptionMigrationJob
         return true;
     }
 
-    // The run ended: its record goes (the others stop waiting for it at once). Best effort within a few seconds, on
-    // a token of its own since the run's may be cancelled; a record left behind drops out by itself (JobActivity).
+    // The run ended and its processor released its leases: its record goes (the others stop waiting for it at once).
+    // Not before the release: the others would see leases owned by an instance without a record, and wait for it as
+    // for a killed one (MigrationWaitingForLeases). Best effort within a few seconds, on a token of its own since the
+    // run's may be cancelled; a record left behind drops out by itself (JobActivity).
     private static async Task RemoveQuietlyAsync(JobActivityBoard board)
     {
         using var bound = new CancellationTokenSource(TimeSpan.FromSeconds(10));
@@ -258,6 +278,8 @@ public sealed partial class EncryptionMigrationJob
         int leases = 0;
         var owners = new Dictionary<string, int>(StringComparer.Ordinal);
         bool unownedBacklog = false;
+        var taken = new HashSet<string>(StringComparer.Ordinal);
+        long look = _leasePages.BeginLook();
         try
         {
             using FeedIterator<ChangeFeedProcessorState> states = estimator.GetCurrentStateIterator();
@@ -278,6 +300,7 @@ public sealed partial class EncryptionMigrationJob
                     else if (!string.Equals(owner, _options.InstanceName, StringComparison.Ordinal))
                     {
                         owners[owner] = owners.GetValueOrDefault(owner) + 1;
+                        taken.Add(state.LeaseToken);
                     }
                 }
             }
@@ -288,6 +311,10 @@ public sealed partial class EncryptionMigrationJob
         }
 
         _estimatorFailures.Succeeded();
+        _lastEstimate = _time.GetUtcNow();
+
+        // A page of a lease another instance now owns cannot be checkpointed here: its rest is the new owner's.
+        _leasePages.AbandonTaken(look, taken);
         DateTimeOffset now = _time.GetUtcNow();
         _unownedSince = unownedBacklog ? _unownedSince ?? now : null;
         _unownedBacklog = unownedBacklog && now - _unownedSince < s_unownedLeaseGrace;

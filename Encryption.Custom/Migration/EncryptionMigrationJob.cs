@@ -41,6 +41,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     private readonly RequestUnitBudget _budget;
     private readonly MigrationCounters _counters;
     private readonly SemaphoreSlim _parallelism;
+    private readonly LeasePages _leasePages = new();
     private readonly ILogger? _logger;
     private readonly CancellationTokenSource _disposed = new();
     private readonly TimeProvider _time;
@@ -194,15 +195,17 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
 
             EncryptionMigrationStatus? verification = null;
             bool completed = false;
+            var board = new JobActivityBoard(_leaseContainer, _options.ProcessorName, _options.InstanceName, _options.ProgressInterval, _budget);
             try
             {
-                (completed, verification) = await WatchAsync(progress, stop.Token).ConfigureAwait(false);
+                (completed, verification) = await WatchAsync(progress, board, stop.Token).ConfigureAwait(false);
             }
             finally
             {
                 // Stopping releases the leases; checkpoints are those of the batches that finished.
                 await processor.StopAsync().ConfigureAwait(false);
                 await DrainAsync().ConfigureAwait(false);
+                await RemoveQuietlyAsync(board).ConfigureAwait(false);
             }
 
             EncryptionMigrationProgress last = Report(progress);
@@ -296,9 +299,13 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     private EncryptionMigrationProgress Snapshot() => _counters.Snapshot(_budget.Total, _lastLag);
 
     // One change feed page of one lease: the processor checkpoints it only when this returns.
-    private async Task HandleChangesAsync(ChangeFeedProcessorContext context, Stream changes, CancellationToken cancellationToken)
+    private async Task HandleChangesAsync(ChangeFeedProcessorContext context, Stream changes, CancellationToken processorToken)
     {
         Interlocked.Increment(ref _inFlight);
+
+        // Given up when another instance takes the lease (LeasePages): the exception then ends this instance's work on it.
+        using LeasePages.Page page = _leasePages.Begin(context.LeaseToken, processorToken);
+        CancellationToken cancellationToken = page.Token;
         try
         {
             // The processor reads a lease's next page only once this returns: waiting here until the page is paid

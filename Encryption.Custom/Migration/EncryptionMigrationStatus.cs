@@ -59,8 +59,10 @@ public sealed class EncryptionMigrationStatus
 
     /// <summary>
     /// Documents holding, in a path of the target policy, a value shaped like an encrypted value that their metadata
-    /// does not list (for example after a writer without encryption dropped <c>_ei</c>). Outside the target state and
-    /// not counted in <see cref="PlaintextDocuments"/>: a migration reports them rather than encrypt them again.
+    /// does not list (for example after a writer without encryption dropped <c>_ei</c>: missing metadata; a format 101
+    /// document then still carries its anchor <c>_ex</c>, and the job reports it as missing its envelope metadata, as
+    /// a read does). Outside the target state and not counted in <see cref="PlaintextDocuments"/>: a migration reports
+    /// them rather than encrypt them again.
     /// </summary>
     public long DocumentsWithUnlistedCipherText { get; internal init; }
 

@@ -66,7 +66,7 @@ internal sealed class JobActivityBoard(Container leaseContainer, string processo
     public async Task<IReadOnlyList<InstanceActivity>> PublishAndReadAsync(long work, CancellationToken cancellationToken)
     {
         await PublishAsync(work, cancellationToken).ConfigureAwait(false);
-        QueryDefinition query = new QueryDefinition("SELECT c.instance, c.work, c.reports, c.intervalSeconds, c._ts FROM c WHERE c.kind = @kind AND c.processor = @processor")
+        QueryDefinition query = new QueryDefinition("SELECT c.id, c.instance, c.work, c.reports, c.intervalSeconds, c._ts FROM c WHERE c.kind = @kind AND c.processor = @processor")
             .WithParameter("@kind", Kind)
             .WithParameter("@processor", processorName);
         var records = new List<InstanceActivity>();
@@ -103,18 +103,28 @@ internal sealed class JobActivityBoard(Container leaseContainer, string processo
     }
 
     // A record another instance wrote: every member must be there with its type, else the record is refused (a
-    // record this code does not understand is not guessed at).
-    private static InstanceActivity Parse(JsonElement row)
+    // record this code does not understand is not guessed at): the run ends with this exception rather than judge
+    // whether the job is idle, and so whether to sweep, without one instance's counts. The message names the record
+    // (its id is a hash of the two names, and it holds counts only) so that it can be removed.
+    internal static InstanceActivity Parse(JsonElement row)
     {
+        // TryGetInt64 on a member that is not a number throws the JSON API's own exception (naming no record): the
+        // kind is checked first (Number).
         if (row.TryGetProperty("instance", out JsonElement instance) && instance.ValueKind == JsonValueKind.String
-            && row.TryGetProperty("work", out JsonElement work) && work.TryGetInt64(out long workValue)
-            && row.TryGetProperty("reports", out JsonElement reports) && reports.TryGetInt64(out long reportsValue)
-            && row.TryGetProperty("intervalSeconds", out JsonElement seconds) && seconds.TryGetDouble(out double secondsValue)
-            && row.TryGetProperty("_ts", out JsonElement timestamp) && timestamp.TryGetInt64(out long timestampValue))
+            && Number(row, "work") is { } work && work.TryGetInt64(out long workValue)
+            && Number(row, "reports") is { } reports && reports.TryGetInt64(out long reportsValue)
+            && Number(row, "intervalSeconds") is { } seconds && seconds.TryGetDouble(out double secondsValue)
+            && Number(row, "_ts") is { } timestamp && timestamp.TryGetInt64(out long timestampValue))
         {
             return new InstanceActivity(instance.GetString()!, workValue, reportsValue, timestampValue, secondsValue);
         }
 
-        throw new InvalidOperationException($"The lease container holds a migration activity record ({Kind}) this version cannot read: a member is missing or of another type.");
+        string id = row.TryGetProperty("id", out JsonElement idValue) && idValue.ValueKind == JsonValueKind.String ? idValue.GetString()! : "(no id)";
+        throw new InvalidOperationException(
+            $"The lease container holds a migration activity record ({Kind}, id '{id}') this version cannot read: a member is missing or of another type. "
+            + "The run stops without judging whether the job is done (nothing was swept); delete the record, or run every instance with the same version.");
     }
+
+    private static JsonElement? Number(JsonElement row, string name) =>
+        row.TryGetProperty(name, out JsonElement value) && value.ValueKind == JsonValueKind.Number ? value : null;
 }

@@ -238,15 +238,21 @@ internal sealed class MigrationTarget
         UnlistedValue? unlisted = inspection.Unlisted;
         if (unlisted is not { CellShaped: true, CellBase64: { } base64 } || _encryptor is null)
         {
-            return new EncryptionException(
-                EncryptionErrorKind.UnlistedCipherText,
-                $"The document holds a value shaped like an encrypted value at '{unlisted?.Path ?? "?"}' that its encryption metadata does not list: it is not encrypted again.",
-                rules.DataEncryptionKeyId,
-                unlisted?.Path);
+            // Without the key check, the anchor still tells a lost envelope from ciphertext pasted into plaintext.
+            return inspection.EnvelopeMissing
+                ? PolicyReadCheck.CreateCellError(rules, unlisted?.Path ?? "?", inspection.Id, authenticatingKeyId: null, unavailableKeyId: null, envelopeMissing: true)
+                : new EncryptionException(
+                    EncryptionErrorKind.UnlistedCipherText,
+                    $"The document holds a value shaped like an encrypted value at '{unlisted?.Path ?? "?"}' that its encryption metadata does not list: it is not encrypted again.",
+                    rules.DataEncryptionKeyId,
+                    unlisted?.Path);
         }
 
+        // A format 101 document that lost '_ei' but kept its anchor: "missing metadata", as the reader says (a bound
+        // cell's MAC covers what the lost metadata described, so no key authenticates it, and "tampered" or "another
+        // key" would send the operator after the wrong cause).
         string? keyId = EncryptedCell.FindAuthenticatingKey(_encryptor, rules.ReadableKeyIds, rules.EncryptionAlgorithm, base64, out string? unavailable);
-        return PolicyReadCheck.CreateCellError(rules, unlisted.Path, inspection.Id, keyId, unavailable);
+        return PolicyReadCheck.CreateCellError(rules, unlisted.Path, inspection.Id, keyId, unavailable, inspection.EnvelopeMissing);
     }
 
     // The document's query tokens are exactly what the plan declares (docs/queries.md "Range and prefix queries"): none

@@ -35,6 +35,13 @@ internal sealed record DocumentInspection
     /// </summary>
     public UnlistedValue? Unlisted { get; init; }
 
+    /// <summary>
+    /// Without <c>_ei</c>: whether the document still carries the anchor <c>_ex</c> only format 101 writes, so its
+    /// envelope metadata is missing (removed, for example by a writer without encryption) rather than never there.
+    /// Errors about its ciphertext say so, as the reader's do (PolicyReadCheck.CreateCellError).
+    /// </summary>
+    public bool EnvelopeMissing { get; init; }
+
     /// <summary>Why the first listed value typed <see cref="InspectedCellType.NotAuthentic"/> is so; else <see langword="null"/>.</summary>
     public EncryptionException? TypeError { get; init; }
 

@@ -28,7 +28,7 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
             bool tokenMember = root.ContainsKey(Tokens.QueryTokenRule.MemberName);
             if (envelope is null)
             {
-                return new DocumentInspection { State = InspectedState.Plaintext, Id = id, Unlisted = unlisted, HasQueryTokenMember = tokenMember };
+                return new DocumentInspection { State = InspectedState.Plaintext, Id = id, Unlisted = unlisted, HasQueryTokenMember = tokenMember, EnvelopeMissing = root.ContainsKey(EncryptionEnvelope.AnchorName) };
             }
 
             bool legacy = envelope.Format == EnvelopeFormat.LegacyBlob;

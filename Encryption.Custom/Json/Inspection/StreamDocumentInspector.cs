@@ -27,7 +27,7 @@ internal sealed class StreamDocumentInspector : DocumentInspector
             UnlistedValue? unlisted = request.Rules is null ? null : FindUnlisted(document, scan, record, request);
             if (!encrypted)
             {
-                return new DocumentInspection { State = InspectedState.Plaintext, Id = id, Unlisted = unlisted, HasQueryTokenMember = record.QueryTokensProperty >= 0 };
+                return new DocumentInspection { State = InspectedState.Plaintext, Id = id, Unlisted = unlisted, HasQueryTokenMember = record.QueryTokensProperty >= 0, EnvelopeMissing = record.AnchorProperty >= 0 };
             }
 
             DataEncryptionKey? key = record.Format == EnvelopeFormat.LegacyBlob ? null : request.Keys?.Invoke(record.KeyId!);
