@@ -217,8 +217,15 @@ public sealed class AzureKeyVaultKeyWrapProviderTests : FakeKeyVaultTestBase
         Assert.Equal(EncryptionErrorKind.KeyUnavailable, error.Kind);
         Assert.Contains("2 attempts", error.Message, StringComparison.Ordinal);
         Assert.Contains("timeout", error.Message, StringComparison.OrdinalIgnoreCase);
-        Assert.All(Assert.IsType<AggregateException>(error.InnerException).InnerExceptions, attempt => Assert.IsAssignableFrom<OperationCanceledException>(attempt));
-        Assert.Equal(2, Vault.CountOperations("unwrapkey"));
+        // Two attempts, each given up by its own timeout: counted where they are made, in the client.
+        AggregateException attempts = Assert.IsType<AggregateException>(error.InnerException);
+        Assert.Equal(2, attempts.InnerExceptions.Count);
+        Assert.All(attempts.InnerExceptions, attempt => Assert.IsAssignableFrom<OperationCanceledException>(attempt));
+
+        // The vault saw the first; the second reaches it only if its new connection (the timed-out attempt closed its
+        // own) is set up within the same window, which a loaded machine does not promise (CI counted 1 at 300 ms and
+        // again at 1 s). Whether the server saw the retry is the network's business; that it was made is the test's.
+        Assert.InRange(Vault.CountOperations("unwrapkey"), 1, 2);
     }
 
     [Fact]
