@@ -59,18 +59,6 @@ internal sealed class LookupKeys
         return Encrypt(lease.Key, id, _idIndex);
     }
 
-    /// <inheritdoc cref="EncryptIdAsync"/>
-    public string EncryptId(string id)
-    {
-        if (_idIndex < 0)
-        {
-            return id;
-        }
-
-        using DataEncryptionKeyLease lease = KeyResolver.Lease(_encryptor, _rules!.DataEncryptionKeyId, _rules.EncryptionAlgorithm);
-        return Encrypt(lease.Key, id, _idIndex);
-    }
-
     /// <summary>The stored form of <paramref name="partitionKey"/>: each component whose path the policy encrypts, encrypted.</summary>
     /// <exception cref="EncryptionException">A component of an encrypted path is not a string, or the key is unavailable.</exception>
     public async ValueTask<PartitionKey> EncryptAsync(PartitionKey partitionKey, CancellationToken cancellationToken)

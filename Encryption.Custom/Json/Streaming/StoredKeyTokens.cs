@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 
@@ -41,7 +42,9 @@ internal readonly record struct StoredKeyTokens([property: DebuggerBrowsable(Deb
     {
         if (!Plan.EncryptsId)
         {
-            return Encoding.UTF8.GetBytes(System.Text.Json.JsonDocument.Parse(idToken.ToArray()).RootElement.GetString()!);
+            // The id as a reader unescapes it (BindingScan), without a parsed document.
+            byte[] unescaped = new byte[idToken.Length];
+            return unescaped[..JsonStringUnescaper.Unescape(idToken, unescaped)];
         }
 
         // In the id's stored alphabet (StoredValue applies it at /id).
