@@ -5,8 +5,8 @@ public sealed class QueryTokenPolicyTests
 {
     public static TheoryData<string, QueryTokenOptions, string> Refused => new()
     {
-        { "/address/zip", new IntegerRangeQueryOptions(0, 99999), "top-level paths only" },
-        { "/cards/[]/number", new PrefixQueryOptions(), "top-level paths only" },
+        { "/cards/[]/number", new PrefixQueryOptions(), "under an array" },
+        { "/orders/[]/lines/[]/amount", new IntegerRangeQueryOptions(0, 10), "under an array" },
         { "/age", new IntegerRangeQueryOptions(10, 10), "maximum must be above the minimum" },
         { "/amount", new DecimalRangeQueryOptions(-1e20m, 1e20m, 18), "does not fit" },
         { "/amount", new DecimalRangeQueryOptions(0, 1, 19), "precision" },

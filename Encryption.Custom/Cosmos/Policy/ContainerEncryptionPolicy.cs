@@ -226,14 +226,14 @@ public sealed class ContainerEncryptionPolicy
                 JsonErrors.ThrowInvalidPath(entry.Path, "the document id cannot declare range or prefix queries: it is looked up by equality.");
             }
 
-            if (rules[index].Path.Depth > 1)
+            if (rules[index].Path.Segments.Contains(RulePath.ArrayWildcard))
             {
-                JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are served on top-level paths only (a nested selector, and one under an array above all, has no single value per document to give tokens to).");
+                JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are not served under an array ('[]'): such a selector picks any number of values per document, and tokens need one.");
             }
 
             if (index >= 64)
             {
-                JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are served on the first 64 top-level paths of a policy only (readers track them in one 64-bit set).");
+                JsonErrors.ThrowInvalidPath(entry.Path, "range and prefix queries are served on the first 64 paths of a policy only (readers track them in one 64-bit set).");
             }
 
             try

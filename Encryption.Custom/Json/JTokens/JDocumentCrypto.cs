@@ -126,7 +126,7 @@ internal static class JDocumentCrypto
 
         var replacements = new List<KeyValuePair<string, JToken>>(envelope.Paths.Count);
         List<string> decrypted;
-        var nested = new List<KeyValuePair<JToken, JToken>>();
+        var nested = new List<(JToken Cell, JToken Plain, string Path)>();
         if (envelope.Format is EnvelopeFormat.PerProperty or EnvelopeFormat.Extended)
         {
             decrypted = new List<string>(envelope.Paths.Count);
@@ -168,7 +168,7 @@ internal static class JDocumentCrypto
             // A strict reader under a policy that declares tokens checks them against the decrypted values first.
             if (rules is { ForbidsPlaintext: true } && rules.Plan.HasQueryTokens)
             {
-                JQueryTokens.Verify(document[Tokens.QueryTokenRule.MemberName]!, replacements, key, rules, id: null);
+                JQueryTokens.Verify(document[Tokens.QueryTokenRule.MemberName]!, [.. replacements.Select(r => KeyValuePair.Create("/" + r.Key, r.Value)), .. nested.Select(n => KeyValuePair.Create(n.Path, n.Plain))], key, rules, id: null);
             }
 
             document.Remove(Tokens.QueryTokenRule.MemberName);
@@ -180,9 +180,9 @@ internal static class JDocumentCrypto
             document.Remove(EncryptionEnvelope.AnchorName);
         }
 
-        foreach (KeyValuePair<JToken, JToken> replacement in nested)
+        foreach ((JToken cell, JToken plain, _) in nested)
         {
-            replacement.Key.Replace(replacement.Value);
+            cell.Replace(plain);
         }
 
         foreach (KeyValuePair<string, JToken> replacement in replacements)

@@ -62,11 +62,11 @@ internal static class JNestedCrypto
 
     /// <summary>
     /// Decrypts what <paramref name="selectors"/> select in <paramref name="document"/> into <paramref name="replacements"/>
-    /// (applied by the caller once everything succeeded).
+    /// (cell, plaintext and selector; applied by the caller once everything succeeded).
     /// </summary>
     /// <returns>The selectors of which at least one value was decrypted, in <c>_ep</c> order.</returns>
     /// <exception cref="EncryptionException">A selected value is not a string, or not valid or not authentic.</exception>
-    public static IEnumerable<string> Decrypt(JObject document, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, List<KeyValuePair<JToken, JToken>> replacements, Func<string, CellBinding> bindingOf)
+    public static IEnumerable<string> Decrypt(JObject document, DocumentSelectors selectors, DataEncryptionKey key, string keyId, int maxDepth, List<(JToken Cell, JToken Plain, string Path)> replacements, Func<string, CellBinding> bindingOf)
     {
         bool[] decrypted = new bool[selectors.Texts.Length];
         var walk = new DecryptWalk(selectors, key, keyId, maxDepth, replacements, decrypted, bindingOf);
@@ -98,7 +98,7 @@ internal static class JNestedCrypto
             }
 
             // The plaintext's own depth limit is what is left below this value (a top-level value sits at level 1).
-            walk.Replacements.Add(new(value, JTokenValueCodec.Decrypt((string)value!, walk.Key, walk.KeyId, path, walk.MaxDepth - (level - 1), walk.BindingOf(path))));
+            walk.Replacements.Add((value, JTokenValueCodec.Decrypt((string)value!, walk.Key, walk.KeyId, path, walk.MaxDepth - (level - 1), walk.BindingOf(path)), path));
             walk.Decrypted[node.RuleIndex] = true;
             return;
         }
@@ -130,7 +130,7 @@ internal static class JNestedCrypto
         DataEncryptionKey key,
         string keyId,
         int maxDepth,
-        List<KeyValuePair<JToken, JToken>> replacements,
+        List<(JToken Cell, JToken Plain, string Path)> replacements,
         bool[] decrypted,
         Func<string, CellBinding> bindingOf)
     {
@@ -143,7 +143,7 @@ internal static class JNestedCrypto
 
         public int MaxDepth { get; } = maxDepth;
 
-        public List<KeyValuePair<JToken, JToken>> Replacements { get; } = replacements;
+        public List<(JToken Cell, JToken Plain, string Path)> Replacements { get; } = replacements;
 
         public bool[] Decrypted { get; } = decrypted;
 

@@ -24,10 +24,11 @@ internal static class JQueryTokens
             return null;
         }
 
+        // Top-level paths, then nested selectors: the plan's order, which the stream processor writes too.
         var members = new JObject();
-        for (int i = 0; i < plan.TopLevelCount; i++)
+        for (int i = 0; i < plan.PathCount; i++)
         {
-            if (plan.GetQueryTokens(i) is { } rule && document.TryGetValue(rule.Path[1..], out JToken? value) && value.Type != JTokenType.Null)
+            if (plan.GetQueryTokens(i) is { } rule && ValueAt(document, plan.GetRulePath(i)) is { } value && value.Type != JTokenType.Null)
             {
                 // A number no cell can hold is refused as the value codec refuses it, before its tokens are asked for.
                 if (!IsRepresentable(value))
@@ -50,8 +51,27 @@ internal static class JQueryTokens
     }
 
     /// <summary>
+    /// The one value <paramref name="path"/> names in <paramref name="document"/> (a token path: top-level, or a nested
+    /// selector outside arrays), or <see langword="null"/> when an object on the way is missing or is not an object,
+    /// as the processors' selector walks find it: names compared exactly.
+    /// </summary>
+    public static JToken? ValueAt(JObject document, RulePath path)
+    {
+        JToken? current = document;
+        foreach (string segment in path.Segments)
+        {
+            if (current is not JObject parent || !parent.TryGetValue(segment, out current))
+            {
+                return null;
+            }
+        }
+
+        return current;
+    }
+
+    /// <summary>
     /// A strict reader's check: <paramref name="stored"/> (the document's <c>_q</c>) holds exactly the tokens of the
-    /// decrypted top-level values <paramref name="decrypted"/> (name and value) under <paramref name="rules"/>.
+    /// decrypted values <paramref name="decrypted"/> (path, top-level or nested, and value) under <paramref name="rules"/>.
     /// </summary>
     /// <exception cref="EncryptionException"><see cref="EncryptionErrorKind.CellBindingMismatch"/>, naming the path.</exception>
     public static void Verify(JToken stored, IEnumerable<KeyValuePair<string, JToken>> decrypted, DataEncryptionKey key, PolicyRuleSet rules, string? id)
@@ -61,7 +81,7 @@ internal static class JQueryTokens
         ulong encrypted = 0;
         foreach (KeyValuePair<string, JToken> pair in decrypted)
         {
-            int index = rules.Plan.FindPath(pair.Key);
+            int index = rules.Plan.IndexOf(pair.Key);
             if (index is >= 0 and < 64 && rules.Plan.GetQueryTokens(index) is { } rule && pair.Value.Type != JTokenType.Null)
             {
                 encrypted |= 1UL << index;

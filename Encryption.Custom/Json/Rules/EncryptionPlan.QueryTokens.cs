@@ -27,8 +27,9 @@ internal sealed partial class EncryptionPlan
     /// <summary>The query-token declaration of the path at <paramref name="index"/>, or <see langword="null"/>.</summary>
     public QueryTokenRule? GetQueryTokens(int index) => _queryTokens?[index];
 
-    // The declarations per path in the plan's order (the policy's compiled rules), top-level paths only.
-    private static QueryTokenRule?[]? CheckQueryTokens(IReadOnlyList<QueryTokenRule?>? queryTokens, string[] paths, int topLevelCount, string dataEncryptionKeyId)
+    // The declarations per path in the plan's order (the policy's compiled rules): top-level paths and nested selectors
+    // outside arrays (one value per document each; the policy refuses the others).
+    private static QueryTokenRule?[]? CheckQueryTokens(IReadOnlyList<QueryTokenRule?>? queryTokens, string[] paths, string dataEncryptionKeyId)
     {
         if (queryTokens is null)
         {
@@ -43,9 +44,9 @@ internal sealed partial class EncryptionPlan
         QueryTokenRule?[] tokens = [.. queryTokens];
         for (int i = 0; i < tokens.Length; i++)
         {
-            if (tokens[i] is { } rule && (i >= topLevelCount || rule.Path != paths[i]))
+            if (tokens[i] is { } rule && rule.Path != paths[i])
             {
-                JsonErrors.ThrowInvalidPath(paths[i], "query tokens are served on top-level paths only.");
+                JsonErrors.ThrowInvalidPath(paths[i], "the query-token declaration names another path.");
             }
         }
 

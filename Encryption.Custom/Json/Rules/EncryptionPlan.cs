@@ -40,6 +40,9 @@ internal sealed partial class EncryptionPlan
     // The UTF-8 text of every path: the selector a bound cell's tag covers.
     private readonly byte[][] _selectors;
 
+    // Every path parsed: its decoded segments, for whoever must find a path's one value in a parsed document.
+    private readonly RulePath[] _rulePaths;
+
     private EncryptionPlan(in Options given, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, QueryTokenRule?[]? queryTokens)
     {
         _queryTokens = queryTokens;
@@ -48,6 +51,7 @@ internal sealed partial class EncryptionPlan
 
         Binding = given.Binding;
         _selectors = new byte[paths.Length][];
+        _rulePaths = [.. paths.Select(SelectorRules.Parse)];
         _sourceOrder = sourceOrder;
         _pathIndexes = new Dictionary<string, int>(paths.Length, StringComparer.Ordinal);
         for (int i = 0; i < paths.Length; i++)
@@ -228,7 +232,7 @@ internal sealed partial class EncryptionPlan
         }
 
         CheckId(paths, deterministicPaths);
-        QueryTokenRule?[]? tokens = CheckQueryTokens(queryTokens, paths, topLevel.Count, dataEncryptionKeyId);
+        QueryTokenRule?[]? tokens = CheckQueryTokens(queryTokens, paths, dataEncryptionKeyId);
         return new EncryptionPlan(new Options(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, deterministicPaths, binding, queryTokens), sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), tokens) { MaxNameLength = maxNameLength };
     }
 
@@ -286,6 +290,9 @@ internal sealed partial class EncryptionPlan
 
     /// <summary>The path at <paramref name="index"/>, as given (for example <c>/ssn</c>).</summary>
     public string GetPath(int index) => _paths[index];
+
+    /// <summary>The path at <paramref name="index"/>, parsed into its decoded segments.</summary>
+    public RulePath GetRulePath(int index) => _rulePaths[index];
 
     /// <summary>The index of the path whose property name is <paramref name="utf8Name"/> (unescaped), or -1.</summary>
     public int FindPath(ReadOnlySpan<byte> utf8Name) => _names.Find(utf8Name);

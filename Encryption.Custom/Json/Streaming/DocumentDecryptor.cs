@@ -72,7 +72,7 @@ internal static class DocumentDecryptor
             Tokens.QueryTokenCheck.CheckMembers(tokenMembers, rules!.QueryTokens!, EncryptedTokenPaths(input, scan, document, policy!), id: null);
         }
 
-        var selectorBindings = new SelectorBindings(binding, unboundSelectors);
+        var selectorChecks = new SelectorChecks(binding, unboundSelectors, verifyTokens ? policy : null, tokenMembers);
         var values = new DecryptionOutput(key, keyId, output);
         int cursor = document.Start;
         bool keptBefore = false;
@@ -108,7 +108,7 @@ internal static class DocumentDecryptor
             else if (property.NestedChild >= 0)
             {
                 output.Write(input[cursor..property.ValueStart]);
-                decryptedSelectors |= NestedDecryptor.Write(input[property.ValueStart..property.ValueEnd], document.Selectors!, document.Selectors!.Root.GetChild(property.NestedChild), values, maxDepth, selectorBindings);
+                decryptedSelectors |= NestedDecryptor.Write(input[property.ValueStart..property.ValueEnd], document.Selectors!, document.Selectors!.Root.GetChild(property.NestedChild), values, maxDepth, selectorChecks);
                 cursor = property.ValueEnd;
             }
         }

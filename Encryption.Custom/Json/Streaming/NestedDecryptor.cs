@@ -17,15 +17,15 @@ internal static class NestedDecryptor
     /// <summary>Writes the decrypted form of <paramref name="value"/> (one top-level property's value).</summary>
     /// <returns>Bit <c>i</c> set for each selector <c>i</c> of which a value was decrypted.</returns>
     /// <exception cref="EncryptionException">A selected value is not a string, or not valid or not authentic; names the selector and key id.</exception>
-    /// <remarks>bindings, per selector: the document's binding for a selector whose cells are bound, the default value for one whose are not.</remarks>
-    public static ulong Write(ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, in DecryptionOutput target, int maxDepth, in SelectorBindings bindings)
+    /// <remarks>checks, per selector: the binding its cells must carry and the query tokens they must verify.</remarks>
+    public static ulong Write(ReadOnlySpan<byte> value, DocumentSelectors selectors, SelectorNode node, in DecryptionOutput target, int maxDepth, scoped in SelectorChecks checks)
     {
         // The scan validated the value's syntax and depth already; the value sits at level 1 of the document.
         var reader = new Utf8JsonReader(value, new JsonReaderOptions { MaxDepth = maxDepth + 1 });
         reader.Read();
         int cursor = 0;
         ulong decrypted = 0;
-        Walk(ref reader, new ValueWalk(value, selectors, target, maxDepth, bindings), node, ref cursor, ref decrypted);
+        Walk(ref reader, new ValueWalk(value, selectors, target, maxDepth, checks), node, ref cursor, ref decrypted);
         target.Output.Write(value[cursor..]);
         return decrypted;
     }
@@ -55,11 +55,11 @@ internal static class NestedDecryptor
             int remainingDepth = walk.MaxDepth - reader.CurrentDepth;
             if (reader.ValueIsEscaped)
             {
-                WriteEscaped(token, name, walk.Target, remainingDepth, walk.Bindings.Get(node.RuleIndex));
+                WriteEscaped(token, name, walk.Target, remainingDepth, walk.Checks.Get(node.RuleIndex, selectors));
             }
             else
             {
-                ValueDecryptor.Write(token[1..^1], name, walk.Target, remainingDepth, new CellCheck(walk.Bindings.Get(node.RuleIndex)));
+                ValueDecryptor.Write(token[1..^1], name, walk.Target, remainingDepth, walk.Checks.Get(node.RuleIndex, selectors));
             }
 
             cursor = (int)reader.BytesConsumed;
@@ -109,14 +109,14 @@ internal static class NestedDecryptor
         reader.Skip();
     }
 
-    private static void WriteEscaped(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, in DecryptionOutput target, int maxDepth, CellBinding binding)
+    private static void WriteEscaped(ReadOnlySpan<byte> token, ReadOnlySpan<byte> name, in DecryptionOutput target, int maxDepth, CellCheck check)
     {
         // Some writers escape '+' and '/' in the base64.
         byte[] rented = ArrayPool<byte>.Shared.Rent(token.Length);
         try
         {
             int length = JsonStringUnescaper.Unescape(token, rented);
-            ValueDecryptor.Write(rented.AsSpan(0, length), name, target, maxDepth, new CellCheck(binding));
+            ValueDecryptor.Write(rented.AsSpan(0, length), name, target, maxDepth, check);
         }
         finally
         {
@@ -125,13 +125,13 @@ internal static class NestedDecryptor
     }
 
     // What the walk of one top-level value carries unchanged: the value (the reader's input), the document's
-    // selectors (names for errors), where the plaintext goes, the depth limit and the selectors' bindings.
-    private readonly ref struct ValueWalk(ReadOnlySpan<byte> value, DocumentSelectors selectors, DecryptionOutput target, int maxDepth, SelectorBindings bindings)
+    // selectors (names for errors), where the plaintext goes, the depth limit and what the selectors' cells must prove.
+    private readonly ref struct ValueWalk(ReadOnlySpan<byte> value, DocumentSelectors selectors, DecryptionOutput target, int maxDepth, SelectorChecks checks)
     {
         public readonly ReadOnlySpan<byte> Value = value;
         public readonly DocumentSelectors Selectors = selectors;
         public readonly DecryptionOutput Target = target;
         public readonly int MaxDepth = maxDepth;
-        public readonly SelectorBindings Bindings = bindings;
+        public readonly SelectorChecks Checks = checks;
     }
 }

@@ -50,7 +50,7 @@ internal static class NestedEncryptor
             pass.Output.Write(pass.Document[cursor..start]);
             long written = start - cursor;
             int rule = node.RuleIndex;
-            written += StreamEncryptor.EncryptValue(ref reader, pass.Document, pass.Output, pass.Key, new CellTarget(pass.Plan, rule, pass.Binding), pass.MaxDepth, ref chain);
+            written += StreamEncryptor.EncryptValue(ref reader, pass.Document, pass.Output, pass.Key, new CellTarget(pass.Plan, rule, pass.Binding, pass.Plan.GetQueryTokens(rule), StreamEncryptor.TokensOf(pass.Plan, rule, pass.Tokens)), pass.MaxDepth, ref chain);
             cursor = (int)reader.BytesConsumed;
             flags[rule] = EncryptionPlan.EncryptedFlag;
             return written;

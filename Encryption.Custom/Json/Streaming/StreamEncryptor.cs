@@ -234,7 +234,7 @@ internal static partial class StreamEncryptor
     }
 
     // Where the tokens of one path go: its slice of the document's token buffer (empty for a path without tokens).
-    private static Span<byte> TokensOf(EncryptionPlan plan, int pathIndex, byte[]? tokens) =>
+    internal static Span<byte> TokensOf(EncryptionPlan plan, int pathIndex, byte[]? tokens) =>
         tokens is not null && plan.GetQueryTokens(pathIndex) is { } rule
             ? tokens.AsSpan(plan.GetQueryTokenOffset(pathIndex), rule.TokenCount * rule.TokenLength)
             : default;
@@ -246,7 +246,8 @@ internal static partial class StreamEncryptor
         "\"_q\":{"u8.CopyTo(span);
         int position = 6;
         bool first = true;
-        for (int i = 0; i < plan.TopLevelCount; i++)
+        // Top-level paths, then nested selectors: the plan's order, which the Newtonsoft processor writes too.
+        for (int i = 0; i < plan.PathCount; i++)
         {
             if (encrypted[i] != Encrypted || plan.GetQueryTokens(i) is not { } rule)
             {
