@@ -193,6 +193,40 @@ public sealed class NestedPatchRewriterTests : IDisposable
         Assert.DoesNotContain("SECRET", result.ReplaceReason, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("set /address/zip", true)]
+    [InlineData("set /address", true)]
+    [InlineData("remove /address", true)]
+    [InlineData("remove /address/zip", true)]
+    [InlineData("move /address/zip /zip", true)]
+    [InlineData("set /address/city", false)]
+    [InlineData("set /name", false)]
+    public async Task APatchChangingANestedTokenPath_OrAnAncestorOfOne_GoesToTheReplace(string patch, bool replaced)
+    {
+        PolicyRuleSet rules = new ContainerEncryptionPolicy(Dek,
+        [
+            new EncryptionPolicyIncludedPath("/address/city"),
+            new EncryptionPolicyIncludedPath("/address/zip") { Queries = new IntegerRangeQueryOptions(0, 99999) },
+        ]) { Bind = false }.Rules;
+        byte[] stored = EncryptionProcessor.Create(JsonProcessor.Stream).Encrypt("""{"id":"a","pk":"p","name":"A","address":{"city":"SECRET-Paris","zip":75001}}""", _key, rules.CreateWriteOptions());
+        string[] parts = patch.Split(' ');
+        PatchOperation operation = parts[0] switch
+        {
+            "set" => PatchOperation.Set<object>(parts[1], parts[1] == "/address" ? new { city = "SECRET-Lyon", zip = 69001 } : parts[1] == "/address/zip" ? 69001 : "SECRET-Lyon"),
+            "remove" => PatchOperation.Remove(parts[1]),
+            _ => PatchOperation.Move(parts[1], parts[2]),
+        };
+
+        NestedPatchResult result = await RewriteAsync(rules, [operation], stored);
+
+        Assert.Equal(replaced, result.ReplaceReason is not null);
+        if (replaced && parts[0] != "move")
+        {
+            // (A move of an encrypted value is replaced for its own reason first: its cells are bound to their selector.)
+            Assert.Contains("query tokens", result.ReplaceReason, StringComparison.Ordinal);
+        }
+    }
+
     private async Task<NestedPatchResult> RewriteAsync(PolicyRuleSet rules, PatchOperation[] operations, byte[] stored)
     {
         PatchSelectors selectors = PatchSelectors.For(rules.CreateWriteOptions().GetPlan());

@@ -96,4 +96,39 @@ public sealed class TokenQueryRewriterTests : IDisposable
     [InlineData("SELECT c.id, c.name, c._ei, c._ex FROM c", "SELECT c._q, c.id, c.name, c._ei, c._ex FROM c")]
     public void AProjection_CarriesTheTokensWithTheEnvelope(string query, string sent) =>
         Assert.Equal(sent, Guard().Check(new QueryDefinition(query), out _).QueryText);
+
+    [Theory]
+    [InlineData("c.address.zip >= @low AND c.address.zip < @high")]
+    [InlineData("c[\"address\"][\"zip\"] >= @low AND c.address[\"zip\"] < @high")]
+    [InlineData("c.address.zip BETWEEN @low AND @high")]
+    public void NestedSelectorRange_IsSentAsTokenMatches_AndRecheckedAtItsPath(string condition)
+    {
+        var guard = new QueryGuard(
+            new ContainerEncryptionPolicy("dek1",
+            [
+                new EncryptionPolicyIncludedPath("/address/zip") { Queries = new IntegerRangeQueryOptions(0, 99999) },
+                new EncryptionPolicyIncludedPath("/address/city"),
+            ]),
+            _encryptor,
+            new NewtonsoftItemSerializer(null));
+        QueryDefinition sent = guard.Check(
+            new QueryDefinition($"SELECT * FROM c WHERE {condition}").WithParameter("@low", 10000).WithParameter("@high", 20000),
+            out TokenRecheck? recheck);
+
+        Assert.NotNull(recheck);
+        Assert.All(recheck.Predicates, p => Assert.Equal("/address/zip", p.Rule.Path));
+        Assert.Contains("c[\"_q\"][\"/address/zip\"]", sent.QueryText, StringComparison.Ordinal);
+        Assert.DoesNotContain("zip\"] >", sent.QueryText, StringComparison.Ordinal);
+        Assert.DoesNotContain("zip >", sent.QueryText, StringComparison.Ordinal);
+        Assert.DoesNotContain(sent.GetQueryParameters(), p => p.Name is "@low" or "@high");
+
+        // The re-check reads the nested value of each decrypted row.
+        Assert.True(recheck.Predicates.All(p => p.Matches(Newtonsoft.Json.Linq.JObject.Parse("""{"address":{"zip":15000}}"""))));
+        Assert.False(recheck.Predicates.All(p => p.Matches(Newtonsoft.Json.Linq.JObject.Parse("""{"address":{"zip":25000}}"""))));
+        Assert.False(recheck.Predicates.All(p => p.Matches(Newtonsoft.Json.Linq.JObject.Parse("""{"address":"15000"}"""))));
+        Assert.False(recheck.Predicates.All(p => p.Matches(Newtonsoft.Json.Linq.JObject.Parse("""{"zip":15000}"""))));
+
+        // A range on the nested path without a declaration stays refused.
+        Assert.Throws<NotSupportedException>(() => guard.Check(new QueryDefinition("SELECT * FROM c WHERE c.address.city >= 'B'"), out _));
+    }
 }

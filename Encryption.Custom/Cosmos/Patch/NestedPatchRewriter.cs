@@ -23,9 +23,27 @@ internal static class NestedPatchRewriter
     /// <summary>The most operations the service accepts in one patch request.</summary>
     public const int MaxOperations = 10;
 
-    // A token path itself (tokens are declared on top-level paths only, so no selected position lies below one).
+    // A token path itself, or an ancestor of one (setting, removing or moving /address changes /address/zip).
     private static bool HasQueryTokens(EncryptionPlan plan, PatchPathClass target) =>
-        plan.HasQueryTokens && target.Kind == PatchPathKind.Selected && plan.GetQueryTokens(target.RuleIndex) is not null;
+        plan.HasQueryTokens && target.Kind is PatchPathKind.Selected or PatchPathKind.Ancestor && target.Node is { } node && HasQueryTokens(plan, node);
+
+    private static bool HasQueryTokens(EncryptionPlan plan, SelectorNode node)
+    {
+        if (node.IsLeaf)
+        {
+            return plan.GetQueryTokens(node.RuleIndex) is not null;
+        }
+
+        for (int i = 0; i < node.ChildCount; i++)
+        {
+            if (HasQueryTokens(plan, node.GetChild(i)))
+            {
+                return true;
+            }
+        }
+
+        return node.Elements is { } elements && HasQueryTokens(plan, elements);
+    }
 
     /// <summary>Rewrites <paramref name="operations"/> for the stored <paramref name="document"/>.</summary>
     /// <param name="operations">The classified operations.</param>

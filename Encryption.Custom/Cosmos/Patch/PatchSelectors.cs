@@ -22,7 +22,7 @@ internal sealed class PatchSelectors
         for (int i = 0; i < plan.PathCount; i++)
         {
             // The plan was validated when it was built: no overlap, no case-only difference, no escape.
-            builder.Add(SelectorRules.Parse(plan.GetPath(i)), i);
+            builder.Add(plan.GetRulePath(i), i);
         }
 
         Root = builder.Build();

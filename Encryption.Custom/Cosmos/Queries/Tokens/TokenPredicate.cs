@@ -1,5 +1,7 @@
 using System.Globalization;
 using System.Text;
+using Encryption.Custom.Json.JTokens;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Tokens;
 using Newtonsoft.Json.Linq;
 
@@ -19,8 +21,11 @@ namespace Encryption.Custom.Cosmos.Queries.Tokens;
 /// <param name="IgnoreCase">For a prefix condition, whether it ignores case (<c>STARTSWITH(x, p, true)</c>).</param>
 internal sealed record TokenPredicate(QueryTokenRule Rule, decimal? Low, bool LowInclusive, decimal? High, bool HighInclusive, string? Prefix, bool IgnoreCase)
 {
-    /// <summary>The property the condition reads (top-level paths only).</summary>
-    public string PropertyName => Rule.Path[1..];
+    /// <summary>The path the condition reads, parsed (top-level, or a nested selector outside arrays).</summary>
+    public RulePath Path { get; } = SelectorRules.Parse(Rule.Path);
+
+    /// <summary>Whether the decrypted <paramref name="document"/>'s value at <see cref="Path"/> satisfies the condition.</summary>
+    public bool Matches(JObject document) => Matches(JQueryTokens.ValueAt(document, Path));
 
     /// <summary>Whether the decrypted <paramref name="value"/> satisfies the condition, as the service compares plaintext.</summary>
     public bool Matches(JToken? value)

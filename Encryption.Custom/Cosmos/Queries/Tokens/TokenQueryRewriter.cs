@@ -4,6 +4,7 @@ using System.Text;
 using System.Text.Json;
 using Encryption.Custom.Cosmos.Queries.Sql;
 using Encryption.Custom.Json.Leasing;
+using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Keys;
 using Microsoft.Azure.Cosmos;
@@ -169,10 +170,33 @@ internal static class TokenQueryRewriter
         }
     }
 
-    // The token path a reference names exactly (alias.name or alias["name"]), or null.
-    private static QueryTokenRule? Rule(SqlExpression expression, string alias, ContainerEncryptionPolicy policy) =>
-        expression is SqlMember { Target: SqlName target } member && target.Name == alias
-        && policy.Plan.FindPath(member.Name) is int index and >= 0 ? policy.Plan.GetQueryTokens(index) : null;
+    // The token path a reference names exactly, top-level or nested (alias.a.b, alias["a"]["b"] or a mix), or null.
+    private static QueryTokenRule? Rule(SqlExpression expression, string alias, ContainerEncryptionPolicy policy)
+    {
+        var names = new List<string>();
+        while (expression is SqlMember member)
+        {
+            names.Add(member.Name);
+            expression = member.Target;
+        }
+
+        if (expression is not SqlName target || target.Name != alias || names.Count == 0)
+        {
+            return null;
+        }
+
+        names.Reverse();
+        EncryptionPlan plan = policy.Plan;
+        for (int i = 0; i < plan.PathCount; i++)
+        {
+            if (plan.GetQueryTokens(i) is { } rule && plan.GetRulePath(i).Segments.SequenceEqual(names, StringComparer.Ordinal))
+            {
+                return rule;
+            }
+        }
+
+        return null;
+    }
 
     private static decimal Bound(QueryTokenRule rule, SqlExpression operand, Dictionary<string, object?> parameters, CosmosSerializer serializer)
     {

@@ -37,7 +37,7 @@ internal sealed class TokenRecheck(IReadOnlyList<TokenPredicate> predicates)
             {
                 for (int i = documents.Count - 1; i >= 0; i--)
                 {
-                    if (documents[i] is not JObject document || !predicates.All(p => p.Matches(document[p.PropertyName])))
+                    if (documents[i] is not JObject document || !predicates.All(p => p.Matches(document)))
                     {
                         documents.RemoveAt(i);
                     }
