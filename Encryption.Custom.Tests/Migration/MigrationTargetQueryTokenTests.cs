@@ -142,6 +142,45 @@ public sealed class MigrationTargetQueryTokenTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void NestedTokenPaths_AreJudgedLikeTopLevelOnes(JsonProcessor kind)
+    {
+        var policy = new ContainerEncryptionPolicy("dek1",
+        [
+            new EncryptionPolicyIncludedPath("/address/zip") { Queries = new IntegerRangeQueryOptions(0, 99999) },
+            new EncryptionPolicyIncludedPath("/address/city"),
+        ]) { Bind = false };
+        JObject ada = JObject.Parse(Write(kind, policy, """{"id":"ada","pk":"p","address":{"zip":10115,"city":"Berlin"}}""").Utf8());
+        JObject bob = JObject.Parse(Write(kind, policy, """{"id":"bob","pk":"p","address":{"zip":20095,"city":"Hamburg"}}""").Utf8());
+        byte[] Stored(Action<JObject> change)
+        {
+            JObject copy = (JObject)ada.DeepClone();
+            change(copy);
+            return copy.ToString(Newtonsoft.Json.Formatting.None).Utf8();
+        }
+
+        // In the target, with and without the key; so are documents whose address holds no zip (no member due).
+        foreach (string document in new[] { """{"id":"n","pk":"p"}""", """{"id":"n","pk":"p","address":null}""", """{"id":"n","pk":"p","address":{"zip":null,"city":"Rome"}}""", """{"id":"n","pk":"p","address":"none"}""" })
+        {
+            Assert.True(Classify(Target(policy, kind, withKey: true), Write(kind, policy, document)).InTarget, document);
+            Assert.True(Classify(Target(policy, kind, withKey: false), Write(kind, policy, document)).InTarget, document);
+        }
+
+        Assert.True(Classify(Target(policy, kind, withKey: true), Stored(_ => { })).InTarget);
+
+        // Stale: only the key sees it, and the rewrite replaces it.
+        byte[] stale = Stored(d => d["_q"]!["/address/zip"] = bob["_q"]!["/address/zip"]!.DeepClone());
+        Assert.True(Classify(Target(policy, kind, withKey: false), stale).InTarget);
+        Assert.Equal((false, true), (Classify(Target(policy, kind, withKey: true), stale).InTarget, Classify(Target(policy, kind, withKey: true), stale).HasStaleQueryTokens));
+        Assert.True(Classify(Target(policy, kind, withKey: true), Rewrite(kind, policy, stale)).InTarget);
+
+        // Missing: outside with or without the key.
+        byte[] missing = Stored(d => ((JObject)d["_q"]!).Remove("/address/zip"));
+        Assert.False(Classify(Target(policy, kind, withKey: false), missing).InTarget);
+        Assert.False(Classify(Target(policy, kind, withKey: true), missing).InTarget);
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
     public void MissingAndExtraMembers_AreOutsideTheTarget_WithOrWithoutTheKey(JsonProcessor kind)
     {
         ContainerEncryptionPolicy policy = Policy(1, 1);

@@ -276,7 +276,7 @@ internal sealed class MigrationTarget
         int expected = 0;
         foreach (InspectedPath path in inspection.Paths)
         {
-            if (path.Nested || path.Type == InspectedCellType.Absent || plan.IndexOf(path.Path) is not (>= 0 and int index) || plan.GetQueryTokens(index) is null)
+            if (path.Type == InspectedCellType.Absent || path.Tokens == InspectedTokens.NoValue || plan.IndexOf(path.Path) is not (>= 0 and int index) || plan.GetQueryTokens(index) is null)
             {
                 continue;
             }

@@ -9,7 +9,7 @@ namespace Encryption.Custom.Emulator.Tests.Policy;
 /// <summary>
 /// Range and prefix queries on encrypted paths (docs/queries.md "Range and prefix queries"), differential: generated
 /// queries (bounds inside, at and beyond the domain, open and closed ends, empty ranges, Unicode prefixes with and
-/// without case) run through the encryption container and, as the same text and parameters, against a plaintext
+/// without case, a nested selector) run through the encryption container and, as the same text and parameters, against a plaintext
 /// container holding the same documents; both must return exactly the same rows, with small pages, for both processors.
 /// </summary>
 public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
@@ -29,6 +29,8 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
             new EncryptionPolicyIncludedPath("/age") { Queries = new IntegerRangeQueryOptions(0, 120) },
             new EncryptionPolicyIncludedPath("/score") { Queries = new DecimalRangeQueryOptions(-100, 100, 1) },
             new EncryptionPolicyIncludedPath("/dob") { Queries = new DateTimeRangeQueryOptions(new DateTimeOffset(1900, 1, 1, 0, 0, 0, TimeSpan.Zero), new DateTimeOffset(2100, 1, 1, 0, 0, 0, TimeSpan.Zero)) { Resolution = TimeSpan.FromDays(1) } },
+            new EncryptionPolicyIncludedPath("/address/zip") { Queries = new IntegerRangeQueryOptions(0, 99999) },
+            new EncryptionPolicyIncludedPath("/address/city"),
         ]),
     };
 
@@ -43,6 +45,14 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
         ["age"] = (i * 37) % 121,
         ["score"] = Math.Round(((i * 7919) % 2001 / 10.0) - 100, 1),
         ["dob"] = Date(i),
+
+        // A nested token path; some documents hold no zip there (no address, a null one, one without a zip).
+        ["address"] = (i % 7) switch
+        {
+            0 => null,
+            1 => new JObject { ["city"] = "Rome" },
+            _ => new JObject { ["city"] = "C" + i.ToString(CultureInfo.InvariantCulture), ["zip"] = (i * 2477) % 100000 },
+        },
     };
 
     private static Gen<string> Text(int min, int max) =>
@@ -79,7 +89,12 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
             from p in Text(1, 5)
             from ignoreCase in Gen.Elements(true, false)
             select (ignoreCase ? "SELECT * FROM c WHERE STARTSWITH(c.name, @p, true)" : "SELECT * FROM c WHERE STARTSWITH(c.name, @p)", new (string, object)[] { ("@p", p) });
-        return Gen.OneOf(age, score, dob, prefix);
+        Gen<(string, (string, object)[])> zip =
+            from a in Gen.Choose(-10, 100010)
+            from b in Gen.Choose(-10, 100010)
+            from bracketed in Gen.Elements(true, false)
+            select (bracketed ? "SELECT * FROM c WHERE c[\"address\"][\"zip\"] >= @a AND c.address[\"zip\"] <= @b" : "SELECT * FROM c WHERE c.address.zip > @a AND c.address.zip < @b", new (string, object)[] { ("@a", Math.Min(a, b)), ("@b", Math.Max(a, b)) });
+        return Gen.OneOf(age, score, dob, prefix, zip);
     }
 
     [Theory]
@@ -136,6 +151,10 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
         Assert.Equal(expected, ranged);
         string[] started = await ReadIdsAsync(encrypted.ToEncryptionFeedIterator(startsWith));
         Assert.Equal(new[] { "p2" }, started);
+
+        // A nested token path: zips 4954 (p2), 7431 (p3), 9908 (p4), 12385 (p5); p0 has no address, p1 no zip.
+        IQueryable<Row> nested = encrypted.GetItemLinqQueryable<Row>().Where(r => r.Address!.Zip >= 5000 && r.Address.Zip < 12000);
+        Assert.Equal(new[] { "p3", "p4" }, await ReadIdsAsync(encrypted.ToEncryptionFeedIterator(nested)));
     }
 
     [Theory]
@@ -186,6 +205,10 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
             "SELECT * FROM c WHERE c.age > c.score",
             "SELECT * FROM c WHERE STARTSWITH(c.name, '')",
             "SELECT * FROM c WHERE c.age > '3'",
+            "SELECT * FROM c WHERE c.address.zip > 3 OR c.pk = 'p1'",
+            "SELECT * FROM c ORDER BY c.address.zip",
+            "SELECT c.address FROM c WHERE c.address.zip > 3",
+            "SELECT * FROM c WHERE c.address.city >= 'C'",
         ];
         foreach (string text in refused)
         {
@@ -215,7 +238,12 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
     private sealed record Row(
         [property: Newtonsoft.Json.JsonProperty("id")] string Id,
         [property: Newtonsoft.Json.JsonProperty("name")] string Name,
-        [property: Newtonsoft.Json.JsonProperty("age")] int Age);
+        [property: Newtonsoft.Json.JsonProperty("age")] int Age,
+        [property: Newtonsoft.Json.JsonProperty("address")] Address? Address);
+
+    private sealed record Address(
+        [property: Newtonsoft.Json.JsonProperty("city")] string? City,
+        [property: Newtonsoft.Json.JsonProperty("zip")] int? Zip);
 
     private static async Task<string[]> RunAsync(Container container, (string Text, (string Name, object Value)[] Parameters) query)
     {

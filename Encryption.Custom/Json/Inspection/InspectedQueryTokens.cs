@@ -33,6 +33,48 @@ internal static class InspectedQueryTokens
         rules?.Plan is { HasQueryTokens: true } plan && plan.IndexOf(path) is int index and >= 0 ? plan.GetQueryTokens(index) : null;
 
     /// <summary>
+    /// <paramref name="inspection"/> with the token state of each nested selector it lists that <paramref name="rules"/>
+    /// declares tokens for (top-level paths get theirs as they are classified): <see cref="InspectedTokens.NoValue"/>
+    /// when the document holds no value there, else <see cref="Check"/>'s answer for an unbound cell the key decrypts,
+    /// else <see cref="InspectedTokens.Unchecked"/> (a bound cell, no key).
+    /// </summary>
+    /// <exception cref="EncryptionException">A listed selector holds a value that is not a string, as the readers refuse it.</exception>
+    public static DocumentInspection WithNestedTokens(DocumentInspection inspection, ReadOnlySpan<byte> document, PolicyRuleSet? rules, DataEncryptionKey? key, ReadOnlySpan<byte> members, int maxDepth)
+    {
+        if (inspection.QueryTokenMembers is null || rules?.Plan is not { HasQueryTokens: true } plan || !inspection.HasNestedSelectors)
+        {
+            return inspection;
+        }
+
+        InspectedPath[] paths = [.. inspection.Paths];
+        for (int i = 0; i < paths.Length; i++)
+        {
+            if (!paths[i].Nested || plan.IndexOf(paths[i].Path) is not (>= 0 and int index) || plan.GetQueryTokens(index) is not { } rule)
+            {
+                continue;
+            }
+
+            switch (PathValue.Find(document, plan.GetRulePath(index), maxDepth, out byte[]? cell))
+            {
+                case PathValue.Kind.None:
+                    paths[i] = paths[i] with { Tokens = InspectedTokens.NoValue };
+                    continue;
+                case PathValue.Kind.Other:
+                    JsonErrors.ThrowNotAnEncryptedString(paths[i].Path, inspection.KeyId!);
+                    break;
+            }
+
+            InspectedCellType type = CellTypes.Classify(cell, paths[i].Path, key, inspection.KeyId!, out _);
+            if (type is InspectedCellType.Deterministic or InspectedCellType.Randomized)
+            {
+                paths[i] = paths[i] with { Tokens = Check(cell, rule, key!, members, inspection.Id) };
+            }
+        }
+
+        return inspection with { Paths = paths };
+    }
+
+    /// <summary>
     /// Whether the tokens stored for one unbound cell (<paramref name="base64"/>, unescaped) are the ones its decrypted
     /// value gives under <paramref name="rule"/>: <see cref="InspectedTokens.Verified"/>, or
     /// <see cref="InspectedTokens.Stale"/> (no member, other tokens, another declaration or key, or a value the
@@ -82,4 +124,7 @@ internal enum InspectedTokens
 
     /// <summary>The stored tokens are missing or not those the decrypted value gives under the declaration.</summary>
     Stale,
+
+    /// <summary>A listed nested selector that holds no value in the document (absent or null): no tokens are due.</summary>
+    NoValue,
 }

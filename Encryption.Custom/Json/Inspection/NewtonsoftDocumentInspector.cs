@@ -64,7 +64,7 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
                 paths.Add(new InspectedPath(path, Nested: false, type, tokenState));
             }
 
-            return DocumentInspection.WithEnvelope(envelope.Format, envelope.KeyId, envelope.Algorithm, envelope.Bound, paths, envelope.Selectors) with
+            DocumentInspection inspection = DocumentInspection.WithEnvelope(envelope.Format, envelope.KeyId, envelope.Algorithm, envelope.Bound, paths, envelope.Selectors) with
             {
                 Unlisted = unlisted,
                 Id = id,
@@ -74,6 +74,7 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
                 QueryTokenMembers = names,
                 QueryTokenError = tokenError,
             };
+            return InspectedQueryTokens.WithNestedTokens(inspection, document, request.Rules, key, members, request.MaxDepth);
         }
         catch (EncryptionException exception)
         {

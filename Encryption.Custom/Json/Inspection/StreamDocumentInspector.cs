@@ -58,7 +58,7 @@ internal sealed class StreamDocumentInspector : DocumentInspector
                 paths.Add(new InspectedPath(text, Nested: false, type, tokenState));
             }
 
-            return DocumentInspection.WithEnvelope(record.Format, record.KeyId, record.Algorithm, record.Bound, paths, record.Selectors) with
+            DocumentInspection inspection = DocumentInspection.WithEnvelope(record.Format, record.KeyId, record.Algorithm, record.Bound, paths, record.Selectors) with
             {
                 Unlisted = unlisted,
                 Id = id,
@@ -68,6 +68,7 @@ internal sealed class StreamDocumentInspector : DocumentInspector
                 QueryTokenMembers = names,
                 QueryTokenError = tokenError,
             };
+            return InspectedQueryTokens.WithNestedTokens(inspection, document, request.Rules, key, members, request.MaxDepth);
         }
         catch (EncryptionException exception)
         {
