@@ -181,14 +181,7 @@ internal sealed partial class EncryptionContainer
             PatchBoundOptions? last = _patchBoundOptions;
             if (last is null || !ReferenceEquals(last.Source, requested) || !ReferenceEquals(last.Target, target))
             {
-                last = new PatchBoundOptions(requested, target, new EncryptionOptions
-                {
-                    DataEncryptionKeyId = requested.DataEncryptionKeyId,
-                    EncryptionAlgorithm = requested.EncryptionAlgorithm,
-                    PathsToEncrypt = requested.PathsToEncrypt,
-                    DeterministicPaths = requested.DeterministicPaths,
-                    Binding = target,
-                });
+                last = new PatchBoundOptions(requested, target, requested.WithBinding(target));
                 _patchBoundOptions = last;
             }
 

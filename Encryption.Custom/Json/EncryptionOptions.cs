@@ -46,6 +46,20 @@ public sealed class EncryptionOptions
     /// <summary>Per path of <see cref="PathsToEncrypt"/> in the plan's order, its query-token declaration (a container policy's choice; docs/queries.md "Range and prefix queries").</summary>
     internal IReadOnlyList<Json.Tokens.QueryTokenRule?>? QueryTokens { get; set; }
 
+    /// <summary>
+    /// A copy bound to <paramref name="binding"/>: every other setting carried over (the one place that copies options,
+    /// so a setting added later cannot be dropped by one of the copies, as the query-token declarations once were).
+    /// </summary>
+    internal EncryptionOptions WithBinding(BindingTarget binding) => new()
+    {
+        DataEncryptionKeyId = DataEncryptionKeyId,
+        EncryptionAlgorithm = EncryptionAlgorithm,
+        PathsToEncrypt = PathsToEncrypt,
+        DeterministicPaths = DeterministicPaths,
+        QueryTokens = QueryTokens,
+        Binding = binding,
+    };
+
     /// <summary>Validates the options and returns their compiled form, reusing it while nothing changed.</summary>
     /// <exception cref="EncryptionException">The options are invalid (<see cref="EncryptionErrorKind.InvalidOptions"/>).</exception>
     internal EncryptionPlan GetPlan()

@@ -184,9 +184,10 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
         (Container _, Container encrypted) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);
         await encrypted.CreateItemAsync(Person(1, "Grace"), new PartitionKey("p1"), cancellationToken: Ct);
 
-        using FeedIterator<JObject> iterator = encrypted.GetItemQueryIterator<JObject>("SELECT c.id, c.name, c.age FROM c");
+        // The policy binds (its nested selector's default), so a projection carries the envelope, the id and the partition key.
+        using FeedIterator<JObject> iterator = encrypted.GetItemQueryIterator<JObject>("SELECT c.id, c.pk, c.name, c.age, c.address, c._ei, c._ex, c._q FROM c");
         JObject row = Assert.Single(await iterator.ReadNextAsync(Ct));
-        Assert.True(JToken.DeepEquals(new JObject { ["id"] = "p1", ["name"] = "Grace", ["age"] = 37 }, row), row.ToString());
+        Assert.True(JToken.DeepEquals(new JObject { ["id"] = "p1", ["pk"] = "p1", ["name"] = "Grace", ["age"] = 37, ["address"] = new JObject { ["city"] = "Rome" } }, row), row.ToString());
     }
 
     [Theory]

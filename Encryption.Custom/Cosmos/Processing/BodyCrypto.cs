@@ -257,19 +257,13 @@ internal sealed class BodyCrypto
             && last.Bound.DataEncryptionKeyId == options.DataEncryptionKeyId
             && last.Bound.EncryptionAlgorithm == options.EncryptionAlgorithm
             && ReferenceEquals(last.Bound.PathsToEncrypt, options.PathsToEncrypt)
-            && ReferenceEquals(last.Bound.DeterministicPaths, options.DeterministicPaths))
+            && ReferenceEquals(last.Bound.DeterministicPaths, options.DeterministicPaths)
+            && ReferenceEquals(last.Bound.QueryTokens, options.QueryTokens))
         {
             return last.Bound;
         }
 
-        EncryptionOptions bound = new()
-        {
-            DataEncryptionKeyId = options.DataEncryptionKeyId,
-            EncryptionAlgorithm = options.EncryptionAlgorithm,
-            PathsToEncrypt = options.PathsToEncrypt,
-            DeterministicPaths = options.DeterministicPaths,
-            Binding = target,
-        };
+        EncryptionOptions bound = options.WithBinding(target);
         _lastBoundOptions = new BoundOptions(options, bound);
         return bound;
     }
