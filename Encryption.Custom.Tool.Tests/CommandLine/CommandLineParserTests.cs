@@ -113,7 +113,17 @@ public sealed class CommandLineParserTests
         Assert.Equal(["/a", "/b"], migration.TargetPaths);
         Assert.Equal(["dek1", "dek0"], migration.AcceptedDekIds);
         Assert.Equal((250.5, 3, 50, true, "rotate", JsonProcessor.Newtonsoft), (migration.RequestUnitsPerSecond, migration.Parallelism, migration.BatchSize, migration.Bulk, migration.JobName, migration.Processor));
+        Assert.Null(migration.LeaseExpiration);
     }
+
+    [Theory]
+    [InlineData("1", 1_000)]
+    [InlineData("7.5", 7_500)]
+    [InlineData("86400", 86_400_000)]
+    public void Parse_MigrateLeaseExpiration_ReadsSeconds(string seconds, long milliseconds) =>
+        Assert.Equal(
+            TimeSpan.FromMilliseconds(milliseconds),
+            CommandLineParser.Parse([.. s_migrate, "--decrypt", "--kek-file", "k", "--lease-expiration", seconds]).Migration!.LeaseExpiration);
 
     [Fact]
     public void Parse_MigrateWithTargetContainer_ReadsIt_AndInPlaceHasNone()
@@ -216,6 +226,9 @@ public sealed class CommandLineParserTests
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--budget", "0"], "option --budget needs a positive number (RU/S)" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--budget", "NaN"], "option --budget needs a positive number" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--parallelism", "1.5"], "option --parallelism needs a positive number (N)" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--lease-expiration", "0"], "option --lease-expiration needs a positive number (SECONDS)" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--lease-expiration", "0.5"], "option --lease-expiration needs a number of seconds from 1 to 86400" },
+        { [.. s_migrate, "--decrypt", "--kek-file", "k", "--lease-expiration", "86401"], "option --lease-expiration needs a number of seconds from 1 to 86400" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--bulk", "yes"], "unexpected argument at position 16" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--decrypt"], "option --decrypt is given more than once" },
         { [.. s_migrate, "--decrypt", "--kek-file", "k", "--path", "/a"], "--path goes with --dek-id" },

@@ -89,6 +89,13 @@ internal sealed class MigrateCommandLine : ToolCommand
     private readonly Option<int?> _batchSize = ToolOptions.Positive<int>(
         "--batch-size", "N", "Change feed page size, and so the work between two checkpoints. Default: 100.");
 
+    private readonly Option<double?> _leaseExpiration = ToolOptions.Positive<double>(
+        "--lease-expiration",
+        "SECONDS",
+        "How long a lease stays with an instance after its last renewal, from 1 to 86400: the leases of an instance that died "
+        + "(killed, its machine lost) are taken over by the other instances once this has passed. Give every instance of the "
+        + "job the same value. Default: 60.");
+
     private readonly Option<bool> _bulk = ToolOptions.Flag("--bulk", "Send a page's rewrites together through the SDK's bulk execution.");
 
     private readonly Option<string> _jobName = ToolOptions.Text(
@@ -121,7 +128,7 @@ internal sealed class MigrateCommandLine : ToolCommand
         AddOptions(
             _endpoint, _database, _container, _leaseContainer, _targetContainer, _dekDatabase, _dekContainer, _kekFile, _keyVault, _dekId, _paths,
             _deterministicPaths, _decrypt, _acceptDek, _decryptPaths, _changeTypePaths, _dryRun, _budget, _parallelism, _batchSize,
-            _bulk, _jobName, _processor, _failuresFile);
+            _leaseExpiration, _bulk, _jobName, _processor, _failuresFile);
     }
 
     public override ToolArguments Bind(ParseResult result)
@@ -147,6 +154,7 @@ internal sealed class MigrateCommandLine : ToolCommand
             throw ToolException.Usage($"--target-container names the --container itself; leave it out to migrate in place {SeeHelp}.");
         }
 
+        TimeSpan? leaseExpiration = LeaseExpiration(result.ValueOf(_leaseExpiration));
         string? kekFile = result.ValueOf(_kekFile);
         RequireOneKeyEncryptionKey(kekFile, result.IsGiven(_keyVault));
         return new ToolArguments
@@ -174,11 +182,32 @@ internal sealed class MigrateCommandLine : ToolCommand
                 RequestUnitsPerSecond = result.ValueOf(_budget),
                 Parallelism = result.ValueOf(_parallelism),
                 BatchSize = result.ValueOf(_batchSize),
+                LeaseExpiration = leaseExpiration,
                 Bulk = result.IsGiven(_bulk),
                 JobName = result.ValueOf(_jobName),
                 Processor = result.GetValue(_processor),
             },
         };
+    }
+
+    // The job's own bounds (EncryptionMigrationOptions.LeaseExpirationInterval refuses the rest), checked here so that
+    // a value out of range is a usage error before anything is read.
+    private TimeSpan? LeaseExpiration(double? seconds)
+    {
+        if (seconds is not { } value)
+        {
+            return null;
+        }
+
+        TimeSpan min = EncryptionMigrationOptions.MinLeaseExpirationInterval;
+        TimeSpan max = EncryptionMigrationOptions.MaxLeaseExpirationInterval;
+        if (value < min.TotalSeconds || value > max.TotalSeconds)
+        {
+            throw ToolException.Usage(
+                $"option --lease-expiration needs a number of seconds from {min.TotalSeconds:0} to {max.TotalSeconds:0} {SeeHelp}.");
+        }
+
+        return TimeSpan.FromSeconds(value);
     }
 
     // A path the operator typed is echoed like a name: plainly a path, or not at all.

@@ -51,6 +51,9 @@ internal sealed class MigrationArguments
 
     public int? BatchSize { get; init; }
 
+    /// <summary>The job's <see cref="EncryptionMigrationOptions.LeaseExpirationInterval"/>, or <see langword="null"/> for its default.</summary>
+    public TimeSpan? LeaseExpiration { get; init; }
+
     public bool Bulk { get; init; }
 
     public string? JobName { get; init; }

@@ -131,6 +131,11 @@ internal static class MigrateCommand
             options.MaxItemsPerBatch = batchSize;
         }
 
+        if (migration.LeaseExpiration is { } leaseExpiration)
+        {
+            options.LeaseExpirationInterval = leaseExpiration;
+        }
+
         return options;
     }
 

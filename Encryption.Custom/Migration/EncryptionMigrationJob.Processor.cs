@@ -19,7 +19,10 @@ public sealed partial class EncryptionMigrationJob
                 .WithStartTime(DateTime.MinValue.ToUniversalTime())
                 .WithPollInterval(_options.PollInterval)
                 .WithMaxItems(_options.MaxItemsPerBatch)
-                .WithLeaseConfiguration(acquireInterval: _options.LeaseAcquireInterval)
+                .WithLeaseConfiguration(
+                    acquireInterval: _options.LeaseAcquireInterval,
+                    expirationInterval: _options.LeaseExpirationInterval,
+                    renewInterval: _options.LeaseRenewInterval)
                 .Build();
             try
             {

@@ -22,6 +22,17 @@ public sealed class EncryptionMigrationOptions
     private TimeSpan _pollInterval = TimeSpan.FromSeconds(1);
     private TimeSpan _progressInterval = TimeSpan.FromSeconds(5);
     private TimeSpan _leaseAcquireInterval = TimeSpan.FromSeconds(2);
+    private TimeSpan _leaseExpirationInterval = DefaultLeaseExpirationInterval;
+
+    // The change feed processor's own defaults: a lease expires 60 s after its last renewal, renewed every 17 s.
+    internal static readonly TimeSpan DefaultLeaseExpirationInterval = TimeSpan.FromSeconds(60);
+    internal static readonly TimeSpan MaxLeaseRenewInterval = TimeSpan.FromSeconds(17);
+
+    // The bounds of LeaseExpirationInterval. Below 1 s the renewal (a third of it) would hammer the lease container and
+    // a lease would expire within one slow round trip; above a day the SDK's timestamp arithmetic is no longer a
+    // timeout anyone means (and a dead instance's leases would be held for longer than any migration should wait).
+    internal static readonly TimeSpan MinLeaseExpirationInterval = TimeSpan.FromSeconds(1);
+    internal static readonly TimeSpan MaxLeaseExpirationInterval = TimeSpan.FromDays(1);
 
     /// <summary>
     /// The change feed processor's name, which keys its leases (and so its checkpoints) in the lease container.
@@ -162,6 +173,47 @@ public sealed class EncryptionMigrationOptions
         {
             ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(value, TimeSpan.Zero);
             _leaseAcquireInterval = value;
+        }
+    }
+
+    /// <summary>
+    /// How long a lease stays with an instance after its last renewal: when an instance dies (killed, its machine lost)
+    /// without releasing its leases, the others' change feed processors take them over once this has passed, and until
+    /// then the documents behind those leases wait. Default 60 s (the SDK's default). Each instance renews its leases
+    /// every third of this, at most every 17 s (the SDK's default renewal): 60 s renews every 17 s, 15 s every 5 s.
+    /// Give every instance sharing the leases the same value: an instance judges the others' leases by its own. A
+    /// lease's time is the clock of the machine that renewed it, so keep this well above the clock skew between the
+    /// instances' machines, and above a renewal's round trip (a renewal that fails twice in a row loses the lease).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is shorter than 1 s or longer than a day.</exception>
+    public TimeSpan LeaseExpirationInterval
+    {
+        get => _leaseExpirationInterval;
+        set
+        {
+            ValidateLeaseExpirationInterval(value);
+            _leaseExpirationInterval = value;
+        }
+    }
+
+    /// <summary>How often this instance renews its leases: a third of <see cref="LeaseExpirationInterval"/>, at most 17 s.</summary>
+    internal TimeSpan LeaseRenewInterval => RenewIntervalFor(_leaseExpirationInterval);
+
+    /// <summary>The renewal for an expiration: a third of it, at most the SDK's default renewal (17 s).</summary>
+    internal static TimeSpan RenewIntervalFor(TimeSpan expiration)
+    {
+        TimeSpan third = TimeSpan.FromTicks(expiration.Ticks / 3);    // rounded down: three renewals fit in the expiration
+        return third < MaxLeaseRenewInterval ? third : MaxLeaseRenewInterval;
+    }
+
+    private static void ValidateLeaseExpirationInterval(TimeSpan value)
+    {
+        if (value < MinLeaseExpirationInterval || value > MaxLeaseExpirationInterval)
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(value),
+                value,
+                $"{nameof(LeaseExpirationInterval)} must be from {MinLeaseExpirationInterval.TotalSeconds:0} s to {MaxLeaseExpirationInterval.TotalHours:0} hours; it was {value}.");
         }
     }
 
