@@ -181,6 +181,40 @@ public sealed class MigrationTargetQueryTokenTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
+    public void BoundCells_TokensAreCheckedOnceTheContainerIsKnown(JsonProcessor kind)
+    {
+        var policy = new ContainerEncryptionPolicy("dek1",
+        [
+            new EncryptionPolicyIncludedPath("/age") { Queries = new IntegerRangeQueryOptions(0, 150) },
+            new EncryptionPolicyIncludedPath("/address/zip") { Queries = new IntegerRangeQueryOptions(0, 99999) },
+        ]) { Bind = true };
+        var container = new Encryption.Custom.Json.WireFormat.BindingTarget("db/c", ["/pk"]);
+        byte[] Written(string document) => Create(kind, policy).Encrypt(document, _key1, policy.Rules.BindTo(container).CreateWriteOptions());
+        JObject ada = JObject.Parse(Written("""{"id":"ada","pk":"p","age":36,"address":{"zip":10115}}""").Utf8());
+        JObject bob = JObject.Parse(Written("""{"id":"bob","pk":"p","age":41,"address":{"zip":20095}}""").Utf8());
+        MigrationTarget Bound()
+        {
+            MigrationTarget target = Target(policy, kind, withKey: true);
+            target.Bind("db/c", ["/pk"]);
+            return target;
+        }
+
+        Assert.True(Classify(Bound(), ada.ToString(Newtonsoft.Json.Formatting.None).Utf8()).InTarget);
+        foreach (string path in new[] { "/age", "/address/zip" })
+        {
+            JObject stale = (JObject)ada.DeepClone();
+            stale["_q"]![path] = bob["_q"]![path]!.DeepClone();
+            byte[] stored = stale.ToString(Newtonsoft.Json.Formatting.None).Utf8();
+
+            // Without the container the bound cells cannot be decrypted: only the members are judged.
+            Assert.True(Classify(Target(policy, kind, withKey: true), stored).InTarget, path);
+            DocumentState state = Classify(Bound(), stored);
+            Assert.Equal((false, true), (state.InTarget, state.HasStaleQueryTokens));
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Processors.All), MemberType = typeof(Processors))]
     public void MissingAndExtraMembers_AreOutsideTheTarget_WithOrWithoutTheKey(JsonProcessor kind)
     {
         ContainerEncryptionPolicy policy = Policy(1, 1);

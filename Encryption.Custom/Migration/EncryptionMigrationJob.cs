@@ -140,11 +140,31 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
     /// <exception cref="ArgumentNullException"><paramref name="container"/> or <paramref name="encryptor"/> is null.</exception>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
-    public static Task<EncryptionMigrationStatus> GetStatusAsync(Container container, Encryptor encryptor, ContainerEncryptionPolicy? targetPolicy, CancellationToken cancellationToken = default)
+    public static async Task<EncryptionMigrationStatus> GetStatusAsync(Container container, Encryptor encryptor, ContainerEncryptionPolicy? targetPolicy, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(encryptor);
-        return GetStatusCoreAsync(container, new MigrationTarget(targetPolicy, [], encryptor, maxDepth: EncryptionProcessorOptions.MaxAllowedDepth), cancellationToken);
+        var target = new MigrationTarget(targetPolicy, [], encryptor, maxDepth: EncryptionProcessorOptions.MaxAllowedDepth);
+        if (targetPolicy is not null)
+        {
+            // The container's scope and partition-key paths, so that bound cells decrypt and their query tokens are
+            // checked as the job checks them (one container read).
+            ContainerProperties properties = (await TransientFailures.RetryAsync(
+                token => container.ReadContainerAsync(cancellationToken: token),
+                TimeProvider.System,
+                cancellationToken).ConfigureAwait(false)).Resource;
+            try
+            {
+                target.Bind($"{container.Database.Id}/{container.Id}", properties.PartitionKeyPaths is { Count: > 0 } paths ? paths : [properties.PartitionKeyPath]);
+            }
+            catch (EncryptionException)
+            {
+                // A target that binds and a container that cannot be bound: the job refuses to run; the status counts
+                // what it can (bound cells' tokens by their members).
+            }
+        }
+
+        return await GetStatusCoreAsync(container, target, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>

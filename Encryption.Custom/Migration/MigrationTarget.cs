@@ -94,6 +94,9 @@ internal sealed class MigrationTarget
     /// </summary>
     public PolicyRuleSet? BoundReadRules { get; private set; }
 
+    // The target's rules bound to the container once it is known (Bind), for inspection; else Rules.
+    private PolicyRuleSet? _inspectionRules;
+
     /// <summary>
     /// Gives the target the container its documents live in (scope and partition-key paths): a target that binds
     /// writes bound cells there, and bound source documents can be read.
@@ -120,6 +123,8 @@ internal sealed class MigrationTarget
             return;
         }
 
+        // Inspection with the container known: the tokens of bound cells can be checked too (their cells decrypt).
+        _inspectionRules = rules.BindTo(target);
         BoundReadRules = new PolicyRuleSet(new PolicyKeys(rules.DataEncryptionKeyId, rules.EncryptionAlgorithm, _sourceKeys), rules.Rules, new PolicyModes(ForbidsPlaintext: false, EncryptsWrites: false, Binds: true), target);
         if (rules.Binds)
         {
@@ -168,7 +173,7 @@ internal sealed class MigrationTarget
         DataEncryptionKey? key = _encryptor is null ? null : checkKey.Key;
         string? keyId = Policy?.DataEncryptionKeyId;
         Func<string, DataEncryptionKey?>? keys = key is null ? null : id => string.Equals(id, keyId, StringComparison.Ordinal) ? key : null;
-        return _inspector.Inspect(document, new InspectionRequest(_maxDepth, Rules, keys));
+        return _inspector.Inspect(document, new InspectionRequest(_maxDepth, _inspectionRules ?? Rules, keys));
     }
 
     /// <summary>Classifies one document: inspects it (<see cref="Inspect"/>) and judges the inspection (<see cref="Classify(DocumentInspection)"/>).</summary>
@@ -259,8 +264,9 @@ internal sealed class MigrationTarget
     // when it declares none; else the 'qt' feature, one '_q' member for each declared path whose value the document
     // holds and no other (a member for a path the plan no longer declares is dropped by the rewrite), and, where the
     // inspection had the key, each value's tokens its own (QueryTokenCheck.Verify: a value changed under its tokens,
-    // tokens under another key or another declaration). Bound cells and documents under another key keep their tokens
-    // unchecked here (the inspection cannot decrypt them), as the keyless status query keeps all of them.
+    // tokens under another key or another declaration), top-level paths and nested selectors alike. Bound cells are
+    // checked once the container is known (Bind); before that, and under another key, tokens stay unchecked here, as
+    // the keyless status query keeps all of them.
     private static bool HasPolicyQueryTokens(DocumentInspection inspection, EncryptionPlan plan)
     {
         if (!plan.HasQueryTokens)

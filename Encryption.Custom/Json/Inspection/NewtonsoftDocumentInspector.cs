@@ -43,7 +43,6 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
             foreach (string path in envelope.Paths)
             {
                 InspectedCellType type = InspectedCellType.Absent;
-                InspectedTokens tokenState = InspectedTokens.Unchecked;
                 if (!legacy && root.TryGetValue(path[1..], out JToken? value) && value.Type != JTokenType.Null)
                 {
                     if (value.Type != JTokenType.String)
@@ -55,13 +54,9 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
                     byte[] base64 = Encoding.UTF8.GetBytes((string)value!);
                     type = CellTypes.Classify(base64, path, key, envelope.KeyId, out EncryptionException? error);
                     typeError ??= error;
-                    if (names is not null && type is (InspectedCellType.Deterministic or InspectedCellType.Randomized) && InspectedQueryTokens.RuleFor(request.Rules, path) is { } rule)
-                    {
-                        tokenState = InspectedQueryTokens.Check(base64, rule, key!, members, id);
-                    }
                 }
 
-                paths.Add(new InspectedPath(path, Nested: false, type, tokenState));
+                paths.Add(new InspectedPath(path, Nested: false, type));
             }
 
             DocumentInspection inspection = DocumentInspection.WithEnvelope(envelope.Format, envelope.KeyId, envelope.Algorithm, envelope.Bound, paths, envelope.Selectors) with
@@ -74,7 +69,7 @@ internal sealed class NewtonsoftDocumentInspector : DocumentInspector
                 QueryTokenMembers = names,
                 QueryTokenError = tokenError,
             };
-            return InspectedQueryTokens.WithNestedTokens(inspection, document, request.Rules, key, members, request.MaxDepth);
+            return InspectedQueryTokens.WithTokens(inspection, document, request.Rules, key, members, request.MaxDepth);
         }
         catch (EncryptionException exception)
         {

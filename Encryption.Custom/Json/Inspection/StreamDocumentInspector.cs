@@ -43,19 +43,13 @@ internal sealed class StreamDocumentInspector : DocumentInspector
                 ref readonly PathRecord path = ref scan.Paths[i];
                 string text = "/" + Encoding.UTF8.GetString(scan.GetPathName(path));
                 InspectedCellType type = InspectedCellType.Absent;
-                InspectedTokens tokenState = InspectedTokens.Unchecked;
                 if (record.Format != EnvelopeFormat.LegacyBlob && path.PropertyIndex >= 0)
                 {
-                    ref readonly PropertyRecord property = ref scan.Properties[path.PropertyIndex];
-                    type = Classify(document, property, text, key, record.KeyId!, out EncryptionException? error);
+                    type = Classify(document, scan.Properties[path.PropertyIndex], text, key, record.KeyId!, out EncryptionException? error);
                     typeError ??= error;
-                    if (names is not null && type is (InspectedCellType.Deterministic or InspectedCellType.Randomized) && InspectedQueryTokens.RuleFor(request.Rules, text) is { } rule)
-                    {
-                        tokenState = CheckTokens(document, property, rule, key!, members, id);
-                    }
                 }
 
-                paths.Add(new InspectedPath(text, Nested: false, type, tokenState));
+                paths.Add(new InspectedPath(text, Nested: false, type));
             }
 
             DocumentInspection inspection = DocumentInspection.WithEnvelope(record.Format, record.KeyId, record.Algorithm, record.Bound, paths, record.Selectors) with
@@ -68,7 +62,7 @@ internal sealed class StreamDocumentInspector : DocumentInspector
                 QueryTokenMembers = names,
                 QueryTokenError = tokenError,
             };
-            return InspectedQueryTokens.WithNestedTokens(inspection, document, request.Rules, key, members, request.MaxDepth);
+            return InspectedQueryTokens.WithTokens(inspection, document, request.Rules, key, members, request.MaxDepth);
         }
         catch (EncryptionException exception)
         {
@@ -118,25 +112,6 @@ internal sealed class StreamDocumentInspector : DocumentInspector
         try
         {
             return CellTypes.Classify(unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped)), path, key, keyId, out error);
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(unescaped);
-        }
-    }
-
-    private static InspectedTokens CheckTokens(ReadOnlySpan<byte> input, in PropertyRecord property, Tokens.QueryTokenRule rule, DataEncryptionKey key, ReadOnlySpan<byte> members, string? id)
-    {
-        ReadOnlySpan<byte> token = input[property.ValueStart..property.ValueEnd];
-        if (!property.ValueEscaped)
-        {
-            return InspectedQueryTokens.Check(token[1..^1], rule, key, members, id);
-        }
-
-        byte[] unescaped = ArrayPool<byte>.Shared.Rent(token.Length);
-        try
-        {
-            return InspectedQueryTokens.Check(unescaped.AsSpan(0, JsonStringUnescaper.Unescape(token, unescaped)), rule, key, members, id);
         }
         finally
         {
