@@ -64,7 +64,7 @@ public sealed class AllocationTests : IDisposable
     [MemberData(nameof(Sizes))]
     public void StreamProcessor_QueryTokenDocument_BufferWriterOverloads_AllocateNothingWhenWarm(int size)
     {
-        // Range and prefix paths: tokens computed beside each cell (prefix normalization in pooled buffers), '_q'
+        // Range and prefix paths, one on a nested selector: tokens computed beside each cell (prefix normalization in pooled buffers), '_q'
         // written before the envelope, and the strict read recomputing and comparing every token: still 0 B. Text with
         // characters from U+0300 up goes through the BCL's normalization, which allocates (docs/queries.md).
         var policy = new ContainerEncryptionPolicy(DocumentShapes.KeyId,
@@ -74,14 +74,17 @@ public sealed class AllocationTests : IDisposable
             new EncryptionPolicyIncludedPath("/dob") { Queries = new DateTimeRangeQueryOptions(DateTimeOffset.UnixEpoch, new DateTimeOffset(2100, 1, 1, 0, 0, 0, TimeSpan.Zero)) },
             new EncryptionPolicyIncludedPath("/balance") { Queries = new DecimalRangeQueryOptions(-1000, 1000000, 2) },
             new EncryptionPolicyIncludedPath("/ssn"),
-        ]);
+            new EncryptionPolicyIncludedPath("/address/zip") { Queries = new IntegerRangeQueryOptions(0, 99999) },
+            new EncryptionPolicyIncludedPath("/address/city"),
+        ]) { Bind = false };
         EncryptionProcessor processor = EncryptionProcessor.Create(JsonProcessor.Stream, rules: policy.Rules);
         EncryptionOptions options = policy.Rules.CreateWriteOptions();
-        string padding = new('x', Math.Max(0, size - 200));
-        byte[] document = Encoding.UTF8.GetBytes($$$"""{"id":"a","name":"Am\u00e9lie Zo\u00eb","age":36,"dob":"1990-05-06T07:08:09.123Z","balance":1234.56,"ssn":"111-22-3333","notes":"{{{padding}}}"}""");
+        string padding = new('x', Math.Max(0, size - 250));
+        byte[] document = Encoding.UTF8.GetBytes($$$"""{"id":"a","name":"Am\u00e9lie Zo\u00eb","age":36,"dob":"1990-05-06T07:08:09.123Z","balance":1234.56,"ssn":"111-22-3333","address":{"city":"Paris","zip":75001},"notes":"{{{padding}}}"}""");
         string stored = AssertWarmRoundTripAllocatesNothing(processor, document, options, size * 2);
         Assert.Contains("\"qt\"", stored, StringComparison.Ordinal);
         Assert.Contains("\"_q\":{\"/name\":[", stored, StringComparison.Ordinal);
+        Assert.Contains("\"/address/zip\":[", stored, StringComparison.Ordinal);
     }
 
     [Fact]
