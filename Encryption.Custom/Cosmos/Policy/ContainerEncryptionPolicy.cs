@@ -15,7 +15,7 @@ namespace Encryption.Custom;
 /// <c>/_ei</c> or <c>/_ex</c>; a non-empty key id; the current algorithm), plus: at least one path. Paths that hold the container's partition key are refused by the container before its first write.
 /// Semantics, modes and limits: docs/policy.md.
 /// </remarks>
-public sealed class ContainerEncryptionPolicy
+public sealed partial class ContainerEncryptionPolicy
 {
     private readonly PathRule[] _pathRules;
     private readonly string _encryptionAlgorithm = CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized;
