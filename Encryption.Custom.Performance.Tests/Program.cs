@@ -15,7 +15,8 @@ namespace Encryption.Custom.Performance.Tests;
 /// <c>-- MigrationThroughput</c> for the migration job's documents per second against an endpoint, <c>-- MigrationScaling</c>
 /// for how that rate grows with instances, <c>-- MigrationModel</c>
 /// for the model of a migration too large to try, <c>-- BatchEncryptRatios</c> for the
-/// multi-value AES-CBC experiment, or <c>-- BoundCellCost</c> for what bound cells cost (docs/benchmarks.md).
+/// multi-value AES-CBC experiment, <c>-- BoundCellCost</c> for what bound cells cost, or <c>-- QueryCharge</c> for the
+/// request charge of range and prefix queries against an endpoint (docs/benchmarks.md).
 /// </summary>
 public static class Program
 {
@@ -65,6 +66,11 @@ public static class Program
         if (args.Length > 0 && string.Equals(args[0], MigrationScaling.Name, StringComparison.OrdinalIgnoreCase))
         {
             return MigrationScaling.RunAsync(args[1..]).GetAwaiter().GetResult();
+        }
+
+        if (args.Length > 0 && string.Equals(args[0], Cosmos.QueryCharge.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            return Cosmos.QueryCharge.RunAsync(args[1..]).GetAwaiter().GetResult();
         }
 
         if (args.Length > 0 && string.Equals(args[0], MigrationThroughput.Name, StringComparison.OrdinalIgnoreCase))
