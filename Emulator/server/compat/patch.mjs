@@ -8,6 +8,7 @@ import { getPartitionKeyHeader, parsePartitionKey, patchOperation, readJson } fr
 import { header, send } from "./respond.mjs";
 import { snapshotDocuments } from "./documents-snapshot.mjs";
 import { MAX_ITEM_BYTES, tooLarge } from "./limits.mjs";
+import { patchRefusal } from "./patch-checks.mjs";
 
 const CONDITION = /^\s*from\s+([A-Za-z_][A-Za-z0-9_]*)\s+where\s+([\s\S]+)$/i;
 
@@ -120,6 +121,13 @@ export function applyPatch(collection, docId, partitionKey, request, ifMatch) {
     if (!satisfied) {
       return PRECONDITION_FAILED;
     }
+  }
+
+  // A write under a parent that does not exist, or an increment of null, is refused as Cosmos DB refuses it (the
+  // server would write into the grandparent, or set the value); nothing is changed.
+  const refusal = patchRefusal(doc, operations);
+  if (refusal !== undefined) {
+    return failure(400, "BadRequest", refusal);
   }
 
   // A patched item is held to the item size limit too (413, nothing changed). Its size is at most the document's

@@ -52,7 +52,8 @@ internal static class PatchApplier
         }
 
         var array = (JArray)parent!;
-        if (name == "-" && type != PatchOperationType.Replace)
+        // "-" (past the end) is add's alone: set and replace update an element that exists.
+        if (name == "-" && type == PatchOperationType.Add)
         {
             array.Add(value);
             return null;
@@ -75,12 +76,7 @@ internal static class PatchApplier
             return null;
         }
 
-        if (type == PatchOperationType.Set && index == array.Count)
-        {
-            array.Add(value);
-            return null;
-        }
-
+        // Set and replace update an existing element only ("a valid array index"); add alone may append at the length.
         return "the array index is out of range.";
     }
 
@@ -126,27 +122,38 @@ internal static class PatchApplier
             return error;
         }
 
-        JToken? current = parent is JObject obj ? obj[name!] : null;
-        if (parent is not JObject)
+        // A missing property is created with the increment; an array element must exist; a value that is not a
+        // number (null included) is refused.
+        JToken? current;
+        if (parent is JObject obj)
         {
-            return "an increment addresses a property.";
+            current = obj[name!];
+            if (current is null)
+            {
+                obj[name!] = by;
+                return null;
+            }
         }
-
-        if (current is null)
+        else
         {
-            parent[name!] = by;
-            return null;
+            var array = (JArray)parent!;
+            if (!int.TryParse(name, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int index) || index >= array.Count)
+            {
+                return "the array index is out of range.";
+            }
+
+            current = array[index];
         }
 
         if (current.Type is JTokenType.Integer && by.Type is JTokenType.Integer)
         {
-            parent[name!] = (long)current + (long)by;
+            current.Replace((long)current + (long)by);
             return null;
         }
 
         if (current.Type is JTokenType.Integer or JTokenType.Float)
         {
-            parent[name!] = (double)current + (double)by;
+            current.Replace((double)current + (double)by);
             return null;
         }
 
@@ -160,8 +167,9 @@ internal static class PatchApplier
             return "the source contains the target.";
         }
 
+        // Removes the value and adds it at the target: an array index there inserts, as add does (RFC 6902's move).
         string? error = Remove(document, from, out JToken? value);
-        return error ?? Write(document, PatchOperationType.Set, path, value!);
+        return error ?? Write(document, PatchOperationType.Add, path, value!);
     }
 
     private static bool TryFindParent(JObject document, string path, out JToken? parent, out string? name, out string? error)
