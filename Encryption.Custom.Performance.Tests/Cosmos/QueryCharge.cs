@@ -57,18 +57,7 @@ public static class QueryCharge
     public static async Task<int> RunAsync(string[] args)
     {
         ArgumentNullException.ThrowIfNull(args);
-        int documents = 1000;
-        if (args.Length == 2 && args[0] == "--documents" && int.TryParse(args[1], NumberStyles.Integer, CultureInfo.InvariantCulture, out int parsed) && parsed > 0)
-        {
-            documents = parsed;
-        }
-        else if (args.Length != 0)
-        {
-            Console.Error.WriteLine($"usage: {Name} [--documents N]");
-            return 2;
-        }
-
-        if (MigrationEndpoint.FromEnvironment() is not (Uri endpoint, string key))
+        if (MigrationEndpoint.FromArguments(args, Name, defaultDocuments: 1000) is not (Uri endpoint, string key, int documents))
         {
             return 2;
         }

@@ -1,3 +1,4 @@
+using System.Globalization;
 using Microsoft.Azure.Cosmos;
 
 namespace Encryption.Custom.Performance.Tests.Migration;
@@ -17,6 +18,26 @@ internal static class MigrationEndpoint
         }
 
         return (new Uri(endpoint), key);
+    }
+
+    /// <summary>
+    /// The arguments of a run against the endpoint (<c>[--documents N]</c>) and the endpoint itself; null, with the
+    /// usage or what is missing on standard error, when either is wrong.
+    /// </summary>
+    public static (Uri Endpoint, string Key, int Documents)? FromArguments(string[] args, string name, int defaultDocuments)
+    {
+        int documents = defaultDocuments;
+        if (args.Length == 2 && args[0] == "--documents" && int.TryParse(args[1], NumberStyles.Integer, CultureInfo.InvariantCulture, out int parsed) && parsed > 0)
+        {
+            documents = parsed;
+        }
+        else if (args.Length != 0)
+        {
+            Console.Error.WriteLine($"usage: {name} [--documents N]");
+            return null;
+        }
+
+        return FromEnvironment() is (Uri endpoint, string key) ? (endpoint, key, documents) : null;
     }
 
     public static CosmosClient CreateClient(Uri endpoint, string key, bool bulk = false)
