@@ -21,7 +21,12 @@ public sealed class FeedItemDecryptionFailure
     /// <summary>The document's position in the page's <c>Documents</c> array (0-based).</summary>
     public int Index { get; }
 
-    /// <summary>The document's <c>id</c>, or <see langword="null"/> when it has no string id.</summary>
+    /// <summary>
+    /// The document's <c>id</c> as stored, or <see langword="null"/> when it has no string id. When the container's
+    /// policy encrypts ids this is the stored (encrypted) form, never the plaintext: the document failed to decrypt,
+    /// so the plaintext is not trusted, and the stored id is what the container without encryption addresses it by to
+    /// inspect or repair it (the error messages name the same form).
+    /// </summary>
     public string? Id { get; }
 
     /// <summary>Why it failed (with the DEK id and path where known).</summary>
