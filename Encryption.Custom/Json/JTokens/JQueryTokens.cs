@@ -4,6 +4,7 @@ using System.Text;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Tokens;
+using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 using Newtonsoft.Json.Linq;
 
@@ -92,7 +93,7 @@ internal static class JQueryTokens
         QueryTokenCheck.CheckMembers(members, rules.QueryTokens!, encrypted, id);
         foreach ((QueryTokenRule rule, JToken value) in values)
         {
-            (TypeMarker marker, byte[] plainText) = PlainText(value);
+            (TypeMarker marker, byte[] plainText) = PlainText(value, rule.Path);
             try
             {
                 QueryTokenCheck.Verify(key, rule, marker, plainText, QueryTokenCheck.FindMember(members, rule.PathUtf8), id);
@@ -114,7 +115,7 @@ internal static class JQueryTokens
     private static byte[] Tokens(DataEncryptionKey key, QueryTokenRule rule, JToken value)
     {
         byte[] tokens = new byte[rule.TokenCount * rule.TokenLength];
-        (TypeMarker marker, byte[] plainText) = PlainText(value);
+        (TypeMarker marker, byte[] plainText) = PlainText(value, rule.Path);
         try
         {
             QueryTokens.ComputeFromPlainText(key, rule, marker, plainText, tokens);
@@ -126,21 +127,32 @@ internal static class JQueryTokens
         }
     }
 
-    // The value as its cell holds it: strings as UTF-8, integers and doubles as 8 bytes little-endian; anything else
-    // gets a marker the token computation refuses for every declaration.
-    private static (TypeMarker Marker, byte[] PlainText) PlainText(JToken value)
+    // The value as its cell holds it, by the one mapping both processors' cells use (PlainValue): strings as strict
+    // UTF-8, integers and doubles as 8 bytes little-endian, booleans by their marker; objects and arrays get a marker
+    // the token computation refuses for every declaration.
+    private static (TypeMarker Marker, byte[] PlainText) PlainText(JToken value, string path)
     {
         byte[] scalar = new byte[ScalarEncoding.Length];
         switch (value.Type)
         {
             case JTokenType.String:
-                return (TypeMarker.String, JObjectReader.StrictUtf8.GetBytes((string)value!));
+                string text = (string)value!;
+                byte[] utf8 = new byte[PlainValue.GetMaxStringLength(text)];
+                try
+                {
+                    return (TypeMarker.String, utf8.AsSpan(0, PlainValue.String(text, utf8, path)).ToArray());
+                }
+                finally
+                {
+                    CryptographicOperations.ZeroMemory(utf8);
+                }
+
             case JTokenType.Integer when ((JValue)value).Value is long integer:
-                ScalarEncoding.WriteInt64(integer, scalar);
-                return (TypeMarker.Long, scalar);
+                return (PlainValue.Integer(integer, scalar), scalar);
             case JTokenType.Float when ((JValue)value).Value is double number:
-                ScalarEncoding.WriteDouble(number, scalar);
-                return (TypeMarker.Double, scalar);
+                return (PlainValue.Double(number, scalar, path), scalar);
+            case JTokenType.Boolean:
+                return (PlainValue.Boolean((bool)value, scalar), scalar);
             default:
                 return (TypeMarker.Object, scalar);
         }
