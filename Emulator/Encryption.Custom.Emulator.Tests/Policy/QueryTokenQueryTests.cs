@@ -9,7 +9,7 @@ namespace Encryption.Custom.Emulator.Tests.Policy;
 /// <summary>
 /// Range and prefix queries on encrypted paths (docs/queries.md "Range and prefix queries"), differential: generated
 /// queries (bounds inside, at and beyond the domain, open and closed ends, empty ranges, Unicode prefixes with and
-/// without case, a nested selector) run through the encryption container and, as the same text and parameters, against a plaintext
+/// without case, a nested selector; with and without a key rotation in progress) run through the encryption container and, as the same text and parameters, against a plaintext
 /// container holding the same documents; both must return exactly the same rows, with small pages, for both processors.
 /// </summary>
 public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixture<EncryptionFixture>
@@ -97,21 +97,42 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
         return Gen.OneOf(age, score, dob, prefix, zip);
     }
 
-    [Theory]
-    [MemberData(nameof(Processors))]
-    public async Task GeneratedRangeAndPrefixQueries_ReturnTheRowsOfAPlaintextContainer(JsonProcessor processor)
+    public static TheoryData<JsonProcessor, bool> ProcessorsAndRotation => new()
     {
-        (Container _, Container encrypted) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);
+        { JsonProcessor.Stream, false },
+        { JsonProcessor.Newtonsoft, false },
+        { JsonProcessor.Stream, true },
+        { JsonProcessor.Newtonsoft, true },
+    };
+
+    [Theory]
+    [MemberData(nameof(ProcessorsAndRotation))]
+    public async Task GeneratedRangeAndPrefixQueries_ReturnTheRowsOfAPlaintextContainer(JsonProcessor processor, bool rotating)
+    {
+        (Container raw, Container encrypted) = await fixture.CreateContainerAsync(options: WithTokens(processor), cancellationToken: Ct);
         (Container plain, Container _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
+
+        // During a rotation every other document is written under the new key, and the queries run under the policy
+        // that writes with it and still accepts the old one: tokens under both keys must be asked for.
+        Container writer = encrypted;
+        if (rotating)
+        {
+            ContainerEncryptionPolicy old = WithTokens(processor).Policy!;
+            var next = new ContainerEncryptionPolicy(EncryptionFixture.Dek2, old.IncludedPaths) { AcceptedDataEncryptionKeyIds = [EncryptionFixture.Dek1] };
+            writer = raw.WithEncryptor(fixture.Encryptor, new EncryptionContainerOptions { JsonProcessor = processor, Policy = next });
+        }
+
         // Fixed names (a seeded generator): the queries are what FsCheck varies.
         var random = new Random(7);
         string[] names = [.. Enumerable.Range(0, 40).Select(_ => string.Concat(Enumerable.Range(0, random.Next(0, 7)).Select(_ => s_letters[random.Next(s_letters.Length)])))];
         for (int i = 0; i < names.Length; i++)
         {
             JObject person = Person(i, names[i]);
-            await encrypted.CreateItemAsync(person, new PartitionKey((string)person["pk"]!), cancellationToken: Ct);
+            await (i % 2 == 0 ? encrypted : writer).CreateItemAsync(person, new PartitionKey((string)person["pk"]!), cancellationToken: Ct);
             await plain.CreateItemAsync(person, new PartitionKey((string)person["pk"]!), cancellationToken: Ct);
         }
+
+        Container reader = writer;
 
         int nonEmpty = 0;
         Prop.ForAll(Queries().ToArbitrary(), query =>
@@ -121,7 +142,7 @@ public sealed class QueryTokenQueryTests(EncryptionFixture fixture) : IClassFixt
             string[] expected = query.Text.Contains("true)", StringComparison.Ordinal)
                 ? [.. names.Select((n, i) => (Name: n, Id: "p" + i.ToString(CultureInfo.InvariantCulture))).Where(x => x.Name.StartsWith((string)query.Parameters[0].Value, StringComparison.OrdinalIgnoreCase)).Select(x => x.Id).Order(StringComparer.Ordinal)]
                 : RunAsync(plain, query).GetAwaiter().GetResult();
-            string[] actual = RunAsync(encrypted, query).GetAwaiter().GetResult();
+            string[] actual = RunAsync(reader, query).GetAwaiter().GetResult();
             nonEmpty += expected.Length > 0 ? 1 : 0;
             Assert.True(expected.SequenceEqual(actual), $"{query.Text} [{string.Join(", ", query.Parameters.Select(p => $"{p.Name}={p.Value}"))}]: expected {string.Join(",", expected)}, got {string.Join(",", actual)}");
         }).Check(Config.QuickThrowOnFailure.WithMaxTest(60));
