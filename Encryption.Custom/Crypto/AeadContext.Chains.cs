@@ -23,13 +23,14 @@ internal sealed partial class AeadContext
     /// <exception cref="ObjectDisposedException">The key source was released.</exception>
     public void EncryptCbcChains(ReadOnlySpan<byte> plainTexts, Span<byte> output, ReadOnlySpan<CbcChain> chains)
     {
-        CbcChainBatch.Validate(plainTexts, output, chains);
         if (_interleavedChains)
         {
+            // The encryptor checks the batch itself before it encrypts anything.
             (_chainEncryptor ??= CreateChainEncryptor()).Encrypt(plainTexts, output, chains);
             return;
         }
 
+        CbcChainBatch.Validate(plainTexts, output, chains);
         Span<byte> lastBlock = stackalloc byte[AeadCellLayout.BlockSize];
         try
         {
