@@ -14,7 +14,7 @@ namespace Encryption.Custom.Tests.Json.Streaming;
 /// <summary>
 /// The fast path with a document's values encrypted as one batch (issue 37) against the reader walk, which encrypts
 /// value by value: the same bytes with deterministic values, and the same error where the output limit falls, also
-/// for documents with more values than one chain group and plans past the batch's stack records (deterministic
+/// for documents with more values than one chain group and plans past the batch's stack records (pooled arrays then) (deterministic
 /// values are scalars only; containers are covered by the randomized case).
 /// (<see cref="StreamEncryptorFastPathTests"/> covers the documents and errors the scan and the walk share.)
 /// </summary>
@@ -49,6 +49,7 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
     [InlineData(33)]
     [InlineData(64)]
     [InlineData(65)]
+    [InlineData(300)]
     public void Encrypt_ManyValues_SameBytesAsTheReaderWalk(int valueCount)
     {
         SkipUnlessBatched();

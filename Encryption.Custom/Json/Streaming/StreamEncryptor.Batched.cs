@@ -18,8 +18,8 @@ namespace Encryption.Custom.Json.Streaming;
 // value's plaintext into a pooled arena), one batch, then write (the same bytes the per-value loop writes).
 internal static partial class StreamEncryptor
 {
-    // Per-value records live on the stack; a plan with more paths keeps the per-value loop.
-    private const int MaxBatchedValues = 64;
+    // Per-value records live on the stack up to this many paths, in pooled arrays beyond.
+    private const int StackBatchedValues = 64;
 
     // A cell's header (version, tag, IV) and at most one block of padding.
     private const int AeadCellLayoutMaxOverhead = Crypto.AeadCellLayout.HeaderSize + Crypto.AeadCellLayout.BlockSize;
@@ -29,7 +29,7 @@ internal static partial class StreamEncryptor
     private static bool CanEncryptBatched(scoped in DocumentEncryption pass)
     {
         EncryptionPlan plan = pass.Plan;
-        if (!pass.Key.EncryptsBatches || !pass.Binding.IsEmpty || plan.PathCount > MaxBatchedValues)
+        if (!pass.Key.EncryptsBatches || !pass.Binding.IsEmpty)
         {
             return false;
         }
@@ -63,8 +63,14 @@ internal static partial class StreamEncryptor
         byte[] plainTextArena = ArrayPool<byte>.Shared.Rent(plainTextBound);
         byte[] blobArena = ArrayPool<byte>.Shared.Rent(blobBound);
         byte[] contextArena = ArrayPool<byte>.Shared.Rent(contextBound);
-        Span<AeadBatchValue> values = stackalloc AeadBatchValue[MaxBatchedValues];
-        Span<BatchedProperty> properties = stackalloc BatchedProperty[MaxBatchedValues];
+        AeadBatchValue[]? rentedValues = null;
+        BatchedProperty[]? rentedProperties = null;
+        Span<AeadBatchValue> values = plan.PathCount <= StackBatchedValues
+            ? stackalloc AeadBatchValue[StackBatchedValues]
+            : (rentedValues = ArrayPool<AeadBatchValue>.Shared.Rent(plan.PathCount));
+        Span<BatchedProperty> properties = plan.PathCount <= StackBatchedValues
+            ? stackalloc BatchedProperty[StackBatchedValues]
+            : (rentedProperties = ArrayPool<BatchedProperty>.Shared.Rent(plan.PathCount));
         var arenas = new BatchArenas(plainTextArena, blobArena, contextArena);
         try
         {
@@ -80,6 +86,11 @@ internal static partial class StreamEncryptor
             ArrayPool<byte>.Shared.Return(plainTextArena);
             ArrayPool<byte>.Shared.Return(blobArena);
             ArrayPool<byte>.Shared.Return(contextArena);
+            if (rentedValues is not null)
+            {
+                ArrayPool<AeadBatchValue>.Shared.Return(rentedValues);
+                ArrayPool<BatchedProperty>.Shared.Return(rentedProperties!);
+            }
         }
     }
 
