@@ -71,10 +71,10 @@ internal static partial class StreamEncryptor
         Span<BatchedProperty> properties = plan.PathCount <= StackBatchedValues
             ? stackalloc BatchedProperty[StackBatchedValues]
             : (rentedProperties = ArrayPool<BatchedProperty>.Shared.Rent(plan.PathCount));
-        var arenas = new BatchArenas(plainTextArena, blobArena, contextArena);
+        var arenas = new BatchArenas(plainTextArena, blobArena, contextArena, values, properties);
         try
         {
-            int count = Gather(pass, encrypted, scan, ref arenas, values, properties, out int cursor, out int lastValueEnd, out long written);
+            int count = Gather(pass, encrypted, scan, ref arenas, out int cursor, out int lastValueEnd, out long written);
             pass.Key.EncryptBatchLeased(plainTextArena.AsSpan(0, arenas.PlainTextsUsed), contextArena.AsSpan(0, arenas.ContextsUsed), blobArena.AsSpan(0, arenas.BlobsUsed), values[..count]);
             WriteBatched(pass.Document, pass.Output, blobArena, properties[..count]);
             WriteScannedTail(pass, encrypted, scan.Documents[0].PropertyCount > 0, cursor, lastValueEnd, written);
@@ -101,8 +101,6 @@ internal static partial class StreamEncryptor
         scoped Span<byte> encrypted,
         DecryptionScan scan,
         ref BatchArenas arenas,
-        scoped Span<AeadBatchValue> values,
-        scoped Span<BatchedProperty> properties,
         out int cursor,
         out int lastValueEnd,
         out long written)
@@ -158,8 +156,8 @@ internal static partial class StreamEncryptor
 
             int blobOffset = arenas.BlobsUsed;
             arenas.Blobs[blobOffset] = (byte)marker;
-            values[count] = new AeadBatchValue(arenas.PlainTextsUsed, length, blobOffset + 1, !prefix.IsEmpty, contextOffset, prefix.Length + 1);
-            properties[count] = new BatchedProperty(property.ValueStart, property.ValueEnd, blobOffset, 1 + cellLength);
+            arenas.Values[count] = new AeadBatchValue(arenas.PlainTextsUsed, length, blobOffset + 1, !prefix.IsEmpty, contextOffset, prefix.Length + 1);
+            arenas.Properties[count] = new BatchedProperty(property.ValueStart, property.ValueEnd, blobOffset, 1 + cellLength);
             count++;
             arenas.PlainTextsUsed += length;
             arenas.BlobsUsed += 1 + cellLength;
@@ -240,12 +238,14 @@ internal static partial class StreamEncryptor
     // Where one encrypted value was in the document and where its blob is.
     private readonly record struct BatchedProperty(int ValueStart, int ValueEnd, int BlobOffset, int BlobLength);
 
-    // The three pooled arenas of one document and how much of each is used.
+    // The three pooled arenas of one document and how much of each is used, and the per-value records.
     private ref struct BatchArenas
     {
         public readonly Span<byte> PlainTexts;
         public readonly Span<byte> Blobs;
         public readonly Span<byte> Contexts;
+        public readonly Span<AeadBatchValue> Values;
+        public readonly Span<BatchedProperty> Properties;
         public int PlainTextsUsed;
         public int BlobsUsed;
         public int ContextsUsed;
@@ -253,11 +253,13 @@ internal static partial class StreamEncryptor
         // How far into PlainTexts the value being gathered may have written (what a failure must wipe).
         public int PlainTextsReserved;
 
-        public BatchArenas(Span<byte> plainTexts, Span<byte> blobs, Span<byte> contexts)
+        public BatchArenas(Span<byte> plainTexts, Span<byte> blobs, Span<byte> contexts, Span<AeadBatchValue> values, Span<BatchedProperty> properties)
         {
             PlainTexts = plainTexts;
             Blobs = blobs;
             Contexts = contexts;
+            Values = values;
+            Properties = properties;
         }
     }
 }
