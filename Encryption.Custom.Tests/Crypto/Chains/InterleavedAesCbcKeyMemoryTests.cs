@@ -33,7 +33,15 @@ public sealed class InterleavedAesCbcKeyMemoryTests
 
             Assert.Contains(slab, b => b != 0);
             Assert.True(encryptor.Protection.HasFlag(KeyMemoryProtection.Masked));
-            Assert.Equal(pool.Allocate(1).Protection, encryptor.Protection);
+            SecretSlot probe = pool.Allocate(1);
+            try
+            {
+                Assert.Equal(probe.Protection, encryptor.Protection);
+            }
+            finally
+            {
+                pool.Free(probe);
+            }
         }
     }
 
