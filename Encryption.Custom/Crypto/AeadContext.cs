@@ -11,6 +11,8 @@
 // use (the pool bounds how many exist), and Dispose frees every part.
 using System.Buffers.Binary;
 using System.Diagnostics;
+using Encryption.Custom.Crypto.Chains;
+using Encryption.Custom.Native.Memory;
 
 namespace Encryption.Custom.Crypto;
 
@@ -18,7 +20,7 @@ namespace Encryption.Custom.Crypto;
 /// The keyed cipher and HMAC state one operation works with. A context is owned by exactly one operation at a
 /// time (the <see cref="AeadContextPool"/> guarantees it), so implementations need no locking.
 /// </summary>
-internal sealed class AeadContext : IDisposable
+internal sealed partial class AeadContext : IDisposable
 {
     private readonly AeadBackend _backend;
     [DebuggerBrowsable(DebuggerBrowsableState.Never)]
@@ -31,9 +33,27 @@ internal sealed class AeadContext : IDisposable
     /// <param name="backend">Makes the keyed primitives.</param>
     /// <param name="keySource">Where the sub-keys come from when a part is keyed for the first time.</param>
     public AeadContext(AeadBackend backend, AeadKeySource keySource)
+        : this(backend, keySource, ProtectedMemoryPool.Shared, InterleavedAesCbcEncryptor.IsSupported)
     {
+    }
+
+    /// <param name="backend">Makes the keyed primitives.</param>
+    /// <param name="keySource">Where the sub-keys come from when a part is keyed for the first time.</param>
+    /// <param name="roundKeyPool">Where the multi-chain encryptor keeps its round keys (tests pass a pool they can read as a dump would).</param>
+    /// <param name="interleavedChains">Whether <see cref="EncryptCbcChains"/> interleaves chains with AES-NI (false: value by
+    /// value through the backend's cipher, as where AES-NI is missing).</param>
+    /// <exception cref="PlatformNotSupportedException"><paramref name="interleavedChains"/> is true without AES-NI.</exception>
+    internal AeadContext(AeadBackend backend, AeadKeySource keySource, ProtectedMemoryPool roundKeyPool, bool interleavedChains)
+    {
+        if (interleavedChains && !InterleavedAesCbcEncryptor.IsSupported)
+        {
+            throw new PlatformNotSupportedException("AES-NI is not available.");
+        }
+
         _backend = backend;
         _keySource = keySource;
+        _roundKeyPool = roundKeyPool;
+        _interleavedChains = interleavedChains;
     }
 
     /// <summary>
@@ -123,11 +143,16 @@ internal sealed class AeadContext : IDisposable
     public void ComputeIvMac(ReadOnlySpan<byte> context, ReadOnlySpan<byte> plainText, Span<byte> mac) =>
         ComputeMac(AeadSubKey.Iv, context, plainText, default, mac);
 
-    /// <summary>Frees the keyed state (native implementations cleanse key schedules as they free them).</summary>
+    /// <summary>
+    /// Frees the keyed state (native implementations cleanse key schedules as they free them; the multi-chain
+    /// encryptor wipes its round keys and returns their protected slot).
+    /// </summary>
     public void Dispose()
     {
         _encryptor?.Dispose();
         _decryptor?.Dispose();
+        _chainEncryptor?.Dispose();
+        _chainEncryptor = null;
         foreach (HmacSha256? hmac in _macs)
         {
             hmac?.Dispose();

@@ -109,6 +109,20 @@ public abstract partial class DataEncryptionKey : IDisposable
     /// </remarks>
     internal virtual int EncryptLeased(ReadOnlySpan<byte> plainText, Span<byte> destination) => EncryptData(plainText, destination);
 
+    /// <summary>
+    /// Whether <see cref="EncryptBatchLeased"/> is worth calling: the library's own keys where the CPU encrypts
+    /// several CBC chains at once (docs/key-memory.md, "Derived key material"). Otherwise callers encrypt value by value.
+    /// </summary>
+    internal virtual bool EncryptsBatches => false;
+
+    /// <summary>
+    /// Encrypts a batch of format-3 cells for a caller that holds a lease (see
+    /// <see cref="Crypto.AeadAes256CbcHmacSha256.EncryptBatch"/>); only where <see cref="EncryptsBatches"/>.
+    /// </summary>
+    /// <exception cref="NotSupportedException">The key does not encrypt batches.</exception>
+    internal virtual void EncryptBatchLeased(ReadOnlySpan<byte> plainTexts, ReadOnlySpan<byte> ivContexts, Span<byte> output, ReadOnlySpan<Crypto.Chains.AeadBatchValue> values) =>
+        throw new NotSupportedException("This key encrypts value by value.");
+
     /// <summary>Decrypts for a caller that holds a <see cref="DataEncryptionKeyLease"/> on this key.</summary>
     internal virtual int DecryptLeased(ReadOnlySpan<byte> cipherText, Span<byte> destination) => DecryptData(cipherText, destination);
 

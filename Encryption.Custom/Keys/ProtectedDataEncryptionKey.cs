@@ -87,6 +87,11 @@ internal sealed class ProtectedDataEncryptionKey : DataEncryptionKey
     internal override int EncryptLeased(ReadOnlySpan<byte> plainText, Span<byte> destination) =>
         _aead.Encrypt(plainText, destination);
 
+    internal override bool EncryptsBatches => Crypto.Chains.InterleavedAesCbcEncryptor.IsSupported;
+
+    internal override void EncryptBatchLeased(ReadOnlySpan<byte> plainTexts, ReadOnlySpan<byte> ivContexts, Span<byte> output, ReadOnlySpan<Crypto.Chains.AeadBatchValue> values) =>
+        _aead.EncryptBatch(plainTexts, ivContexts, output, values);
+
     internal override int DecryptLeased(ReadOnlySpan<byte> cipherText, Span<byte> destination) =>
         _aead.Decrypt(cipherText, destination);
 

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using BenchmarkDotNet.Attributes;
 using Encryption.Custom.Crypto;
+using Encryption.Custom.Crypto.Chains;
 using Encryption.Custom.Native.OpenSsl;
 using Encryption.Custom.Performance.Tests.Documents;
 
@@ -23,6 +24,8 @@ public class BatchEncryptBenchmarks
     private byte[] _padded = [];
     private InterleavedAesCbc.Message[] _messages = [];
     private InterleavedAesCbc.Message[] _byLength = [];
+    private byte[] _joined = [];
+    private AeadBatchValue[] _batch = [];
     private AeadAes256CbcHmacSha256? _openSsl;
     private InterleavedAesCbc? _interleaved;
     private OpenSslHmacSha256? _hmac;
@@ -53,8 +56,18 @@ public class BatchEncryptBenchmarks
         _byLength = [.. _messages.OrderByDescending(m => m.Length)];
         _cells = new byte[_cellOffsets[^1]];
         _padded = new byte[paddedOffset];
+
+        // The product's batch reads the values where they are (the processor would hand it the document's bytes).
+        _joined = [.. _values.SelectMany(v => v)];
+        _batch = new AeadBatchValue[_values.Length];
+        for (int i = 0, offset = 0; i < _values.Length; offset += _values[i].Length, i++)
+        {
+            _batch[i] = new AeadBatchValue(offset, _values[i].Length, _cellOffsets[i]);
+        }
+
         Verify(lanes: 4);
         Verify(lanes: 1);
+        Verify(lanes: 0);
     }
 
     [GlobalCleanup]
@@ -81,6 +94,14 @@ public class BatchEncryptBenchmarks
 
     [Benchmark]
     public int BatchOneChainAtATime() => EncryptBatch(lanes: 1);
+
+    /// <summary>The product's batch (issue 37): round keys in protected memory, lanes refilled as values end.</summary>
+    [Benchmark]
+    public int ProductEncryptBatch()
+    {
+        _openSsl!.EncryptBatch(_joined, default, _cells, _batch);
+        return _cells.Length;
+    }
 
     private int EncryptBatch(int lanes)
     {
@@ -112,7 +133,8 @@ public class BatchEncryptBenchmarks
     // the cell the product writes for that IV (the tag covers IV and C, and CBC decryption is a bijection).
     private void Verify(int lanes)
     {
-        EncryptBatch(lanes);
+        // Lanes 0: the product's batch.
+        _ = lanes == 0 ? ProductEncryptBatch() : EncryptBatch(lanes);
         for (int i = 0; i < _values.Length; i++)
         {
             byte[] plainText = _openSsl!.Decrypt(_cells.AsSpan(_cellOffsets[i], _cellOffsets[i + 1] - _cellOffsets[i]).ToArray());

@@ -2,8 +2,9 @@
 // CBC encryption of one message is a serial chain: each block waits for the previous block's 14 rounds, so an
 // AESENC unit that could start a new round every cycle sits idle for most of each round's latency. Four messages
 // side by side keep four chains in flight. This is benchmark-only code: its round keys live in a managed array,
-// which the product forbids (key bytes stay in protected or native memory), so adopting it would also mean moving
-// the key schedule out of managed memory.
+// which the product forbids (key bytes stay in protected or native memory). The product's version (issue 37,
+// Encryption.Custom/Crypto/Chains/InterleavedAesCbcEncryptor.cs) keeps them masked in a protected slot; this one
+// stays as the experiment's baseline in BatchEncryptRatios.
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;

@@ -41,6 +41,12 @@ internal static partial class StreamEncryptor
                 return false;
             }
 
+            if (CanEncryptBatched(pass))
+            {
+                EncryptScannedBatched(pass, encrypted, scan);
+                return true;
+            }
+
             ref DocumentRecord root = ref scan.Documents[0];
             long written = 0;
             int cursor = 0;
@@ -81,22 +87,31 @@ internal static partial class StreamEncryptor
                 CheckOutputLength(written + (document.Length - cursor), maxLength);
             }
 
-            bool hasProperties = root.PropertyCount > 0;
-            CheckOutputLength(written + (document.Length - cursor) + (hasProperties ? 1 : 0) + plan.GetEnvelopeLength(encrypted), maxLength);
-            output.Write(document[cursor..lastValueEnd]);
-            if (hasProperties)
-            {
-                output.Write(","u8);
-            }
-
-            plan.WriteEnvelope(output, encrypted);
-            output.Write(document[lastValueEnd..]);
+            WriteScannedTail(pass, encrypted, root.PropertyCount > 0, cursor, lastValueEnd, written);
             return true;
         }
         finally
         {
             DecryptionScan.Return(scan);
         }
+    }
+
+    // After the last encrypted value: the rest of the properties, the envelope, and the root's closing brace.
+    // written counts the output up to cursor.
+    private static void WriteScannedTail(scoped in DocumentEncryption pass, scoped ReadOnlySpan<byte> encrypted, bool hasProperties, int cursor, int lastValueEnd, long written)
+    {
+        ReadOnlySpan<byte> document = pass.Document;
+        IBufferWriter<byte> output = pass.Output;
+        EncryptionPlan plan = pass.Plan;
+        CheckOutputLength(written + (document.Length - cursor) + (hasProperties ? 1 : 0) + plan.GetEnvelopeLength(encrypted), pass.MaxLength);
+        output.Write(document[cursor..lastValueEnd]);
+        if (hasProperties)
+        {
+            output.Write(","u8);
+        }
+
+        plan.WriteEnvelope(output, encrypted);
+        output.Write(document[lastValueEnd..]);
     }
 
     // Unescaped strings and booleans are encrypted from the scan's bytes; numbers, escaped strings and containers
