@@ -21,8 +21,6 @@ public sealed class ParameterCountTests
     /// </summary>
     private static readonly HashSet<string> s_known = new(StringComparer.Ordinal)
     {
-        "ContainerSurvey.RunAsync",
-        "DocumentMigrator.ctor",
         "EncryptionContainer.ReplaceAsPatchedAsync",
         "EncryptionContainer.WriteStreamCoreAsync",
         "EncryptionContainer.WriteTypedAsync",
@@ -30,7 +28,6 @@ public sealed class ParameterCountTests
         "PatchTransformer.TransformAsync",
         "PatchValueEncryptor.EncryptAsync",
         "SqlQuery.ctor",
-        "StatusScan.RunAsync",
     };
 
     /// <summary>
