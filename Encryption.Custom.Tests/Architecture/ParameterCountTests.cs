@@ -25,8 +25,6 @@ public sealed class ParameterCountTests
         "EncryptionContainer.WriteStreamCoreAsync",
         "EncryptionContainer.WriteTypedAsync",
         "EncryptionLog.ctor",
-        "PatchTransformer.TransformAsync",
-        "PatchValueEncryptor.EncryptAsync",
         "SqlQuery.ctor",
     };
 

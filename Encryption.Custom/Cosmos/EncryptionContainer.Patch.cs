@@ -134,7 +134,7 @@ internal sealed partial class EncryptionContainer
             else
             {
                 (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync(
-                    patchOperations, stored, requested, WriteOptions.Rules, processor, Crypto.Encryptor, Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+                    patchOperations, stored, requested, new PatchCrypto(WriteOptions.Rules, processor, Crypto.Encryptor, Serializer), telemetry, cancellationToken).ConfigureAwait(false);
                 response = await _inner.PatchItemStreamAsync(id, partitionKey, operations, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
             }
 
