@@ -21,9 +21,6 @@ public sealed class ParameterCountTests
     /// </summary>
     private static readonly HashSet<string> s_known = new(StringComparer.Ordinal)
     {
-        "EncryptionContainer.ReplaceAsPatchedAsync",
-        "EncryptionContainer.WriteStreamCoreAsync",
-        "EncryptionContainer.WriteTypedAsync",
         "EncryptionLog.ctor",
         "SqlQuery.ctor",
     };

@@ -123,7 +123,7 @@ internal sealed partial class EncryptionContainer
                 replaceReason = rewrite.ReplaceReason;
                 if (replaceReason is not null)
                 {
-                    response = await ReplaceAsPatchedAsync(id, partitionKey, patchOperations, requestOptions, requested, document, etag, replaceReason, telemetry, cancellationToken).ConfigureAwait(false);
+                    response = await ReplaceAsPatchedAsync(new PatchRequest(id, partitionKey, patchOperations, requestOptions, requested), document, etag, replaceReason, telemetry, cancellationToken).ConfigureAwait(false);
                     decrypted = true;
                 }
                 else
