@@ -3,7 +3,6 @@ using Encryption.Custom.Json.Leasing;
 using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
-using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Cosmos.Patch;
 
