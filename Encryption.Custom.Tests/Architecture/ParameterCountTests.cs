@@ -15,22 +15,17 @@ public sealed class ParameterCountTests
 
     /// <summary>
     /// Methods still over the limit ("Type.Method", overloads together), 26 names when the test was written
-    /// (2026-11-28), 11 once Json/'s went but one (issue 33). The goal is at most 6 and none in Json/ (issue 33: one
-    /// document reader whose state travels as a type). Public result types are not counted (a record's constructor is
-    /// its shape), nor source-generated log messages (one parameter per placeholder).
+    /// (2026-11-28), 11 once Json/'s went but one, 10 once that one went too, 1 once the rest took the state that travels together as types
+    /// (issue 33: a survey's <c>SurveyRequest</c>, verification's <c>UnexplainedSearch</c>, the in-place
+    /// <c>MigratedContainer</c>, <c>PatchCrypto</c>, <c>ItemWriteRequest</c>, <c>PatchRequest</c>, <c>SqlOffsetLimit</c>).
+    /// The goal is at most 6 and none in Json/. Public result types are not counted (a record's constructor is its
+    /// shape), nor source-generated log messages (one parameter per placeholder). The one left is of a log message
+    /// too: the logging generator's state for a message of more than 6 placeholders (EncryptionLog.MigrationProgress),
+    /// whose constructor takes one parameter per placeholder as the message does.
     /// </summary>
     private static readonly HashSet<string> s_known = new(StringComparer.Ordinal)
     {
-        "ContainerSurvey.RunAsync",
-        "DocumentMigrator.ctor",
-        "EncryptionContainer.ReplaceAsPatchedAsync",
-        "EncryptionContainer.WriteStreamCoreAsync",
-        "EncryptionContainer.WriteTypedAsync",
         "EncryptionLog.ctor",
-        "PatchTransformer.TransformAsync",
-        "PatchValueEncryptor.EncryptAsync",
-        "SqlQuery.ctor",
-        "StatusScan.RunAsync",
     };
 
     /// <summary>

@@ -18,7 +18,7 @@ internal sealed partial class EncryptionContainer
         // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
         return encryption is null && item is not EncryptableItem
             ? _inner.CreateItemAsync(item, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Create, OperationNames.CreateItem, item, null, partitionKey, requestOptions, encryption, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Create, item, null, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ItemResponse<T>> ReplaceItemAsync<T>(T item, string id, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
@@ -29,7 +29,7 @@ internal sealed partial class EncryptionContainer
         // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
         return encryption is null && item is not EncryptableItem
             ? _inner.ReplaceItemAsync(item, id, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Replace, OperationNames.ReplaceItem, item, id, partitionKey, requestOptions, encryption, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Replace, item, id, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ItemResponse<T>> UpsertItemAsync<T>(T item, PartitionKey? partitionKey = null, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
@@ -39,7 +39,7 @@ internal sealed partial class EncryptionContainer
         // An EncryptableItem is never the SDK's to serialize: its response is always this container's to build.
         return encryption is null && item is not EncryptableItem
             ? _inner.UpsertItemAsync(item, partitionKey, requestOptions, cancellationToken)
-            : WriteTypedAsync(ItemWrite.Upsert, OperationNames.UpsertItem, item, null, partitionKey, requestOptions, encryption, cancellationToken);
+            : WriteTypedAsync(ItemWrite.Upsert, item, null, partitionKey, requestOptions, encryption, cancellationToken);
     }
 
     public override Task<ResponseMessage> CreateItemStreamAsync(Stream streamPayload, PartitionKey partitionKey, ItemRequestOptions? requestOptions = null, CancellationToken cancellationToken = default)
@@ -144,7 +144,6 @@ internal sealed partial class EncryptionContainer
 
     private async Task<ItemResponse<T>> WriteTypedAsync<T>(
         ItemWrite kind,
-        string operation,
         T item,
         string? id,
         PartitionKey? partitionKey,
@@ -158,7 +157,7 @@ internal sealed partial class EncryptionContainer
             throw new ArgumentNullException(nameof(partitionKey), "A partition key is required when the item is encrypted.");
         }
 
-        using OperationTelemetry? telemetry = OperationTelemetry.Start(operation, Id);
+        using OperationTelemetry? telemetry = OperationTelemetry.Start(OperationNames.Typed(kind), Id);
         try
         {
             ResponseMessage response;
@@ -168,7 +167,7 @@ internal sealed partial class EncryptionContainer
             Stream body = encryptable is null ? Serializer.ToStream(item) : encryptable.ToStream(Serializer);
             await using (body.ConfigureAwait(false))
             {
-                response = await WriteStreamCoreAsync(kind, body, storedId, storedKey, requestOptions, encryption, telemetry, decryptResponse: encryptable is null, cancellationToken).ConfigureAwait(false);
+                response = await WriteStreamCoreAsync(new ItemWriteRequest(kind, storedId, storedKey, requestOptions, encryption), body, telemetry, decryptResponse: encryptable is null, cancellationToken).ConfigureAwait(false);
             }
 
             if (encryptable is not null)
@@ -201,7 +200,7 @@ internal sealed partial class EncryptionContainer
             EncryptionOptions? encryption = ResolveWriteOptions(requestOptions);
             string? storedId = id is null ? null : await Lookups.EncryptIdAsync(id, cancellationToken).ConfigureAwait(false);
             PartitionKey storedKey = await Lookups.EncryptAsync(partitionKey, cancellationToken).ConfigureAwait(false);
-            return await WriteStreamCoreAsync(kind, body, storedId, storedKey, requestOptions, encryption, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
+            return await WriteStreamCoreAsync(new ItemWriteRequest(kind, storedId, storedKey, requestOptions, encryption), body, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception exception) when (OperationNames.RecordFailure(telemetry, exception))
         {
@@ -209,20 +208,11 @@ internal sealed partial class EncryptionContainer
         }
     }
 
-    private async Task<ResponseMessage> WriteStreamCoreAsync(
-        ItemWrite kind,
-        Stream body,
-        string? id,
-        PartitionKey partitionKey,
-        ItemRequestOptions? requestOptions,
-        EncryptionOptions? encryption,
-        OperationTelemetry? telemetry,
-        bool decryptResponse,
-        CancellationToken cancellationToken)
+    private async Task<ResponseMessage> WriteStreamCoreAsync(ItemWriteRequest write, Stream body, OperationTelemetry? telemetry, bool decryptResponse, CancellationToken cancellationToken)
     {
-        if (encryption is null)
+        if (write.Encryption is not { } encryption)
         {
-            ResponseMessage plain = await SendWriteAsync(kind, body, id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
+            ResponseMessage plain = await SendWriteAsync(write, body, cancellationToken).ConfigureAwait(false);
             telemetry?.SetStatusCode(plain.StatusCode);
             return plain;
         }
@@ -230,9 +220,9 @@ internal sealed partial class EncryptionContainer
         // Options and the partition key rule are checked before the body is read or anything is sent.
         await _partitionKeyGuard.CheckAsync(encryption, cancellationToken).ConfigureAwait(false);
         ResponseMessage response;
-        using (EncryptedRequestBody encrypted = await Crypto.EncryptAsync(body, encryption, CanRecycleBody(requestOptions), telemetry, cancellationToken).ConfigureAwait(false))
+        using (EncryptedRequestBody encrypted = await Crypto.EncryptAsync(body, encryption, CanRecycleBody(write.RequestOptions), telemetry, cancellationToken).ConfigureAwait(false))
         {
-            response = await SendWriteAsync(kind, encrypted.Stream, id, partitionKey, requestOptions, cancellationToken).ConfigureAwait(false);
+            response = await SendWriteAsync(write, encrypted.Stream, cancellationToken).ConfigureAwait(false);
         }
 
         telemetry?.SetStatusCode(response.StatusCode);
@@ -244,11 +234,11 @@ internal sealed partial class EncryptionContainer
         return response;
     }
 
-    private Task<ResponseMessage> SendWriteAsync(ItemWrite kind, Stream body, string? id, PartitionKey partitionKey, ItemRequestOptions? requestOptions, CancellationToken cancellationToken) => kind switch
+    private Task<ResponseMessage> SendWriteAsync(ItemWriteRequest write, Stream body, CancellationToken cancellationToken) => write.Kind switch
     {
-        ItemWrite.Create => _inner.CreateItemStreamAsync(body, partitionKey, requestOptions, cancellationToken),
-        ItemWrite.Replace => _inner.ReplaceItemStreamAsync(body, id!, partitionKey, requestOptions, cancellationToken),
-        _ => _inner.UpsertItemStreamAsync(body, partitionKey, requestOptions, cancellationToken),
+        ItemWrite.Create => _inner.CreateItemStreamAsync(body, write.PartitionKey, write.RequestOptions, cancellationToken),
+        ItemWrite.Replace => _inner.ReplaceItemStreamAsync(body, write.Id!, write.PartitionKey, write.RequestOptions, cancellationToken),
+        _ => _inner.UpsertItemStreamAsync(body, write.PartitionKey, write.RequestOptions, cancellationToken),
     };
 
     private async Task<ResponseMessage> ReadStreamCoreAsync(string id, PartitionKey partitionKey, ItemRequestOptions? requestOptions, OperationTelemetry? telemetry, CancellationToken cancellationToken)

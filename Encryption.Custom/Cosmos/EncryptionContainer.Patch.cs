@@ -123,7 +123,7 @@ internal sealed partial class EncryptionContainer
                 replaceReason = rewrite.ReplaceReason;
                 if (replaceReason is not null)
                 {
-                    response = await ReplaceAsPatchedAsync(id, partitionKey, patchOperations, requestOptions, requested, document, etag, replaceReason, telemetry, cancellationToken).ConfigureAwait(false);
+                    response = await ReplaceAsPatchedAsync(new PatchRequest(id, partitionKey, patchOperations, requestOptions, requested), document, etag, replaceReason, telemetry, cancellationToken).ConfigureAwait(false);
                     decrypted = true;
                 }
                 else
@@ -134,7 +134,7 @@ internal sealed partial class EncryptionContainer
             else
             {
                 (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync(
-                    patchOperations, stored, requested, WriteOptions.Rules, processor, Crypto.Encryptor, Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+                    patchOperations, stored, requested, new PatchCrypto(WriteOptions.Rules, processor, Crypto.Encryptor, Serializer), telemetry, cancellationToken).ConfigureAwait(false);
                 response = await _inner.PatchItemStreamAsync(id, partitionKey, operations, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
             }
 

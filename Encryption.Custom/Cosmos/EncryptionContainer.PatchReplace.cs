@@ -20,11 +20,7 @@ namespace Encryption.Custom.Cosmos;
 internal sealed partial class EncryptionContainer
 {
     private async Task<ResponseMessage> ReplaceAsPatchedAsync(
-        string id,
-        PartitionKey partitionKey,
-        IReadOnlyList<PatchOperation> patchOperations,
-        PatchItemRequestOptions? requestOptions,
-        EncryptionOptions? requested,
+        PatchRequest patch,
         byte[] document,
         string etag,
         string reason,
@@ -33,12 +29,12 @@ internal sealed partial class EncryptionContainer
     {
         if (!_patchFallbackToReplace)
         {
-            throw PatchErrors.ReplaceNeeded(reason, requested?.DataEncryptionKeyId);
+            throw PatchErrors.ReplaceNeeded(reason, patch.Requested?.DataEncryptionKeyId);
         }
 
-        if (requestOptions?.FilterPredicate is not null)
+        if (patch.RequestOptions?.FilterPredicate is not null)
         {
-            throw PatchErrors.FilterPredicateOnReplace(reason, requested?.DataEncryptionKeyId);
+            throw PatchErrors.FilterPredicateOnReplace(reason, patch.Requested?.DataEncryptionKeyId);
         }
 
         int maxDepth = Crypto.Processor.MaxDepth;
@@ -49,10 +45,10 @@ internal sealed partial class EncryptionContainer
             plain = JObjectReader.ParseObject((await CosmosStreams.ReadAllAsync(decrypted, cancellationToken).ConfigureAwait(false)).AsSpan(), maxDepth);
         }
 
-        string? error = PatchApplier.TryApply(plain, patchOperations, Serializer, maxDepth);
+        string? error = PatchApplier.TryApply(plain, patch.Operations, Serializer, maxDepth);
         // Compared as stored (id is the stored form: LookupKeys encrypts it when the policy does).
         if (error is null && (plain["id"] is not JValue { Type: JTokenType.String } newId
-            || !string.Equals(await Lookups.EncryptIdAsync((string)newId!, cancellationToken).ConfigureAwait(false), id, StringComparison.Ordinal)))
+            || !string.Equals(await Lookups.EncryptIdAsync((string)newId!, cancellationToken).ConfigureAwait(false), patch.Id, StringComparison.Ordinal)))
         {
             error = "the operations change the document's id, which a replace cannot.";
         }
@@ -76,6 +72,6 @@ internal sealed partial class EncryptionContainer
         }
 
         using var body = new PooledContentStream(buffer);
-        return await WriteStreamCoreAsync(ItemWrite.Replace, body, id, partitionKey, PatchAsReplace.ReplaceOptions(requestOptions, etag), requested, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
+        return await WriteStreamCoreAsync(new ItemWriteRequest(ItemWrite.Replace, patch.Id, patch.PartitionKey, PatchAsReplace.ReplaceOptions(patch.RequestOptions, etag), patch.Requested), body, telemetry, decryptResponse: true, cancellationToken).ConfigureAwait(false);
     }
 }

@@ -26,6 +26,17 @@ internal static class OperationNames
     public const string DecryptableItemGetItem = "DecryptableItem.GetItem";
 
     /// <summary>
+    /// The name of a typed (not stream) write of <paramref name="kind"/>: a function of the kind, so the two cannot
+    /// disagree on their way through the write path.
+    /// </summary>
+    public static string Typed(ItemWrite kind) => kind switch
+    {
+        ItemWrite.Create => CreateItem,
+        ItemWrite.Replace => ReplaceItem,
+        _ => UpsertItem,
+    };
+
+    /// <summary>
     /// Records a failure in an exception filter (<c>catch (Exception e) when (RecordFailure(t, e))</c>): returns
     /// <see langword="false"/>, so the exception continues unchanged without being caught.
     /// </summary>

@@ -14,7 +14,7 @@ namespace Encryption.Custom.Migration;
 /// <remarks>
 /// Each document is read by the chosen processor's inspector (<see cref="DocumentInspector"/>). A bound cell says it is
 /// bound (randomized); whether an unbound one is deterministic is not in the metadata nor the cell: for each document
-/// under a key the survey was given (the key ids given to <see cref="RunAsync"/>), each top-level value is decrypted in
+/// under a key the survey was given (<see cref="SurveyRequest.KeyIds"/>), each top-level value is decrypted in
 /// memory and its deterministic IV recomputed, as <see cref="MigrationTarget"/> does for the target state. Nested
 /// selectors count with an unknown type. Documents under other keys, or under a key
 /// that cannot be had, count with an unknown type: a migration cannot decrypt those either, so it reports them and
@@ -77,30 +77,28 @@ internal sealed class ContainerSurvey
     }
 
     /// <summary>
-    /// Per path of the target given to <see cref="RunAsync"/>: the documents holding a value there that is not
+    /// Per path of the target given to <see cref="RunAsync"/> (<see cref="SurveyRequest.Target"/>): the documents holding a value there that is not
     /// <c>null</c> (encrypted or not). For a path no document encrypts yet, the documents a run would encrypt it in
     /// (<see cref="Paths"/> counts only those that encrypt it, which is 0 then).
     /// </summary>
     public IReadOnlyDictionary<string, long> DocumentsWithValues => _withValues;
 
-    /// <summary>Surveys <paramref name="container"/>.</summary>
-    /// <param name="container">The raw container.</param>
-    /// <param name="encryptor">The keys to check encryption types with, or <see langword="null"/> to leave them unknown.</param>
-    /// <param name="keyIds">The DEKs whose documents' encryption types are checked (those the migration may read).</param>
-    /// <param name="inspector">The chosen processor's inspector (<see cref="EncryptionMigrationOptions.JsonProcessor"/>).</param>
-    /// <param name="maxDepth">The deepest nesting accepted.</param>
+    /// <summary>Surveys <see cref="SurveyRequest.Container"/>.</summary>
+    /// <param name="request">What is surveyed, and with which reader and keys.</param>
     /// <param name="budget">The migration's throughput budget each page waits for and is charged to, or <see langword="null"/>.</param>
     /// <param name="time">The clock transient failures are backed off by.</param>
     /// <param name="cancellationToken">Cancels the survey.</param>
-    /// <param name="target">The migration's target, whose paths <see cref="DocumentsWithValues"/> counts; <see langword="null"/> for none.</param>
     /// <exception cref="CosmosException">The service refused the query.</exception>
-    public static async Task<ContainerSurvey> RunAsync(
-        Container container, Encryptor? encryptor, IReadOnlyCollection<string> keyIds, DocumentInspector inspector, int maxDepth, RequestUnitBudget? budget, TimeProvider time, CancellationToken cancellationToken, ContainerEncryptionPolicy? target = null)
+    public static async Task<ContainerSurvey> RunAsync(SurveyRequest request, RequestUnitBudget? budget, TimeProvider time, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(time);
+        Container container = request.Container;
+        IReadOnlyCollection<string> keyIds = request.KeyIds;
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(keyIds);
-        var survey = new ContainerSurvey(target);
+        (Encryptor? encryptor, DocumentInspector inspector, int maxDepth) = (request.Encryptor, request.Inspector, request.MaxDepth);
+        var survey = new ContainerSurvey(request.Target);
         var keys = new Dictionary<string, DataEncryptionKeyLease>(StringComparer.Ordinal);
         var unavailable = new HashSet<string>(StringComparer.Ordinal);
         try

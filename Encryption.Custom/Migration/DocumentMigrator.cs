@@ -31,25 +31,21 @@ internal sealed class DocumentMigrator
     private readonly JsonProcessor _processorKind;
     private EncryptionProcessor? _boundReader;
 
-    public DocumentMigrator(
-        Container container,
-        BodyCrypto crypto,
-        MigrationTarget target,
-        RequestUnitBudget budget,
-        MigrationCounters counters,
-        IReadOnlyList<string> partitionKeyPaths,
-        ILogger? logger,
-        TimeProvider time,
-        JsonProcessor processorKind = JsonProcessor.Stream)
+    /// <param name="migrated">The container, and the crypto and target state it is migrated with.</param>
+    /// <param name="budget">The job's throughput budget each request waits for and is charged to.</param>
+    /// <param name="counters">The job's counters.</param>
+    /// <param name="logger">Logs failed documents, or <see langword="null"/>.</param>
+    /// <param name="time">The clock of the pauses before a failed request is sent again.</param>
+    public DocumentMigrator(MigratedContainer migrated, RequestUnitBudget budget, MigrationCounters counters, ILogger? logger, TimeProvider time)
     {
-        _processorKind = processorKind;
-        _container = container;
-        _crypto = crypto;
-        _processor = crypto.Processor;
-        _target = target;
+        _processorKind = migrated.Crypto.ProcessorKind;
+        _container = migrated.Container;
+        _crypto = migrated.Crypto;
+        _processor = migrated.Crypto.Processor;
+        _target = migrated.Target;
         _budget = budget;
         _counters = counters;
-        _partitionKeyPaths = partitionKeyPaths;
+        _partitionKeyPaths = migrated.PartitionKeyPaths;
         _failures = new DocumentFailures(counters, logger);
         _time = time;
     }

@@ -66,7 +66,7 @@ public sealed partial class EncryptionMigrationJob
                     (verification, unexplained) = await ReportingWhileAsync(
                         _copy is { } copy
                             ? VerifyCopyAsync(copy, outstanding, cancellationToken)
-                            : StatusScan.RunAsync(_container, _target, _crypto.Processor.MaxDepth, _budget, IsReportedFailure, _partitionKeyPaths, outstanding, cancellationToken, _time),
+                            : StatusScan.RunAsync(_container, _target, _crypto.Processor.MaxDepth, _budget, Unexplained(outstanding), cancellationToken, _time),
                         progress,
                         board,
                         activity,
@@ -266,6 +266,10 @@ public sealed partial class EncryptionMigrationJob
             _parallelism.Release();
         }
     }
+
+    // Without the partition key paths (not read yet) no document can be looked up: none counts as unexplained.
+    private UnexplainedSearch? Unexplained(List<StoredDocument> outstanding) =>
+        _partitionKeyPaths is { } paths ? new UnexplainedSearch(IsReportedFailure, paths, outstanding) : null;
 
     private bool IsReportedFailure(StoredDocument document) => _counters.HasFailed(document.Id, document.PartitionKey.ToString());
 

@@ -71,7 +71,7 @@ public sealed partial class EncryptionMigrationJob
     private static async Task<EncryptionMigrationStatus> GetStatusCoreAsync(Container container, MigrationTarget target, CancellationToken cancellationToken)
     {
         (EncryptionMigrationStatus status, _) = await TransientFailures.RetryAsync(
-            token => StatusScan.RunAsync(container, target, EncryptionProcessorOptions.MaxAllowedDepth, budget: null, isExplained: null, partitionKeyPaths: null, outstanding: null, token),
+            token => StatusScan.RunAsync(container, target, EncryptionProcessorOptions.MaxAllowedDepth, budget: null, unexplained: null, token),
             TimeProvider.System,
             cancellationToken).ConfigureAwait(false);
         return status;

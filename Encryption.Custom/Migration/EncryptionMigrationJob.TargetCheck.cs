@@ -31,7 +31,7 @@ public sealed partial class EncryptionMigrationJob
     private async Task<TargetCheck> SurveyAsync(CancellationToken cancellationToken)
     {
         ContainerSurvey survey = await TransientFailures.RetryAsync(
-            token => ContainerSurvey.RunAsync(_container, _encryptor, _target.SourceKeyIds, DocumentInspector.For(_options.JsonProcessor), _crypto.Processor.MaxDepth, _budget, _time, token, _target.Policy),
+            token => ContainerSurvey.RunAsync(new SurveyRequest(_container, DocumentInspector.For(_options.JsonProcessor), _crypto.Processor.MaxDepth, _encryptor, _target.SourceKeyIds, _target.Policy), _budget, _time, token),
             _time,
             cancellationToken).ConfigureAwait(false);
         return new TargetCheck(survey, TargetComparison.Compare(_target.Policy, survey.Paths, _allowedDecryptPaths, _allowedTypeChangePaths));

@@ -217,14 +217,14 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
         if (_copy is not null)
         {
             await PrepareCopyAsync(_copy, _partitionKeyPaths, cancellationToken).ConfigureAwait(false);
-            _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger, _time, _options.JsonProcessor);
+            _migrator = new DocumentMigrator(new MigratedContainer(_container, _partitionKeyPaths, _crypto, _target), _budget, _counters, _logger, _time);
             return;
         }
 
         // Where bound cells are bound (as the encryption container binds them): a target that binds and a container
         // that cannot be bound is refused here, before the first write (InvalidOptions).
         _target.Bind($"{_container.Database.Id}/{_container.Id}", _partitionKeyPaths);
-        _migrator = new DocumentMigrator(_container, _crypto, _target, _budget, _counters, _partitionKeyPaths, _logger, _time, _options.JsonProcessor);
+        _migrator = new DocumentMigrator(new MigratedContainer(_container, _partitionKeyPaths, _crypto, _target), _budget, _counters, _logger, _time);
     }
 
     private void LogProgress(EncryptionMigrationProgress progress)

@@ -22,12 +22,10 @@ internal static class StatusScan
     /// <param name="target">The target state.</param>
     /// <param name="maxDepth">The deepest nesting accepted.</param>
     /// <param name="budget">The budget to wait on and charge, or <see langword="null"/>.</param>
-    /// <param name="isExplained">
-    /// For documents outside the target state: whether it is already known (a reported failure). With it, the
-    /// second result counts the documents outside the target state that are not; without it, it is 0.
+    /// <param name="unexplained">
+    /// For documents outside the target state: how to tell whether each is already known (a reported failure). With
+    /// it, the second result counts the documents outside the target state that are not; without it, it is 0.
     /// </param>
-    /// <param name="partitionKeyPaths">The container's partition key paths (for <paramref name="isExplained"/>).</param>
-    /// <param name="outstanding">Receives the documents counted as unexplained (at most <see cref="MaxOutstanding"/>), or <see langword="null"/>.</param>
     /// <param name="cancellationToken">Cancels the scan.</param>
     /// <param name="time">The clock of the pauses before a failed page is asked for again (default the system's).</param>
     /// <exception cref="CosmosException">The service refused the query.</exception>
@@ -36,13 +34,11 @@ internal static class StatusScan
         MigrationTarget target,
         int maxDepth,
         RequestUnitBudget? budget,
-        Func<StoredDocument, bool>? isExplained,
-        IReadOnlyList<string>? partitionKeyPaths,
-        List<StoredDocument>? outstanding,
+        UnexplainedSearch? unexplained,
         CancellationToken cancellationToken,
         TimeProvider? time = null)
     {
-        var tally = new Tally { ChecksEncryptionTypes = target.ChecksEncryptionTypes, Outstanding = outstanding };
+        var tally = new Tally { ChecksEncryptionTypes = target.ChecksEncryptionTypes, Search = unexplained };
         using var iterator = ResumableQueryIterator.Over(container, Query);
         while (iterator.HasMoreResults)
         {
@@ -52,7 +48,7 @@ internal static class StatusScan
             using var copy = new MemoryStream();
             await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
             using DataEncryptionKeyLease checkKey = await target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false);
-            tally.AddPage(copy.GetBuffer().AsSpan(0, (int)copy.Length), target, checkKey, maxDepth, isExplained, partitionKeyPaths);
+            tally.AddPage(copy.GetBuffer().AsSpan(0, (int)copy.Length), target, checkKey, maxDepth);
         }
 
         return (tally.ToStatus(), tally.Unexplained);
@@ -77,9 +73,9 @@ internal static class StatusScan
 
         public long Unexplained { get; private set; }
 
-        public List<StoredDocument>? Outstanding { get; init; }
+        public UnexplainedSearch? Search { get; init; }
 
-        public void AddPage(ReadOnlySpan<byte> page, MigrationTarget target, in DataEncryptionKeyLease checkKey, int maxDepth, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
+        public void AddPage(ReadOnlySpan<byte> page, MigrationTarget target, in DataEncryptionKeyLease checkKey, int maxDepth)
         {
             foreach (Range range in FeedPageDocuments.Split(page, maxDepth))
             {
@@ -93,14 +89,14 @@ internal static class StatusScan
                 catch (EncryptionException)
                 {
                     _unreadable++;
-                    CountOutside(content, isExplained, partitionKeyPaths);
+                    CountOutside(content);
                     continue;
                 }
 
                 Add(state);
                 if (!state.InTarget)
                 {
-                    CountOutside(content, isExplained, partitionKeyPaths);
+                    CountOutside(content);
                 }
             }
         }
@@ -146,18 +142,18 @@ internal static class StatusScan
             }
         }
 
-        private void CountOutside(ReadOnlySpan<byte> content, Func<StoredDocument, bool>? isExplained, IReadOnlyList<string>? partitionKeyPaths)
+        private void CountOutside(ReadOnlySpan<byte> content)
         {
-            if (isExplained is null || partitionKeyPaths is null)
+            if (Search is not { } search)
             {
                 return;
             }
 
-            StoredDocument? document = StoredDocument.Read(content.ToArray(), partitionKeyPaths, null);
-            if (document is null || !isExplained(document))
+            StoredDocument? document = StoredDocument.Read(content.ToArray(), search.PartitionKeyPaths, null);
+            if (document is null || !search.IsExplained(document))
             {
                 Unexplained++;
-                if (document is not null && Outstanding is { Count: < MaxOutstanding } list)
+                if (document is not null && search.Outstanding is { Count: < MaxOutstanding } list)
                 {
                     list.Add(document);
                 }

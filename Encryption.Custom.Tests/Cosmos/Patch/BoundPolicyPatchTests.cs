@@ -68,7 +68,7 @@ public sealed class BoundPolicyPatchTests : IDisposable
     {
         EnvelopeMetadata stored = EnvelopeMetadata.Create(storedFormat, Dek, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, ["/ssn", "/limit"]);
         PatchTransformer.ValidateRequest([operation], null);
-        (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync([operation], stored, null, rules, new StreamProcessor(), _encryptor, s_serializer, null, TestContext.Current.CancellationToken);
+        (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync([operation], stored, null, new PatchCrypto(rules, new StreamProcessor(), _encryptor, s_serializer), null, TestContext.Current.CancellationToken);
         return operations;
     }
 }

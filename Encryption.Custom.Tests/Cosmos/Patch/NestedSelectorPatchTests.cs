@@ -36,7 +36,7 @@ public sealed class NestedSelectorPatchTests : IDisposable
         EncryptionOptions requested = _policy.Rules.CreateWriteOptions();
         PatchTransformer.ValidateRequest([operation], requested);
         EnvelopeMetadata stored = EnvelopeMetadata.Create(101, Dek, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, ["/ssn", "/address/city", "/cards/[]/number"]);
-        (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync([operation], stored, requested, _policy.Rules, new StreamProcessor(), _encryptor, s_serializer, null, TestContext.Current.CancellationToken);
+        (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync([operation], stored, requested, new PatchCrypto(_policy.Rules, new StreamProcessor(), _encryptor, s_serializer), null, TestContext.Current.CancellationToken);
         return operations;
     }
 

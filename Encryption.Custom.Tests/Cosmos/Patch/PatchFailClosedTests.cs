@@ -48,7 +48,7 @@ public sealed class PatchFailClosedTests : IDisposable
     {
         EncryptionOptions requested = _policy.Rules.CreateWriteOptions();
         PatchTransformer.ValidateRequest([operation], requested);
-        (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync([operation], stored, requested, _policy.Rules, _processor, _encryptor, s_serializer, null, Ct);
+        (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync([operation], stored, requested, new PatchCrypto(_policy.Rules, _processor, _encryptor, s_serializer), null, Ct);
         return operations;
     }
 
@@ -142,7 +142,7 @@ public sealed class PatchFailClosedTests : IDisposable
             try
             {
                 PatchTransformer.ValidateRequest(p.Operations, requested);
-                sent = PatchTransformer.TransformAsync(p.Operations, p.Encrypted ? Stored(Dek, "/ssn", "/card") : null, requested, _policy.Rules, _processor, _encryptor, s_serializer, null, Ct).AsTask().GetAwaiter().GetResult().Operations;
+                sent = PatchTransformer.TransformAsync(p.Operations, p.Encrypted ? Stored(Dek, "/ssn", "/card") : null, requested, new PatchCrypto(_policy.Rules, _processor, _encryptor, s_serializer), null, Ct).AsTask().GetAwaiter().GetResult().Operations;
             }
             catch (EncryptionException)
             {

@@ -36,7 +36,7 @@ public sealed class PatchTransformerTests : IDisposable
 
     private ValueTask<(IReadOnlyList<PatchOperation> Operations, EnvelopeMetadata? Envelope)> TransformAsync(
         IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? stored, EncryptionOptions? requested = null, ContainerEncryptionPolicy? policy = null) =>
-        PatchTransformer.TransformAsync(operations, stored, requested, policy?.Rules, _processor, _encryptor, s_serializer, null, Ct);
+        PatchTransformer.TransformAsync(operations, stored, requested, new PatchCrypto(policy?.Rules, _processor, _encryptor, s_serializer), null, Ct);
 
     private static JToken Value(PatchOperation operation)
     {

@@ -289,7 +289,7 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
             else
             {
                 (IReadOnlyList<PatchOperation> transformed, EnvelopeMetadata? after) = await PatchTransformer.TransformAsync(
-                    operation.PatchOperations!, stored, requested, _container.WriteOptions.Rules, _container.Crypto.Processor, _container.Crypto.Encryptor, _container.Serializer, telemetry, cancellationToken).ConfigureAwait(false);
+                    operation.PatchOperations!, stored, requested, new PatchCrypto(_container.WriteOptions.Rules, _container.Crypto.Processor, _container.Crypto.Encryptor, _container.Serializer), telemetry, cancellationToken).ConfigureAwait(false);
                 operation.SendPatchOperations = transformed;
                 operation.Envelope = after;
             }

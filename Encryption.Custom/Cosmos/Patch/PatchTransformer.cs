@@ -81,10 +81,7 @@ internal static class PatchTransformer
     /// <param name="operations">The caller's operations (already validated against the request).</param>
     /// <param name="stored">The document's metadata, or <see langword="null"/> when it is not encrypted.</param>
     /// <param name="requested">The request's encryption options, or <see langword="null"/>.</param>
-    /// <param name="rules">The container's compiled policy, or <see langword="null"/>: the stored key must be one it accepts, checked before any key is loaded.</param>
-    /// <param name="processor">The container's processor (its limits apply to values).</param>
-    /// <param name="encryptor">Supplies the key.</param>
-    /// <param name="serializer">Serializes values as the client does.</param>
+    /// <param name="crypto">The container's policy, processor, encryptor and serializer: the stored key must be one its policy accepts, checked before any key is loaded.</param>
     /// <param name="telemetry">The operation's telemetry.</param>
     /// <param name="cancellationToken">Cancels key lookups.</param>
     /// <returns>
@@ -96,13 +93,11 @@ internal static class PatchTransformer
         IReadOnlyList<PatchOperation> operations,
         EnvelopeMetadata? stored,
         EncryptionOptions? requested,
-        PolicyRuleSet? rules,
-        EncryptionProcessor processor,
-        Encryptor encryptor,
-        CosmosSerializer serializer,
+        PatchCrypto crypto,
         OperationTelemetry? telemetry,
         CancellationToken cancellationToken)
     {
+        PolicyRuleSet? rules = crypto.Rules;
         if (rules is not null && stored is not null && !rules.AcceptsKey(stored.DataEncryptionKeyId))
         {
             // A key id read from the document never reaches the key store unless the policy accepts it.
@@ -177,7 +172,7 @@ internal static class PatchTransformer
                 continue;
             }
 
-            if (!operation.TrySerializeValueParameter(serializer, out Stream? valueStream) || valueStream is null)
+            if (!operation.TrySerializeValueParameter(crypto.Serializer, out Stream? valueStream) || valueStream is null)
             {
                 throw new EncryptionException(EncryptionErrorKind.InvalidOptions, $"The patch operation on '{operation.Path}' carries no value to encrypt.", keyId, top);
             }
@@ -199,7 +194,7 @@ internal static class PatchTransformer
                 }
 
                 valueBytes += value.WrittenCount;
-                string cipherText = await PatchValueEncryptor.EncryptAsync(value.WrittenMemory, processor, encryptor, keyId, algorithm, top, IsDeterministic(top, rules, requested), cancellationToken).ConfigureAwait(false);
+                string cipherText = await PatchValueEncryptor.EncryptAsync(value.WrittenMemory, crypto, keyId, algorithm, top, IsDeterministic(top, rules, requested), cancellationToken).ConfigureAwait(false);
                 encryptedValues++;
                 result.Add(WithValue(operation, cipherText));
                 if (!newPaths.Contains(top))
@@ -230,7 +225,7 @@ internal static class PatchTransformer
 
         if (encryptedValues > 0)
         {
-            telemetry?.RecordEncrypt(start, BodyCrypto.ProcessorName(processor), valueBytes, keyId, encryptedValues);
+            telemetry?.RecordEncrypt(start, BodyCrypto.ProcessorName(crypto.Processor), valueBytes, keyId, encryptedValues);
         }
 
         return (result, after);

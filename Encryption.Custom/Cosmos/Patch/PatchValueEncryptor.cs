@@ -3,7 +3,6 @@ using Encryption.Custom.Json.Leasing;
 using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
-using Encryption.Custom.Processing;
 
 namespace Encryption.Custom.Cosmos.Patch;
 
@@ -15,8 +14,7 @@ internal static class PatchValueEncryptor
 {
     /// <summary>Encrypts the UTF-8 JSON value <paramref name="valueJson"/> with the named key.</summary>
     /// <param name="valueJson">The value (not <c>null</c>), as the client's serializer wrote it.</param>
-    /// <param name="processor">The container's processor (its depth limit applies).</param>
-    /// <param name="encryptor">Supplies the key.</param>
+    /// <param name="crypto">The container's processor (its depth limit applies) and encryptor (supplies the key).</param>
     /// <param name="dataEncryptionKeyId">The document's DEK id (already checked against the policy by the caller).</param>
     /// <param name="algorithm">The document's algorithm.</param>
     /// <param name="path">The top-level path the value is stored at (for example <c>/ssn</c>).</param>
@@ -26,17 +24,16 @@ internal static class PatchValueEncryptor
     /// <exception cref="EncryptionException">The value cannot be encrypted (for example a number beyond int64), or the key is unavailable.</exception>
     public static async ValueTask<string> EncryptAsync(
         ReadOnlyMemory<byte> valueJson,
-        EncryptionProcessor processor,
-        Encryptor encryptor,
+        PatchCrypto crypto,
         string dataEncryptionKeyId,
         string algorithm,
         string path,
         bool deterministic,
         CancellationToken cancellationToken)
     {
-        using DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false);
+        using DataEncryptionKeyLease lease = await KeyResolver.LeaseAsync(crypto.Encryptor, dataEncryptionKeyId, algorithm, cancellationToken).ConfigureAwait(false);
         byte[] prefix = deterministic ? DeterministicIvContext.CreatePathPrefix(path) : [];
-        return StoredValue.EncryptJson(lease.Key!, valueJson.Span, new ValueSite(path, prefix, dataEncryptionKeyId), processor.MaxDepth);
+        return StoredValue.EncryptJson(lease.Key!, valueJson.Span, new ValueSite(path, prefix, dataEncryptionKeyId), crypto.Processor.MaxDepth);
     }
 
     /// <summary>Reads a patch value's JSON into a pooled buffer (the caller returns it: it holds plaintext).</summary>

@@ -56,6 +56,9 @@ internal sealed class BodyCrypto
 
     public Encryptor Encryptor { get; }
 
+    /// <summary>The processor kind the container's processors are made of (a migration's bound reader is one too).</summary>
+    public JsonProcessor ProcessorKind => _processorKind;
+
     /// <summary>
     /// The container's processor as built from the policy alone (<see cref="EncryptionContainerOptions.JsonProcessor"/>):
     /// under a policy that binds it has no container yet, so it refuses writes and bound reads (fail closed). Bodies go

@@ -40,7 +40,7 @@ internal static class CopyScan
         CancellationToken cancellationToken)
     {
         (EncryptionMigrationStatus targetStatus, _) = await StatusScan.RunAsync(
-            ends.Target, ends.TargetState, EncryptionProcessorOptions.MaxAllowedDepth, budget, null, null, null, cancellationToken, time).ConfigureAwait(false);
+            ends.Target, ends.TargetState, EncryptionProcessorOptions.MaxAllowedDepth, budget, unexplained: null, cancellationToken, time).ConfigureAwait(false);
         var tally = new Tally(isExplained, outstanding);
         using var iterator = ResumableQueryIterator.Over(ends.Source, Query);
         while (iterator.HasMoreResults)

@@ -121,16 +121,15 @@ internal sealed partial class SqlParser
             while (TrySymbol(","));
         }
 
-        SqlExpression? offset = null;
-        SqlExpression? limit = null;
+        SqlOffsetLimit? offsetLimit = null;
         if (TryKeyword("OFFSET"))
         {
-            offset = ParseCount();
+            SqlExpression offset = ParseCount();
             ExpectKeyword("LIMIT");
-            limit = ParseCount();
+            offsetLimit = new SqlOffsetLimit(offset, ParseCount());
         }
 
-        return new SqlQuery(select, from, joins, where, groupBy, orderBy, offset, limit);
+        return new SqlQuery(select, from, joins, where, groupBy, orderBy, offsetLimit);
     }
 
     private SqlSelect ParseSelect()

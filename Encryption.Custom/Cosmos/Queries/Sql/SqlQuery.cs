@@ -8,8 +8,20 @@ internal sealed record SqlQuery(
     SqlExpression? Where,
     IReadOnlyList<SqlExpression> GroupBy,
     IReadOnlyList<SqlOrderItem> OrderBy,
-    SqlExpression? Offset,
-    SqlExpression? Limit);
+    SqlOffsetLimit? OffsetLimit)
+{
+    /// <summary>The OFFSET count, or <see langword="null"/> without an OFFSET ... LIMIT clause.</summary>
+    public SqlExpression? Offset => OffsetLimit?.Offset;
+
+    /// <summary>The LIMIT count, or <see langword="null"/> without an OFFSET ... LIMIT clause.</summary>
+    public SqlExpression? Limit => OffsetLimit?.Limit;
+}
+
+/// <summary>
+/// The <c>OFFSET n LIMIT m</c> clause: one clause, since the grammar has no OFFSET without LIMIT nor the reverse, so
+/// the two counts are present together or not at all.
+/// </summary>
+internal sealed record SqlOffsetLimit(SqlExpression Offset, SqlExpression Limit);
 
 /// <summary>The SELECT clause: <c>*</c>, <c>VALUE expr</c> or a list of items, with <c>DISTINCT</c> and <c>TOP</c>.</summary>
 internal sealed record SqlSelect(bool Distinct, SqlExpression? Top, bool Star, bool Value, IReadOnlyList<SqlSelectItem> Items);
