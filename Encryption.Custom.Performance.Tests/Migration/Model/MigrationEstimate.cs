@@ -22,7 +22,7 @@ public enum MigrationBound
 /// <param name="MostLeasesPerInstance">Leases of the busiest instance.</param>
 /// <param name="DocumentsPerSecondPerInstance">The busiest instance's rate.</param>
 /// <param name="Bound">What limits that rate.</param>
-/// <param name="Seconds">Time until the busiest instance has rewritten its share.</param>
+/// <param name="Seconds">Time until the busiest instance has scanned the container and rewritten its share.</param>
 /// <param name="RequestUnits">Request units the whole migration spends.</param>
 public sealed record MigrationEstimate(
     int PhysicalPartitions,
@@ -33,6 +33,9 @@ public sealed record MigrationEstimate(
     double Seconds,
     double RequestUnits)
 {
+    /// <summary>Of <see cref="Seconds"/>, the busiest instance's survey and verification scans.</summary>
+    public double ScanSeconds { get; init; }
+
     /// <summary><see cref="Seconds"/> in hours.</summary>
     public double Hours => Seconds / 3600;
 }

@@ -10,8 +10,11 @@ namespace Encryption.Custom.Performance.Tests.Migration.Model;
 /// leases        = ⌈P ÷ instances⌉ for the busiest instance (instances beyond P hold none)
 /// rate          = min(parallelism ÷ latency, cores ÷ CPU per document,
 ///                     (RU/s ÷ instances) ÷ RU per document, leases × (RU/s ÷ P) ÷ RU per document)
-/// time          = leases × (documents ÷ P) ÷ rate
+/// scans         = scans per instance × documents × RU per read ÷ (RU/s ÷ instances)
+/// time          = scans + leases × (documents ÷ P) ÷ rate
 /// </code>
+/// Every instance surveys the container before its first write and verifies it at its end, each a scan of every
+/// document under its own budget share, so adding instances shortens the rewriting but lengthens each one's scans.
 /// Documents are assumed spread evenly over partitions (a hash partition key); Cosmos DB divides a container's
 /// throughput evenly among its physical partitions; each instance's budget is an equal share of the container's
 /// (instances do not share a budget: docs/migration.md, "Budget").
@@ -47,8 +50,10 @@ public static class MigrationModel
         (double rate, MigrationBound bound) = ceilings.MinBy(c => c.Rate);
 
         double documentsPerLease = (double)workload.Documents / partitions;
-        double seconds = leases * documentsPerLease / rate;
-        return new MigrationEstimate(partitions, active, leases, rate, bound, seconds, workload.Documents * ruPerDocument);
+        double scanSeconds = workload.ScansPerInstance * workload.Documents * workload.ReadRequestUnits / (workload.ContainerRequestUnitsPerSecond / workload.Instances);
+        double seconds = scanSeconds + (leases * documentsPerLease / rate);
+        double requestUnits = (workload.Documents * ruPerDocument) + (workload.Instances * workload.ScansPerInstance * workload.Documents * workload.ReadRequestUnits);
+        return new MigrationEstimate(partitions, active, leases, rate, bound, seconds, requestUnits) { ScanSeconds = scanSeconds };
     }
 
     /// <summary>The fewest instances (up to <paramref name="maxInstances"/>) that finish within <paramref name="deadline"/>, or null.</summary>
@@ -74,8 +79,10 @@ public static class MigrationModel
     public static (double RequestUnitsPerSecond, int Instances)? SmallestBudgetWithin(MigrationWorkload workload, TimeSpan deadline, int maxInstances = 1024)
     {
         ArgumentNullException.ThrowIfNull(workload);
-        double floor = workload.Documents * workload.RequestUnitsPerDocument / deadline.TotalSeconds;
-        for (double budget = Math.Ceiling(floor / 1000) * 1000; budget <= floor * 4; budget += 1000)
+        // One instance's request units: the rewriting and its scans. More instances scan more, so the search goes well
+        // past this floor (the scans of each instance grow with the instances, the rewriting's time shrinks).
+        double floor = workload.Documents * (workload.RequestUnitsPerDocument + (workload.ScansPerInstance * workload.ReadRequestUnits)) / deadline.TotalSeconds;
+        for (double budget = Math.Ceiling(floor / 1000) * 1000; budget <= floor * 64; budget += Math.Max(1000, Math.Floor(budget / 100_000) * 1000))
         {
             if (FewestInstancesWithin(workload with { ContainerRequestUnitsPerSecond = budget }, deadline, maxInstances) is int instances)
             {

@@ -11,7 +11,8 @@ public sealed class MigrationModelTests
     public void Estimate_Defaults_PartitionsBySizeAndTenInstancesLatencyBound()
     {
         // 1e9 × 1,024 B ÷ 50 GiB (53,687,091,200 B) = 19.07 → 20 partitions by size; by throughput 150,000 ÷ 10,000
-        // = 15. Latency: 8 in flight ÷ 6 ms = 1,333 documents/s.
+        // = 15. Latency: 8 in flight ÷ 6 ms = 1,333 documents/s. Each instance first scans the container twice (survey,
+        // verification) at its budget share, 150,000 ÷ 10 RU/s.
         MigrationEstimate estimate = MigrationModel.Estimate(s_billion with { Instances = 10 });
 
         Assert.Equal(20, estimate.PhysicalPartitions);
@@ -19,8 +20,9 @@ public sealed class MigrationModelTests
         Assert.Equal(2, estimate.MostLeasesPerInstance);
         Assert.Equal(MigrationBound.Latency, estimate.Bound);
         Assert.Equal(8 / 0.006, estimate.DocumentsPerSecondPerInstance, 6);
-        Assert.Equal(2 * (1e9 / 20) / (8 / 0.006), estimate.Seconds, 3);
-        Assert.Equal(1e9 * 11, estimate.RequestUnits);
+        Assert.Equal(2 * 1e9 / 15_000, estimate.ScanSeconds, 3);
+        Assert.Equal((2 * 1e9 / 15_000) + (2 * (1e9 / 20) / (8 / 0.006)), estimate.Seconds, 3);
+        Assert.Equal((1e9 * 10) + (10 * 2 * 1e9), estimate.RequestUnits);
     }
 
     [Fact]
@@ -31,7 +33,7 @@ public sealed class MigrationModelTests
         Assert.Equal(20, estimate.ActiveInstances);
         Assert.Equal(1, estimate.MostLeasesPerInstance);
         Assert.Equal(MigrationBound.Budget, estimate.Bound);
-        Assert.Equal(150_000.0 / 40 / 11, estimate.DocumentsPerSecondPerInstance, 6);
+        Assert.Equal(150_000.0 / 40 / 10, estimate.DocumentsPerSecondPerInstance, 6);
     }
 
     [Fact]
@@ -44,8 +46,8 @@ public sealed class MigrationModelTests
 
         Assert.Equal(5, estimate.PhysicalPartitions);
         Assert.Equal(1, estimate.MostLeasesPerInstance);
-        Assert.Equal(10_000.0 / 11, estimate.DocumentsPerSecondPerInstance, 6);
-        Assert.Equal(200_000 / (10_000.0 / 11), estimate.Seconds, 3);
+        Assert.Equal(10_000.0 / 10, estimate.DocumentsPerSecondPerInstance, 6);
+        Assert.Equal((2 * 1e6 / 10_000) + (200_000 / (10_000.0 / 10)), estimate.Seconds, 3);
     }
 
     [Fact]
@@ -58,16 +60,21 @@ public sealed class MigrationModelTests
     }
 
     [Fact]
-    public void FewestInstancesWithin_IsTheFirstCountThatMakesIt_AndNoneWhenTheBudgetAloneIsTooSmall()
+    public void FewestInstancesWithin_IsTheFirstCountThatMakesIt_AndNoneWhenTheScansOrTheBudgetBind()
     {
-        int? fewest = MigrationModel.FewestInstancesWithin(s_billion, TimeSpan.FromHours(24));
+        // With one survey and one verification per job rather than per instance (scans counted as none here), ten
+        // instances make it; with every instance scanning twice, as the job does today, no count does: each instance
+        // added shortens the rewriting and lengthens every instance's scans (3.7 h each at one instance).
+        MigrationWorkload sharedScans = s_billion with { ScansPerInstance = 0 };
+        int? fewest = MigrationModel.FewestInstancesWithin(sharedScans, TimeSpan.FromHours(24));
 
         Assert.NotNull(fewest);
-        Assert.True(MigrationModel.Estimate(s_billion with { Instances = fewest.Value }).Hours <= 24);
-        Assert.All(Enumerable.Range(1, fewest.Value - 1), n => Assert.True(MigrationModel.Estimate(s_billion with { Instances = n }).Hours > 24));
+        Assert.True(MigrationModel.Estimate(sharedScans with { Instances = fewest.Value }).Hours <= 24);
+        Assert.All(Enumerable.Range(1, fewest.Value - 1), n => Assert.True(MigrationModel.Estimate(sharedScans with { Instances = n }).Hours > 24));
+        Assert.Null(MigrationModel.FewestInstancesWithin(s_billion, TimeSpan.FromHours(24), maxInstances: 64));
 
-        // 1.1e10 RU in 24 h need 127,315 RU/s: 100,000 cannot make it with any number of instances.
-        Assert.Null(MigrationModel.FewestInstancesWithin(s_billion with { ContainerRequestUnitsPerSecond = 100_000 }, TimeSpan.FromHours(24), maxInstances: 64));
+        // 1e10 RU in 24 h need 115,741 RU/s: 100,000 cannot make it with any number of instances.
+        Assert.Null(MigrationModel.FewestInstancesWithin(sharedScans with { ContainerRequestUnitsPerSecond = 100_000 }, TimeSpan.FromHours(24), maxInstances: 64));
     }
 
     [Fact]
@@ -75,8 +82,8 @@ public sealed class MigrationModelTests
     {
         (double budget, int instances) = MigrationModel.SmallestBudgetWithin(s_billion, TimeSpan.FromHours(24)) ?? throw new InvalidOperationException("no budget found");
 
-        Assert.True(budget >= 1e9 * 11 / 86_400);
+        Assert.True(budget >= 1e9 * 12 / 86_400);
         Assert.True(MigrationModel.Estimate(s_billion with { ContainerRequestUnitsPerSecond = budget, Instances = instances }).Hours <= 24);
-        Assert.True(MigrationModel.FewestInstancesWithin(s_billion with { ContainerRequestUnitsPerSecond = budget - 1000 }, TimeSpan.FromHours(24)) is null);
+        Assert.True(MigrationModel.FewestInstancesWithin(s_billion with { ContainerRequestUnitsPerSecond = budget * 0.9 }, TimeSpan.FromHours(24)) is null);
     }
 }
