@@ -116,24 +116,8 @@ internal static partial class StreamEncryptor
         for (int i = root.FirstProperty; i < end; i++)
         {
             ref PropertyRecord property = ref scan.Properties[i];
-            ReadOnlySpan<byte> name = document.Slice(property.NameOffset, property.NameLength);
-            int pathIndex = Match(name, plan, out _);
-            if (pathIndex < 0 && IsReservedName(name, plan))
-            {
-                JsonErrors.ThrowAlreadyEncrypted();
-            }
-
-            if (pathIndex >= 0)
-            {
-                if (encrypted[pathIndex] != NotSeen)
-                {
-                    JsonErrors.ThrowDuplicateProperty(plan.GetPath(pathIndex));
-                }
-
-                encrypted[pathIndex] = property.ValueType == JsonTokenType.Null ? SeenNull : Encrypted;
-            }
-
-            if (pathIndex < 0 || property.ValueType == JsonTokenType.Null)
+            int pathIndex = ClassifyScanned(document, plan, in property, encrypted);
+            if (pathIndex < 0)
             {
                 lastValueEnd = property.ValueEnd;
                 continue;

@@ -55,26 +55,8 @@ internal static partial class StreamEncryptor
             for (int i = root.FirstProperty; i < end; i++)
             {
                 ref PropertyRecord property = ref scan.Properties[i];
-
-                // The scan declines escaped names, so every name is the input's own bytes.
-                ReadOnlySpan<byte> name = document.Slice(property.NameOffset, property.NameLength);
-                int pathIndex = Match(name, plan, out _);
-                if (pathIndex < 0 && IsReservedName(name, plan))
-                {
-                    JsonErrors.ThrowAlreadyEncrypted();
-                }
-
-                if (pathIndex >= 0)
-                {
-                    if (encrypted[pathIndex] != NotSeen)
-                    {
-                        JsonErrors.ThrowDuplicateProperty(plan.GetPath(pathIndex));
-                    }
-
-                    encrypted[pathIndex] = property.ValueType == JsonTokenType.Null ? SeenNull : Encrypted;
-                }
-
-                if (pathIndex < 0 || property.ValueType == JsonTokenType.Null)
+                int pathIndex = ClassifyScanned(document, plan, in property, encrypted);
+                if (pathIndex < 0)
                 {
                     lastValueEnd = property.ValueEnd;
                     continue;
@@ -140,5 +122,32 @@ internal static partial class StreamEncryptor
                 reader.Read();
                 return EncryptValue(ref reader, value, pass, pathIndex, ref unused);
         }
+    }
+
+    // What a scanned top-level property is to the plan: the index of the path whose value is to be encrypted (its flag
+    // set, a repeat refused), or -1 for a value copied as it is (no path, or null). The per-value loop and the batched
+    // gather classify through this one method, so they refuse the same inputs with the same errors. The scan declines
+    // escaped names, so every name is the input's own bytes.
+    private static int ClassifyScanned(ReadOnlySpan<byte> document, EncryptionPlan plan, in PropertyRecord property, scoped Span<byte> encrypted)
+    {
+        ReadOnlySpan<byte> name = document.Slice(property.NameOffset, property.NameLength);
+        int pathIndex = Match(name, plan, out _);
+        if (pathIndex < 0)
+        {
+            if (IsReservedName(name, plan))
+            {
+                JsonErrors.ThrowAlreadyEncrypted();
+            }
+
+            return -1;
+        }
+
+        if (encrypted[pathIndex] != NotSeen)
+        {
+            JsonErrors.ThrowDuplicateProperty(plan.GetPath(pathIndex));
+        }
+
+        encrypted[pathIndex] = property.ValueType == JsonTokenType.Null ? SeenNull : Encrypted;
+        return property.ValueType == JsonTokenType.Null ? -1 : pathIndex;
     }
 }
