@@ -10,7 +10,7 @@ namespace Encryption.Custom.Performance.Tests.Migration;
 /// <summary>
 /// Whether more instances of <see cref="EncryptionMigrationJob"/> migrate faster (issue 36):
 /// <c>EMULATOR_LATENCY_MS=20 EMULATOR_PARTITION_RANGES=8 Emulator/emulator.sh run -- dotnet run -c Release --project
-/// Encryption.Custom.Performance.Tests -- MigrationScaling [--documents 10000] [--instances 1,2,4] [--trace]</c>. For each
+/// Encryption.Custom.Performance.Tests -- MigrationScaling [--documents 10000] [--instances 1,2,4] [--trace] [--together]</c>. For each
 /// instance count it seeds a container of several partition key ranges with 1 KB plaintext documents, starts the
 /// first instance, starts the others at its first progress report (as several machines running the same command
 /// would, without racing for the lease container's initialization), and times until every instance has returned.
@@ -35,12 +35,18 @@ public static class MigrationScaling
         int documents = 10_000;
         int[] instances = [1, 2, 4];
         bool trace = false;
+        bool together = false;
         for (int i = 0; i < args.Length; i += 2)
         {
             string? value = i + 1 < args.Length ? args[i + 1] : null;
             if (args[i] == "--trace")
             {
                 trace = true;
+                i--;
+            }
+            else if (args[i] == "--together")
+            {
+                together = true;
                 i--;
             }
             else if (args[i] == "--documents" && int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out int parsed) && parsed > 0)
@@ -53,7 +59,7 @@ public static class MigrationScaling
             }
             else
             {
-                Console.Error.WriteLine($"usage: {Name} [--documents N] [--instances 1,2,4] [--trace]");
+                Console.Error.WriteLine($"usage: {Name} [--documents N] [--instances 1,2,4] [--trace] [--together]");
                 return 2;
             }
         }
@@ -71,7 +77,7 @@ public static class MigrationScaling
         double? single = null;
         foreach (int count in instances)
         {
-            (bool completed, double rate) = await MeasureAsync(endpoint, key, count, documents, single, trace).ConfigureAwait(false);
+            (bool completed, double rate) = await MeasureAsync(endpoint, key, count, documents, single, (trace, together)).ConfigureAwait(false);
             single ??= rate;
             ok &= completed;
         }
@@ -97,8 +103,9 @@ public static class MigrationScaling
         return counts.Length > 0;
     }
 
-    private static async Task<(bool Completed, double Rate)> MeasureAsync(Uri endpoint, string key, int instances, int count, double? single, bool trace)
+    private static async Task<(bool Completed, double Rate)> MeasureAsync(Uri endpoint, string key, int instances, int count, double? single, (bool Trace, bool Together) mode)
     {
+        bool trace = mode.Trace;
         using CosmosClient admin = MigrationEndpoint.CreateClient(endpoint, key);
         Database database = (await admin.CreateDatabaseAsync("migration-scaling-" + Guid.NewGuid().ToString("N")).ConfigureAwait(false)).Database;
         var clients = new List<CosmosClient>();
@@ -149,8 +156,14 @@ public static class MigrationScaling
                         $"trace {instances} t={Stopwatch.GetElapsedTime(start).TotalSeconds:F1} i{instance} seen={p.DocumentsSeen} rewritten={p.DocumentsRewritten} skipped={p.DocumentsSkipped} conflicts={p.Conflicts} ru={p.RequestUnits:F0} lag={p.EstimatedLag}"));
                     then?.Invoke(p);
                 });
+            // Staggered (the default): the others start at the first one's first report, as instances added to a running
+            // job do. Together (--together): every instance at once, as the same command started on several machines.
             var runs = new List<Task<EncryptionMigrationResult>> { jobs[0].RunAsync(Traced(0, _ => firstReport.TrySetResult())) };
-            await Task.WhenAny(firstReport.Task, runs[0]).ConfigureAwait(false);
+            if (!mode.Together)
+            {
+                await Task.WhenAny(firstReport.Task, runs[0]).ConfigureAwait(false);
+            }
+
             runs.AddRange(jobs.Skip(1).Select((job, i) => job.RunAsync(Traced(i + 1))));
             EncryptionMigrationResult[] results = await Task.WhenAll(runs).ConfigureAwait(false);
             double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
