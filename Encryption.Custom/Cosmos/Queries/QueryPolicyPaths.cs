@@ -16,21 +16,10 @@ internal sealed class QueryPolicyPaths
 {
     private readonly ContainerEncryptionPolicy _policy;
 
-    // Every selector parsed once by the policy's path model (for names and messages; walks use the selector tree).
-    private readonly RulePath[] _selectors;
-
-    public QueryPolicyPaths(ContainerEncryptionPolicy policy)
-    {
-        _policy = policy;
-        _selectors = new RulePath[policy.Plan.PathCount];
-        for (int i = 0; i < _selectors.Length; i++)
-        {
-            _selectors[i] = SelectorRules.Parse(policy.Plan.GetPath(i));
-        }
-    }
+    public QueryPolicyPaths(ContainerEncryptionPolicy policy) => _policy = policy;
 
     /// <summary>How many selectors the policy has (top-level and nested).</summary>
-    public int PathCount => _selectors.Length;
+    public int PathCount => _policy.Plan.PathCount;
 
     /// <summary>The policy's algorithm (in messages).</summary>
     public string EncryptionAlgorithm => _policy.EncryptionAlgorithm;
@@ -80,10 +69,10 @@ internal sealed class QueryPolicyPaths
     public bool Commits => _policy.Rules.Commits;
 
     /// <summary>The top-level property names the policy encrypts at or below (<c>ssn</c>, <c>address</c>), each once.</summary>
-    public IEnumerable<string> TopLevelNames => _selectors.Select(s => s.PropertyName).Distinct(StringComparer.OrdinalIgnoreCase);
+    public IEnumerable<string> TopLevelNames => Enumerable.Range(0, PathCount).Select(GetTopLevelName).Distinct(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>The top-level property name the selector at <paramref name="index"/> starts at (<c>address</c> of <c>/address/city</c>).</summary>
-    public string GetTopLevelName(int index) => _selectors[index].PropertyName;
+    public string GetTopLevelName(int index) => _policy.Plan.GetRulePath(index).PropertyName;
 
     /// <summary>
     /// Where <paramref name="steps"/>, a path from the document root, stands against the selectors: walked on the
@@ -161,9 +150,9 @@ internal sealed class QueryPolicyPaths
     /// </summary>
     public int FindSegment(string name)
     {
-        for (int i = 0; i < _selectors.Length; i++)
+        for (int i = 0; i < PathCount; i++)
         {
-            foreach (string segment in _selectors[i].Segments)
+            foreach (string segment in _policy.Plan.GetRulePath(i).Segments)
             {
                 if (segment != RulePath.ArrayWildcard && segment.Equals(name, StringComparison.OrdinalIgnoreCase))
                 {
@@ -200,10 +189,10 @@ internal sealed class QueryPolicyPaths
 
     private string? Mentions(string text)
     {
-        for (int i = 0; i < _selectors.Length; i++)
+        for (int i = 0; i < PathCount; i++)
         {
             // A nested selector is mentioned where its first segment is.
-            if (text.AsSpan().Contains(_selectors[i].PropertyName, StringComparison.OrdinalIgnoreCase))
+            if (text.AsSpan().Contains(GetTopLevelName(i), StringComparison.OrdinalIgnoreCase))
             {
                 return _policy.Plan.GetPath(i);
             }
