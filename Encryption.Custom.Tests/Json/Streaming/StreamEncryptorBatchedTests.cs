@@ -95,6 +95,40 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
             Processors.Create(JsonProcessor.Stream).Decrypt(batched, encryptor));
     }
 
+    [Fact]
+    public void Encrypt_ManyThreadsOneKey_EveryBatchMatchesTheReaderWalk()
+    {
+        // The batch uses the key's pooled AEAD contexts and their round keys (a protected slot per context, unmasked
+        // per batch): threads sharing one key must never see another's chains or keys. Bounded: 4 threads × 150
+        // documents, each compared byte for byte with the reader walk's (deterministic cells), so a race shows.
+        SkipUnlessBatched();
+        string[] paths = ["/a", "/b", "/c", "/d", "/e", "/f"];
+        EncryptionPlan plan = DeterministicPlan(paths);
+        var failures = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        Parallel.For(0, 4, new ParallelOptions { MaxDegreeOfParallelism = 4 }, thread =>
+        {
+            var random = new Random(thread);
+            for (int i = 0; i < 150; i++)
+            {
+                var json = new StringBuilder("{\"id\":\"x\"");
+                foreach (string path in paths)
+                {
+                    json.Append($",\"{path[1..]}\":\"{new string((char)('a' + random.Next(26)), random.Next(0, 400))}\"");
+                }
+
+                byte[] document = Encoding.UTF8.GetBytes(json.Append('}').ToString());
+                (byte[]? batched, _) = Run(document, plan, int.MaxValue, allowFastPath: true);
+                (byte[]? reference, _) = Run(document, plan, int.MaxValue, allowFastPath: false);
+                if (batched is null || reference is null || !batched.AsSpan().SequenceEqual(reference))
+                {
+                    failures.Enqueue($"thread {thread}, document {i}");
+                }
+            }
+        });
+
+        Assert.Empty(failures);
+    }
+
     private static void SkipUnlessBatched() =>
         Assert.SkipUnless(InterleavedAesCbcEncryptor.IsSupported, "AES-NI is not available: the fast path encrypts value by value");
 
