@@ -46,8 +46,10 @@ internal static class PathValue
             case JsonTokenType.Null:
                 return Kind.None;
             case JsonTokenType.String:
+                // A cell: base64 text, public; unescaped (the stored form may escape '+' and '/').
                 byte[] buffer = new byte[reader.HasValueSequence ? reader.ValueSequence.Length : reader.ValueSpan.Length];
-                text = buffer.AsSpan(0, reader.CopyString(buffer)).ToArray();
+                int written = reader.CopyString(buffer);
+                text = written == buffer.Length ? buffer : buffer[..written];
                 return Kind.String;
             default:
                 return Kind.Other;

@@ -117,7 +117,9 @@ internal static class DocumentDecryptor
         scan.DecryptedSelectors = decryptedSelectors;
     }
 
-    // Bit i: the policy's rule i is a token path whose value the document lists and holds (not null).
+    // Bit i: the policy's rule i is a top-level token path whose value the document lists and holds (not null). A
+    // nested token path's member is required where its value is decrypted (SelectorChecks: Verify refuses a value
+    // without tokens), since which nested values a document holds is known only from that walk.
     private static ulong EncryptedTokenPaths(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, EncryptionPlan policy)
     {
         ulong encrypted = 0;
