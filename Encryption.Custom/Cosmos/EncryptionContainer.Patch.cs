@@ -9,13 +9,12 @@ using Microsoft.Azure.Cosmos;
 namespace Encryption.Custom.Cosmos;
 
 /// <summary>
-/// Patch: the stored document's encryption metadata is read, the operations are rewritten to encrypt new values
-/// with the document's key, and the patch is sent on the condition that the document is still the one that was
-/// read (its ETag); a document changed in between is read again, up to
-/// <see cref="EncryptionContainerOptions.PatchMaxAttempts"/> times. Under a format 101 plan (nested selectors,
-/// binding) operations are classified against the selectors first, and what a patch cannot carry is applied as a
-/// conditional replace (<see cref="EncryptionContainerOptions.PatchFallbackToReplace"/>). See docs/container.md and
-/// docs/policy.md.
+/// Patch, one strategy for every format: the operations are classified against the paths the request writes
+/// (<see cref="PatchPlan"/>), the stored document is read, what a patch can carry is rewritten for it
+/// (<see cref="PatchRewriter"/>: new values encrypted as the document's cells) and sent on the condition that the
+/// document is still the one that was read (its ETag), and what a patch cannot carry is applied as a conditional
+/// replace (<see cref="EncryptionContainerOptions.PatchFallbackToReplace"/>). A document changed in between is read
+/// again, up to <see cref="EncryptionContainerOptions.PatchMaxAttempts"/> times. See docs/container.md.
 /// </summary>
 internal sealed partial class EncryptionContainer
 {
@@ -73,23 +72,14 @@ internal sealed partial class EncryptionContainer
 
         // Everything that can be refused without the document is refused before anything is sent.
         EncryptionOptions? requested = WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(requestOptions));
-        PatchSelectors? selectors = await GetExtendedSelectorsAsync(requested, cancellationToken).ConfigureAwait(false);
-        ClassifiedOperation[]? classified = null;
-        if (selectors is not null)
-        {
-            classified = NestedPatchClassifier.Classify(patchOperations, selectors);
-        }
-        else
-        {
-            PatchTransformer.ValidateRequest(patchOperations, requested);
-        }
-
+        PatchPlan patch = PatchPlan.Create(patchOperations, requested, await GetPatchSelectorsAsync(requested, cancellationToken).ConfigureAwait(false));
         if (requested is not null)
         {
             await _partitionKeyGuard.CheckAsync(requested, cancellationToken).ConfigureAwait(false);
         }
 
         EncryptionProcessor processor = Crypto.Processor;
+        var crypto = new PatchCrypto(WriteOptions.Rules, processor, Crypto.Encryptor, Serializer);
         string? callerEtag = requestOptions?.IfMatchEtag;
         int attempts = callerEtag is null ? _patchMaxAttempts : 1;
         ItemRequestOptions readOptions = CreateMetadataReadOptions(requestOptions);
@@ -103,39 +93,27 @@ internal sealed partial class EncryptionContainer
                 return read;
             }
 
-            EnvelopeMetadata? stored;
             string etag;
             byte[] document;
             using (read)
             {
                 document = await CosmosStreams.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
-                stored = Crypto.ReadMetadata(document);
-                PatchTransformer.CheckStored(document, WriteOptions.Rules, processor.MaxDepth);
                 etag = callerEtag ?? read.Headers.ETag;
             }
 
+            PatchedDocumentCheck.CheckStored(document, WriteOptions.Rules, processor.MaxDepth);
+            PatchRewrite rewrite = await PatchRewriter.RewriteAsync(patch, new PatchedDocument(Crypto.ReadMetadata(document), document), crypto, telemetry, cancellationToken).ConfigureAwait(false);
             ResponseMessage response;
             bool decrypted = false;
-            string? replaceReason = null;
-            if (classified is not null)
+            string? replaceReason = rewrite.ReplaceReason;
+            if (replaceReason is not null)
             {
-                NestedPatchResult rewrite = await NestedPatchRewriter.RewriteAsync(classified, selectors!, document, processor.MaxDepth, Crypto.Encryptor, Serializer, cancellationToken).ConfigureAwait(false);
-                replaceReason = rewrite.ReplaceReason;
-                if (replaceReason is not null)
-                {
-                    response = await ReplaceAsPatchedAsync(new PatchRequest(id, partitionKey, patchOperations, requestOptions, requested), document, etag, replaceReason, telemetry, cancellationToken).ConfigureAwait(false);
-                    decrypted = true;
-                }
-                else
-                {
-                    response = await _inner.PatchItemStreamAsync(id, partitionKey, rewrite.Operations!, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
-                }
+                response = await ReplaceAsPatchedAsync(new PatchRequest(id, partitionKey, patchOperations, requestOptions, requested), document, etag, replaceReason, telemetry, cancellationToken).ConfigureAwait(false);
+                decrypted = true;
             }
             else
             {
-                (IReadOnlyList<PatchOperation> operations, _) = await PatchTransformer.TransformAsync(
-                    patchOperations, stored, requested, new PatchCrypto(WriteOptions.Rules, processor, Crypto.Encryptor, Serializer), telemetry, cancellationToken).ConfigureAwait(false);
-                response = await _inner.PatchItemStreamAsync(id, partitionKey, operations, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
+                response = await _inner.PatchItemStreamAsync(id, partitionKey, rewrite.Operations!, PatchRequestOptionsCopier.Copy(requestOptions, etag), cancellationToken).ConfigureAwait(false);
             }
 
             telemetry?.SetStatusCode(response.StatusCode);
@@ -164,11 +142,11 @@ internal sealed partial class EncryptionContainer
     }
 
     /// <summary>
-    /// The selectors a patch is classified against when the container writes format 101 (nested selectors, or a
-    /// policy that binds: then bound to the container, as every write is), or <see langword="null"/> for format 3.
-    /// The one entry point for single patches and patches inside a transactional batch, so both classify alike.
+    /// The paths a patch is classified against: those of the plan <paramref name="requested"/> writes (bound to the
+    /// container when the policy binds, as every write is), or <see langword="null"/> without options. The one entry
+    /// point for single patches and patches inside a transactional batch, so both classify alike.
     /// </summary>
-    internal async ValueTask<PatchSelectors?> GetExtendedSelectorsAsync(EncryptionOptions? requested, CancellationToken cancellationToken)
+    internal async ValueTask<PatchSelectors?> GetPatchSelectorsAsync(EncryptionOptions? requested, CancellationToken cancellationToken)
     {
         if (requested is null)
         {
@@ -188,8 +166,7 @@ internal sealed partial class EncryptionContainer
             requested = last.Bound;
         }
 
-        EncryptionPlan plan = requested.GetPlan();
-        return plan.IsExtendedFormat || plan.IsBound ? PatchSelectors.For(plan) : null;
+        return PatchSelectors.For(requested.GetPlan());
     }
 
     // The policy's options are one instance for every patch: their bound copy (and its compiled plan) is kept.

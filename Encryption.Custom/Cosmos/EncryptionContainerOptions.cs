@@ -51,8 +51,9 @@ public sealed class EncryptionContainerOptions
     /// replace instead: the document is read and decrypted, the operations are applied in process, and the result is
     /// encrypted and replaced on the condition that the document is still the one read (its ETag), retried up to
     /// <see cref="PatchMaxAttempts"/> times. It applies when the encrypted rewrite would exceed the service's limit of
-    /// operations per patch, when a move carries encrypted values, or when the stored document is not yet encrypted as
-    /// the policy writes (format 101 policies only). Default <see langword="true"/>; with <see langword="false"/> such a
+    /// operations per patch, when a move carries encrypted values, when an operation changes a value with query tokens,
+    /// or when the stored document is not encrypted in the format the options write (format 2 under any options; for
+    /// options that write format 101, also a document not yet encrypted, under another key, or otherwise bound). Default <see langword="true"/>; with <see langword="false"/> such a
     /// patch is refused with <see cref="EncryptionErrorKind.InvalidOptions"/> before anything is written. See docs/policy.md.
     /// </summary>
     public bool PatchFallbackToReplace { get; set; } = true;

@@ -164,6 +164,42 @@ public sealed class PatchTests(EncryptionFixture fixture) : IClassFixture<Encryp
         Assert.True(document.ValueEquals(read.Resource));
     }
 
+    [Theory]
+    [InlineData("move")]
+    [InlineData("eleven")]
+    public async Task Patch_WhatAPatchCannotCarry_WithOptions_IsAppliedAsAConditionalReplace(string kind)
+    {
+        (Container raw, Container container, SecretDocument document) = await CreateAsync();
+        PatchOperation[] operations = kind == "move"
+            ? [PatchOperation.Move("/ssn", "/notes")]
+            : [.. Enumerable.Range(0, 10).Select(i => PatchOperation.Set($"/extra{i}", i)), PatchOperation.Set("/ssn", "000-99-8888")];
+        PatchItemRequestOptions options = new PatchItemRequestOptions().WithEncryptionOptions(EncryptionFixture.Options(EncryptionFixture.Dek1, SecretDocument.SecretPaths));
+
+        using ResponseMessage response = await container.PatchItemStreamAsync(document.Id, document.PartitionKey, operations, options, Ct);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        JObject body = await PointOperationTests.ReadJsonAsync(response.Content);
+        JObject stored = await RawDocuments.ReadAsync(raw, document.Id, document.PartitionKey, Ct);
+        string secret = kind == "move" ? document.Ssn! : "000-99-8888";
+        // (The first 11 characters: the rest of the default SSN has quotes, which the raw text escapes.)
+        Assert.DoesNotContain(secret[..11], stored.ToString(Newtonsoft.Json.Formatting.None), StringComparison.Ordinal);
+        if (kind == "move")
+        {
+            // A format 3 cell's deterministic IV (and a bound cell's tag) names its path: the value is encrypted anew at its target.
+            Assert.Null(body["ssn"]);
+            Assert.Equal(secret, (string?)body["notes"]);
+            Assert.Null(stored["ssn"]);
+            Assert.Equal(JTokenType.String, stored["notes"]!.Type);
+            Assert.Contains("/notes", stored["_ei"]!["_ep"]!.Values<string>());
+        }
+        else
+        {
+            // Eleven operations, one more than the service takes in one patch.
+            Assert.Equal(secret, (string?)body["ssn"]);
+            Assert.Equal(9, (int)stored["extra9"]!);
+        }
+    }
+
     [Fact]
     public async Task Patch_PlainOperationsOnEncryptedDocument_LeaveEncryptedValuesIntact()
     {

@@ -8,7 +8,7 @@ using Microsoft.Azure.Cosmos;
 namespace Encryption.Custom.Tests.Cosmos.Patch;
 
 /// <summary>
-/// The patch classifier (<see cref="PatchSelectors"/>, <see cref="NestedPatchClassifier"/>) against an independent
+/// The patch classifier (<see cref="PatchSelectors"/>, <see cref="PatchClassifier"/>) against an independent
 /// oracle, <see cref="RulePath.RelateTo(RulePath, StringComparison)"/> applied to each selector in turn, over generated
 /// selector sets and patch paths: every operation gets exactly one classification, and a path at or inside a
 /// selected value (ignoring case) is never passed through.
@@ -146,7 +146,7 @@ public sealed class PatchSelectorsPropertyTests
             bool refusable = c.Operations.Any(o => Paths(o).Any(p => IsAtOrInsideIgnoringCase(p, c.Selectors, insideOnly: o.OperationType != PatchOperationType.Increment)));
             try
             {
-                ClassifiedOperation[] classified = NestedPatchClassifier.Classify(c.Operations, selectors);
+                ClassifiedOperation[] classified = PatchClassifier.Classify(c.Operations, selectors);
 
                 Assert.False(refusable, string.Join(',', c.Selectors) + " " + string.Join(' ', c.Operations.Select(o => o.OperationType + o.Path)));
                 Assert.Equal(c.Operations, classified.Select(o => o.Operation));

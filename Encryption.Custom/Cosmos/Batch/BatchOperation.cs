@@ -43,11 +43,8 @@ internal sealed class BatchOperation
     /// <summary>The encryption metadata of the body that is sent, for patches of the same document later in the batch.</summary>
     public EnvelopeMetadata? Envelope { get; set; }
 
-    /// <summary>The selectors a format 101 patch was classified against (<see langword="null"/>: format 3 rules).</summary>
-    public PatchSelectors? PatchSelectors { get; set; }
-
-    /// <summary>The patch operations classified against <see cref="PatchSelectors"/>, before anything is read or sent.</summary>
-    public ClassifiedOperation[]? ClassifiedPatch { get; set; }
+    /// <summary>The patch operations classified against the paths the request writes, before anything is read or sent.</summary>
+    public PatchPlan? PatchPlan { get; set; }
 
     /// <summary>The rewritten patch operations of the current attempt.</summary>
     public IReadOnlyList<PatchOperation>? SendPatchOperations { get; set; }

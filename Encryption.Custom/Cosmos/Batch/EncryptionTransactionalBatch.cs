@@ -133,16 +133,8 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
             if (operation.Kind == BatchOperationKind.Patch)
             {
                 EncryptionOptions? requested = _container.WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(operation.Options));
-                // Format 101 (nested selectors, binding): classified as a single patch is, by the same code.
-                operation.PatchSelectors = await _container.GetExtendedSelectorsAsync(requested, cancellationToken).ConfigureAwait(false);
-                if (operation.PatchSelectors is { } selectors)
-                {
-                    operation.ClassifiedPatch = NestedPatchClassifier.Classify(operation.PatchOperations!, selectors);
-                }
-                else
-                {
-                    PatchTransformer.ValidateRequest(operation.PatchOperations!, requested);
-                }
+                // Classified as a single patch is, by the same code.
+                operation.PatchPlan = PatchPlan.Create(operation.PatchOperations!, requested, await _container.GetPatchSelectorsAsync(requested, cancellationToken).ConfigureAwait(false));
 
                 if (requested is not null)
                 {
@@ -232,7 +224,6 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
             }
 
             var options = (TransactionalBatchPatchItemRequestOptions?)operation.Options;
-            EncryptionOptions? requested = _container.WriteOptions.Resolve(EncryptionRequestOptionsExtensions.GetAttachedEncryptionOptions(options));
             EnvelopeMetadata? stored;
             string? etag = options?.IfMatchEtag;
             operation.HasContainerCondition = false;
@@ -264,7 +255,7 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
                         byte[] bytes = await CosmosStreams.ReadAllAsync(read.Content, cancellationToken).ConfigureAwait(false);
                         document = bytes;
                         stored = _container.Crypto.ReadMetadata(bytes);
-                        PatchTransformer.CheckStored(bytes, _container.WriteOptions.Rules, _container.Crypto.Processor.MaxDepth);
+                        PatchedDocumentCheck.CheckStored(bytes, _container.WriteOptions.Rules, _container.Crypto.Processor.MaxDepth);
                         if (etag is null)
                         {
                             etag = read.Headers.ETag;
@@ -280,20 +271,9 @@ internal sealed partial class EncryptionTransactionalBatch : TransactionalBatch
                 }
             }
 
-            if (operation.ClassifiedPatch is not null)
-            {
-                operation.SendPatchOperations = await RewriteNestedAsync(i, operation, document, documentUnknown, cancellationToken).ConfigureAwait(false);
-                // Same format, key and binding as before; a later patch of this document is refused if it writes encrypted values.
-                operation.Envelope = stored;
-            }
-            else
-            {
-                (IReadOnlyList<PatchOperation> transformed, EnvelopeMetadata? after) = await PatchTransformer.TransformAsync(
-                    operation.PatchOperations!, stored, requested, new PatchCrypto(_container.WriteOptions.Rules, _container.Crypto.Processor, _container.Crypto.Encryptor, _container.Serializer), telemetry, cancellationToken).ConfigureAwait(false);
-                operation.SendPatchOperations = transformed;
-                operation.Envelope = after;
-            }
-
+            PatchRewrite rewrite = await RewritePatchAsync(i, operation, new PatchedDocument(stored, document), documentUnknown, telemetry, cancellationToken).ConfigureAwait(false);
+            operation.SendPatchOperations = rewrite.Operations;
+            operation.Envelope = rewrite.Envelope;
             operation.SendPatchOptions = PatchRequestOptionsCopier.Copy(options, etag);
         }
     }

@@ -21,8 +21,8 @@ internal static class PatchApplier
             {
                 PatchOperationType.Remove => Remove(document, operation.Path, out _),
                 PatchOperationType.Move => Move(document, operation.From, operation.Path),
-                PatchOperationType.Increment => Increment(document, operation.Path, NestedPatchRewriter.ReadValue(operation, serializer, maxDepth, null)),
-                _ => Write(document, operation.OperationType, operation.Path, NestedPatchRewriter.ReadValue(operation, serializer, maxDepth, null)),
+                PatchOperationType.Increment => Increment(document, operation.Path, PatchRewriter.ReadValue(operation, serializer, maxDepth, null).Value),
+                _ => Write(document, operation.OperationType, operation.Path, PatchRewriter.ReadValue(operation, serializer, maxDepth, null).Value),
             };
             if (error is not null)
             {

@@ -8,7 +8,7 @@ namespace Encryption.Custom.Cosmos.Patch;
 /// What a container encrypts patch values with and judges them by: its compiled policy, its processor (whose limits
 /// apply to values), the encryptor that supplies keys, and the client's serializer (values as the client writes
 /// them). They belong to the container, not to one patch, so they travel together from the container (or a batch)
-/// to <see cref="PatchTransformer"/> and on to each value (<see cref="PatchValueEncryptor"/>).
+/// to <see cref="PatchRewriter"/> and on to each value.
 /// </summary>
 /// <param name="Rules">The container's compiled policy, or <see langword="null"/>.</param>
 /// <param name="Processor">The container's processor (its limits apply to values).</param>

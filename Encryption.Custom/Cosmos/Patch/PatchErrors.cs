@@ -68,4 +68,10 @@ internal static class PatchErrors
 
     public static EncryptionException ExtendedFormat(string path, string? dataEncryptionKeyId) =>
         new(EncryptionErrorKind.InvalidOptions, $"The patch changes the encrypted '{path}' of a document in format 101 (nested selectors or values bound to their document), which this container's options do not write: the metadata would be rewritten in format 3, so replace the document instead.", dataEncryptionKeyId, path);
+
+    public static EncryptionException NoOptionsToReplace(string reason, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The patch cannot be sent as a patch: {reason} It would be applied as a replace, but no encryption options apply to this document (no container policy, none attached), so the replace would store it unencrypted. Attach the encryption options, or replace the document yourself.", dataEncryptionKeyId);
+
+    public static EncryptionException ListedPaths(string why, string? dataEncryptionKeyId) =>
+        new(EncryptionErrorKind.InvalidOptions, $"The stored document's encryption metadata lists paths a patch cannot be classified against: {why} Replace the document instead.", dataEncryptionKeyId);
 }

@@ -12,8 +12,8 @@ using Newtonsoft.Json.Linq;
 
 namespace Encryption.Custom.Tests.Cosmos.Patch;
 
-/// <summary>How a patch is rewritten for an encrypted document (pure: no container involved).</summary>
-public sealed class PatchTransformerTests : IDisposable
+/// <summary>How a patch is rewritten for a format 3 document (top-level paths; pure: no container involved).</summary>
+public sealed class PatchRewriterTopLevelTests : IDisposable
 {
     private const string Dek = "dek";
     private static readonly CosmosSerializer s_serializer = new NewtonsoftItemSerializer(null);
@@ -22,7 +22,7 @@ public sealed class PatchTransformerTests : IDisposable
     private readonly TestEncryptor _encryptor;
     private readonly StreamProcessor _processor = new();
 
-    public PatchTransformerTests()
+    public PatchRewriterTopLevelTests()
     {
         _encryptor = new TestEncryptor().Add(Dek, _key);
     }
@@ -34,9 +34,16 @@ public sealed class PatchTransformerTests : IDisposable
 
     public void Dispose() => _key.Dispose();
 
-    private ValueTask<(IReadOnlyList<PatchOperation> Operations, EnvelopeMetadata? Envelope)> TransformAsync(
-        IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? stored, EncryptionOptions? requested = null, ContainerEncryptionPolicy? policy = null) =>
-        PatchTransformer.TransformAsync(operations, stored, requested, new PatchCrypto(policy?.Rules, _processor, _encryptor, s_serializer), null, Ct);
+    private async Task<(IReadOnlyList<PatchOperation> Operations, EnvelopeMetadata? Envelope)> TransformAsync(
+        IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? stored, EncryptionOptions? requested = null, ContainerEncryptionPolicy? policy = null)
+    {
+        PatchRewrite rewrite = await ReplaceOrSendAsync(operations, stored, requested, policy);
+        Assert.Null(rewrite.ReplaceReason);
+        return (rewrite.Operations!, rewrite.Envelope);
+    }
+
+    private Task<PatchRewrite> ReplaceOrSendAsync(IReadOnlyList<PatchOperation> operations, EnvelopeMetadata? stored, EncryptionOptions? requested = null, ContainerEncryptionPolicy? policy = null) =>
+        PatchRewriting.RewriteAsync(operations, requested, new PatchCrypto(policy?.Rules, _processor, _encryptor, s_serializer), stored);
 
     private static JToken Value(PatchOperation operation)
     {
@@ -169,27 +176,51 @@ public sealed class PatchTransformerTests : IDisposable
         Assert.Equal(Dek, error.DataEncryptionKeyId);
     }
 
-    [Fact]
-    public void ValidateRequest_RefusesWithoutTheDocument()
+    [Theory]
+    [InlineData("move-from")]
+    [InlineData("move-to")]
+    [InlineData("eleven")]
+    public async Task Transform_WhatAPatchCannotCarry_IsAnsweredWithTheReplaceUnderOptions(string kind)
     {
-        var requested = new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = ["/n"] };
+        PatchOperation[] operations = kind switch
+        {
+            "move-from" => [PatchOperation.Move("/n", "/plain")],
+            "move-to" => [PatchOperation.Move("/plain", "/o")],
+            _ => [.. Enumerable.Range(0, 10).Select(i => PatchOperation.Set("/p" + i, i)), PatchOperation.Set("/n", 1)],
+        };
+        var requested = new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = ["/n", "/o"] };
 
-        Assert.Throws<EncryptionException>(() => PatchTransformer.ValidateRequest([PatchOperation.Increment("/n", 1)], requested));
-        Assert.Throws<EncryptionException>(() => PatchTransformer.ValidateRequest([PatchOperation.Set("/_ei/_en", "x")], null));
-        Assert.Throws<EncryptionException>(() => PatchTransformer.ValidateRequest([PatchOperation.Set("/x", 1)], new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = ["/id"] }));
-        PatchTransformer.ValidateRequest([PatchOperation.Increment("/other", 1)], requested);
+        PatchRewrite rewrite = await ReplaceOrSendAsync(operations, Stored("/n", "/o"), requested);
+
+        Assert.Null(rewrite.Operations);
+        Assert.Contains(kind == "eleven" ? "operations" : "move", rewrite.ReplaceReason, StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task Transform_LegacyFormatDocument_RefusesToPatchItsProperties()
+    public void Plan_RefusesWithoutTheDocument()
+    {
+        var requested = new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = ["/n"] };
+
+        Assert.Throws<EncryptionException>(() => PatchRewriting.Plan([PatchOperation.Increment("/n", 1)], requested));
+        Assert.Throws<EncryptionException>(() => PatchRewriting.Plan([PatchOperation.Set("/_ei/_en", "x")], null));
+        Assert.Throws<EncryptionException>(() => PatchRewriting.Plan([PatchOperation.Set("/x", 1)], new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = ["/id"] }));
+        PatchRewriting.Plan([PatchOperation.Increment("/other", 1)], requested);
+    }
+
+    [Fact]
+    public async Task Transform_LegacyFormatDocument_IsRefusedWithoutOptionsAndReplacedWithThem()
     {
         EnvelopeMetadata legacy = EnvelopeMetadata.Create(2, Dek, CosmosEncryptionAlgorithm.AEAes256CbcHmacSha256Randomized, ["/a"]);
 
         EncryptionException error = await Assert.ThrowsAsync<EncryptionException>(async () => await TransformAsync([PatchOperation.Set("/a", 1)], legacy));
         (IReadOnlyList<PatchOperation> untouched, _) = await TransformAsync([PatchOperation.Set("/b", 1)], legacy);
+        PatchRewrite replaced = await ReplaceOrSendAsync([PatchOperation.Set("/a", 1)], legacy, new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = ["/c"] });
 
         Assert.Equal(EncryptionErrorKind.UnsupportedFormat, error.Kind);
         Assert.Single(untouched);
+
+        // With options the replace writes the document as they say (format 3): the one blob is converted.
+        Assert.Contains("format 2", replaced.ReplaceReason, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -212,7 +243,7 @@ public sealed class PatchTransformerTests : IDisposable
             // The request's own paths are checked the same way before the document is read (they cannot be nested).
             if (encrypted.IndexOf('/', 1) < 0)
             {
-                EncryptionException early = Assert.Throws<EncryptionException>(() => PatchTransformer.ValidateRequest([operation], new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = [encrypted] }));
+                EncryptionException early = Assert.Throws<EncryptionException>(() => PatchRewriting.Plan([operation], new EncryptionOptions { DataEncryptionKeyId = Dek, PathsToEncrypt = [encrypted] }));
                 Assert.Equal(EncryptionErrorKind.InvalidOptions, early.Kind);
             }
         }

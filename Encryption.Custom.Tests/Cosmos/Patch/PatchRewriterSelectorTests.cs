@@ -2,6 +2,7 @@ using Encryption.Custom.Cosmos.Patch;
 using Encryption.Custom.Cosmos.Serialization;
 using Encryption.Custom.Json;
 using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Streaming;
 using Encryption.Custom.Json.WireFormat;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Processing;
@@ -12,12 +13,12 @@ using Newtonsoft.Json.Linq;
 namespace Encryption.Custom.Tests.Cosmos.Patch;
 
 /// <summary>
-/// <see cref="NestedPatchRewriter"/> on documents written by the processors under a format 101 policy, bound and
+/// <see cref="PatchRewriter"/> on documents written by the processors under a format 101 policy, bound and
 /// unbound: the rewritten operations, applied as the service applies them (<see cref="PatchApplier"/> standing in for
 /// it) to the stored document, give a document that both processors decrypt to the caller's operations applied to the
 /// plaintext, with no plaintext stored at a selected position; what a patch cannot carry is sent to the replace.
 /// </summary>
-public sealed class NestedPatchRewriterTests : IDisposable
+public sealed class PatchRewriterSelectorTests : IDisposable
 {
     private const string Dek = "dek1";
     private const string Alice = """{"id":"alice","pk":"tenant-1","name":"Alice","ssn":"SECRET-111","address":{"street":"1 Main St","city":"SECRET-Paris"},"cards":[{"number":"SECRET-4111","expiry":"12/30"},{"number":"SECRET-4222","expiry":"01/31"}]}""";
@@ -26,7 +27,7 @@ public sealed class NestedPatchRewriterTests : IDisposable
     private readonly DataEncryptionKey _key = TestKeys.Create(TestKeyKind.Protected);
     private readonly TestEncryptor _encryptor;
 
-    public NestedPatchRewriterTests()
+    public PatchRewriterSelectorTests()
     {
         _encryptor = new TestEncryptor().Add(Dek, _key);
     }
@@ -35,7 +36,8 @@ public sealed class NestedPatchRewriterTests : IDisposable
 
     private static PolicyRuleSet Rules(bool bind)
     {
-        PolicyRuleSet rules = new ContainerEncryptionPolicy(Dek, ["/ssn", "/address/city", "/cards/[]/number"]) { Bind = bind }.Rules;
+        // "dek2" is accepted (a rotation from it): its documents are read, and patched by a replace under the policy's key.
+        PolicyRuleSet rules = new ContainerEncryptionPolicy(Dek, ["/ssn", "/address/city", "/cards/[]/number"]) { Bind = bind, AcceptedDataEncryptionKeyIds = ["dek2"] }.Rules;
         return bind ? rules.BindTo(new BindingTarget("db/c", ["/pk"])) : rules;
     }
 
@@ -80,7 +82,7 @@ public sealed class NestedPatchRewriterTests : IDisposable
         PatchOperation operation = Operation(patch);
         byte[] stored = EncryptionProcessor.Create(processor).Encrypt(Alice, _key, rules.CreateWriteOptions());
 
-        NestedPatchResult result = await RewriteAsync(rules, [operation], stored);
+        PatchRewrite result = await RewriteAsync(rules, [operation], stored);
 
         Assert.Null(result.ReplaceReason);
         JObject patched = JObject.Parse(stored.Utf8());
@@ -101,7 +103,7 @@ public sealed class NestedPatchRewriterTests : IDisposable
         PolicyRuleSet rules = Rules(bind: true);
         byte[] stored = EncryptionProcessor.Create(JsonProcessor.Stream).Encrypt("""{"id":"a","pk":"p","ssn":"SECRET-1"}""", _key, rules.CreateWriteOptions());
 
-        NestedPatchResult result = await RewriteAsync(rules, [PatchOperation.Add("/cards", new[] { new { number = "SECRET-4111" } })], stored);
+        PatchRewrite result = await RewriteAsync(rules, [PatchOperation.Add("/cards", new[] { new { number = "SECRET-4111" } })], stored);
 
         PatchOperation metadata = result.Operations![^1];
         Assert.Equal("/_ei/_ep", metadata.Path);
@@ -116,7 +118,7 @@ public sealed class NestedPatchRewriterTests : IDisposable
     {
         PolicyRuleSet rules = Rules(bind: true);
         byte[] stored = EncryptionProcessor.Create(JsonProcessor.Stream).Encrypt(Alice, _key, rules.CreateWriteOptions());
-        NestedPatchResult result = await RewriteAsync(rules, [PatchOperation.Set("/cards/1/number", "SECRET-4999")], stored);
+        PatchRewrite result = await RewriteAsync(rules, [PatchOperation.Set("/cards/1/number", "SECRET-4999")], stored);
         JObject patched = JObject.Parse(stored.Utf8());
         Assert.Null(PatchApplier.TryApply(patched, result.Operations!, s_serializer, 64));
 
@@ -142,7 +144,7 @@ public sealed class NestedPatchRewriterTests : IDisposable
 
         // Ten operations, /cards/[]/number already listed: ten are sent.
         byte[] listed = EncryptionProcessor.Create(JsonProcessor.Stream).Encrypt(Alice, _key, rules.CreateWriteOptions());
-        NestedPatchResult result = await RewriteAsync(rules, operations, listed);
+        PatchRewrite result = await RewriteAsync(rules, operations, listed);
         Assert.Null(result.ReplaceReason);
         Assert.Equal(10, result.Operations!.Count);
 
@@ -186,7 +188,7 @@ public sealed class NestedPatchRewriterTests : IDisposable
                 break;
         }
 
-        NestedPatchResult result = await RewriteAsync(rules, [operation], stored);
+        PatchRewrite result = await RewriteAsync(rules, [operation], stored);
 
         Assert.Null(result.Operations);
         Assert.False(string.IsNullOrWhiteSpace(result.ReplaceReason));
@@ -217,7 +219,7 @@ public sealed class NestedPatchRewriterTests : IDisposable
             _ => PatchOperation.Move(parts[1], parts[2]),
         };
 
-        NestedPatchResult result = await RewriteAsync(rules, [operation], stored);
+        PatchRewrite result = await RewriteAsync(rules, [operation], stored);
 
         Assert.Equal(replaced, result.ReplaceReason is not null);
         if (replaced && parts[0] != "move")
@@ -227,12 +229,8 @@ public sealed class NestedPatchRewriterTests : IDisposable
         }
     }
 
-    private async Task<NestedPatchResult> RewriteAsync(PolicyRuleSet rules, PatchOperation[] operations, byte[] stored)
-    {
-        PatchSelectors selectors = PatchSelectors.For(rules.CreateWriteOptions().GetPlan());
-        ClassifiedOperation[] classified = NestedPatchClassifier.Classify(operations, selectors);
-        return await NestedPatchRewriter.RewriteAsync(classified, selectors, stored, 64, _encryptor, s_serializer, TestContext.Current.CancellationToken);
-    }
+    private Task<PatchRewrite> RewriteAsync(PolicyRuleSet rules, PatchOperation[] operations, byte[] stored) =>
+        PatchRewriting.RewriteAsync(operations, rules.CreateWriteOptions(), new PatchCrypto(rules, new StreamProcessor(), _encryptor, s_serializer), EnvelopeReader.ReadMetadata(stored, 64), stored);
 
     private static PatchOperation Operation(string patch)
     {

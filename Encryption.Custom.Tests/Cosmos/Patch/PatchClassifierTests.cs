@@ -10,7 +10,7 @@ namespace Encryption.Custom.Tests.Cosmos.Patch;
 /// (selected, ancestor, inside a cell, unrelated), and every refusal made before anything is read or sent, each naming
 /// the path and why, never the value.
 /// </summary>
-public sealed class NestedPatchClassifierTests
+public sealed class PatchClassifierTests
 {
     private const string Dek = "dek1";
 
@@ -88,7 +88,7 @@ public sealed class NestedPatchClassifierTests
     [MemberData(nameof(Refused))]
     public void Operation_IsRefusedBeforeAnythingIsSent(string operation, string why)
     {
-        EncryptionException error = Assert.Throws<EncryptionException>(() => NestedPatchClassifier.Classify([Operation(operation)], Selectors()));
+        EncryptionException error = Assert.Throws<EncryptionException>(() => PatchClassifier.Classify([Operation(operation)], Selectors()));
 
         Assert.Equal(EncryptionErrorKind.InvalidOptions, error.Kind);
         Assert.Contains(why, error.Message, StringComparison.Ordinal);
@@ -106,7 +106,7 @@ public sealed class NestedPatchClassifierTests
     [InlineData("move-to /pk")]
     public void ChangingTheIdOrPartitionKey_OfABoundDocument_IsRefusedUpFront(string operation)
     {
-        EncryptionException error = Assert.Throws<EncryptionException>(() => NestedPatchClassifier.Classify([Operation(operation)], Selectors(bind: true)));
+        EncryptionException error = Assert.Throws<EncryptionException>(() => PatchClassifier.Classify([Operation(operation)], Selectors(bind: true)));
 
         Assert.Equal(EncryptionErrorKind.InvalidOptions, error.Kind);
         Assert.Contains("bound", error.Message, StringComparison.Ordinal);
@@ -120,7 +120,7 @@ public sealed class NestedPatchClassifierTests
     {
         PatchSelectors selectors = operation == "set /ID" ? Selectors(bind: true) : Selectors();
 
-        ClassifiedOperation classified = Assert.Single(NestedPatchClassifier.Classify([Operation(operation)], selectors));
+        ClassifiedOperation classified = Assert.Single(PatchClassifier.Classify([Operation(operation)], selectors));
 
         Assert.Equal(PatchPathKind.Unrelated, classified.Target.Kind);
     }
@@ -132,7 +132,7 @@ public sealed class NestedPatchClassifierTests
     [InlineData("move-from /name")]
     public void RemovesAndPlainMoves_WriteNothingEncrypted(string operation)
     {
-        ClassifiedOperation classified = Assert.Single(NestedPatchClassifier.Classify([Operation(operation)], Selectors()));
+        ClassifiedOperation classified = Assert.Single(PatchClassifier.Classify([Operation(operation)], Selectors()));
 
         Assert.False(classified.WritesEncryptedValue);
         Assert.False(classified.MovesEncryptedValue);
@@ -144,7 +144,7 @@ public sealed class NestedPatchClassifierTests
     [InlineData("move-to /address")]
     public void MovesOfEncryptedValues_AreMarkedForTheReplace(string operation)
     {
-        ClassifiedOperation classified = Assert.Single(NestedPatchClassifier.Classify([Operation(operation)], Selectors()));
+        ClassifiedOperation classified = Assert.Single(PatchClassifier.Classify([Operation(operation)], Selectors()));
 
         Assert.True(classified.MovesEncryptedValue);
     }

@@ -5,30 +5,35 @@ using Microsoft.Azure.Cosmos;
 namespace Encryption.Custom.Cosmos.Patch;
 
 /// <summary>
-/// Classifies every operation of a patch against a format 101 plan (nested selectors, bound cells) before anything is
-/// read or sent, and refuses what no rewrite can make right: a path inside a cell, a case variant of a selected name,
-/// an increment of an encrypted value, the metadata or anchor, an escape read two ways, and under binding a change
-/// of the document id or partition key (every bound cell's tag covers them).
+/// Classifies every operation of a patch against the paths of an encryption plan, top-level and nested, of any
+/// format: the plan a request writes (before anything is read or sent), and for a format 3 document also the paths
+/// it lists (once it is read, <see cref="PatchRewriter"/>). Refuses what no rewrite can make right: a path inside a
+/// cell, a case variant of an encrypted name, an increment of an encrypted value, the metadata or anchor, an escape
+/// read two ways, and under binding a change of the document id or partition key (every bound cell's tag covers them).
 /// </summary>
-internal static class NestedPatchClassifier
+internal static class PatchClassifier
 {
     /// <summary>Classifies <paramref name="operations"/>; one entry per operation, in order.</summary>
+    /// <param name="operations">The caller's operations.</param>
+    /// <param name="selectors">
+    /// The paths to classify against, or <see langword="null"/> when nothing is known to be encrypted yet (no options):
+    /// then only the checks every patch gets (a pointer, no empty or <c>[]</c> segment, not the metadata).
+    /// </param>
     /// <exception cref="EncryptionException">An operation is refused (<see cref="EncryptionErrorKind.InvalidOptions"/>, naming the path and why).</exception>
-    public static ClassifiedOperation[] Classify(IReadOnlyList<PatchOperation> operations, PatchSelectors selectors)
+    public static ClassifiedOperation[] Classify(IReadOnlyList<PatchOperation> operations, PatchSelectors? selectors)
     {
-        EncryptionPlan plan = selectors.Plan;
         var classified = new ClassifiedOperation[operations.Count];
         for (int i = 0; i < operations.Count; i++)
         {
             PatchOperation operation = operations[i];
             ArgumentNullException.ThrowIfNull(operation);
-            PatchPathClass target = ClassifyPath(operation.Path, selectors, plan);
+            PatchPathClass target = ClassifyPath(operation.Path, selectors);
             PatchPathClass from = operation.OperationType == PatchOperationType.Move
-                ? ClassifyPath(operation.From, selectors, plan)
+                ? ClassifyPath(operation.From, selectors)
                 : default;
             if (operation.OperationType == PatchOperationType.Increment && target.Kind == PatchPathKind.Selected)
             {
-                throw PatchErrors.Increment(operation.Path, plan.DataEncryptionKeyId);
+                throw PatchErrors.Increment(operation.Path, selectors!.Plan.DataEncryptionKeyId);
             }
 
             classified[i] = new ClassifiedOperation(operation, target, from);
@@ -37,7 +42,7 @@ internal static class NestedPatchClassifier
         return classified;
     }
 
-    private static PatchPathClass ClassifyPath(string? path, PatchSelectors selectors, EncryptionPlan plan)
+    private static PatchPathClass ClassifyPath(string? path, PatchSelectors? selectors)
     {
         if (!RulePath.TryParse(path, out RulePath? parsed, out _))
         {
@@ -57,8 +62,14 @@ internal static class NestedPatchClassifier
 
         // The service decodes ~0/~1; the bundled endpoint and Microsoft's package read names literally.
         string[] literal = path![1..].Split('/');
-        CheckReserved(parsed.PropertyName, path, selectors.Plan.HasQueryTokens);
-        CheckReserved(literal[0], path, selectors.Plan.HasQueryTokens);
+        CheckReserved(parsed.PropertyName, path, selectors?.Plan);
+        CheckReserved(literal[0], path, selectors?.Plan);
+        if (selectors is null)
+        {
+            return default;
+        }
+
+        EncryptionPlan plan = selectors.Plan;
         PatchPathClass decoded = selectors.Classify(parsed.Segments);
         if (parsed.HasEscapes && (decoded.Kind != PatchPathKind.Unrelated || selectors.Classify(literal).Kind != PatchPathKind.Unrelated))
         {
@@ -82,9 +93,9 @@ internal static class NestedPatchClassifier
         return decoded;
     }
 
-    private static void CheckReserved(string name, string path, bool queryTokens)
+    private static void CheckReserved(string name, string path, EncryptionPlan? plan)
     {
-        if (queryTokens && name == Json.Tokens.QueryTokenRule.MemberName)
+        if (plan is { HasQueryTokens: true } && name == Json.Tokens.QueryTokenRule.MemberName)
         {
             throw PatchErrors.QueryTokens(path);
         }
@@ -94,7 +105,7 @@ internal static class NestedPatchClassifier
             throw PatchErrors.Metadata(path);
         }
 
-        if (name == EncryptionEnvelope.AnchorName)
+        if (plan is { IsExtendedFormat: true } && name == EncryptionEnvelope.AnchorName)
         {
             throw PatchErrors.Anchor(path);
         }
@@ -130,6 +141,10 @@ internal readonly record struct ClassifiedOperation(PatchOperation Operation, Pa
     public bool WritesEncryptedValue =>
         Operation.OperationType is PatchOperationType.Set or PatchOperationType.Add or PatchOperationType.Replace
         && Target.Kind is PatchPathKind.Selected or PatchPathKind.Ancestor;
+
+    /// <summary>Whether the operation's path (or a move's source) is or holds an encrypted value.</summary>
+    public bool Touches =>
+        Target.Kind is PatchPathKind.Selected or PatchPathKind.Ancestor || From.Kind is PatchPathKind.Selected or PatchPathKind.Ancestor;
 
     /// <summary>Whether a move carries or overwrites encrypted values (their selector, hence their binding, would change).</summary>
     public bool MovesEncryptedValue =>
