@@ -1,31 +1,21 @@
-using System.Runtime.CompilerServices;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Cosmos.Patch;
 
 /// <summary>
-/// Classifies patch paths against every path of an encryption plan, top-level and nested, on the policy's own path
-/// model: the plan's paths compiled into one <see cref="SelectorNode"/> tree (rule index = plan path index), and the
-/// patch path parsed by <see cref="RulePath"/>. An array index (<c>0</c>, <c>17</c>, <c>-</c>) meets the <c>[]</c>
-/// segment; a name that meets a selector's name only ignoring case is a <see cref="PatchPathKind.CaseVariant"/>.
+/// Classifies patch paths against every path of an encryption plan, top-level and nested, on the plan's own path
+/// model: its tree of every path (<see cref="EncryptionPlan.Selectors"/>, leaf = plan path index), the patch path
+/// parsed by <see cref="RulePath"/>. An array index (<c>0</c>, <c>17</c>, <c>-</c>) meets the <c>[]</c> segment; a
+/// name that meets a selector's name only ignoring case is a <see cref="PatchPathKind.CaseVariant"/>.
 /// </summary>
-/// <remarks>Immutable, cached per plan (plans are cached per options and per policy); one O(1) lookup per segment.</remarks>
+/// <remarks>Immutable; one O(1) lookup per segment. Keeps no index of its own: the plan compiled the tree once.</remarks>
 internal sealed class PatchSelectors
 {
-    private static readonly ConditionalWeakTable<EncryptionPlan, PatchSelectors> s_byPlan = [];
-
     private PatchSelectors(EncryptionPlan plan)
     {
         Plan = plan;
-        var builder = new SelectorTreeBuilder();
-        for (int i = 0; i < plan.PathCount; i++)
-        {
-            // The plan was validated when it was built: no overlap, no case-only difference, no escape.
-            builder.Add(plan.GetRulePath(i), i);
-        }
-
-        Root = builder.Build();
+        Root = plan.Selectors;
     }
 
     /// <summary>The plan whose paths are classified against.</summary>
@@ -35,7 +25,7 @@ internal sealed class PatchSelectors
     public SelectorNode Root { get; }
 
     /// <summary>The classifier of <paramref name="plan"/>'s paths.</summary>
-    public static PatchSelectors For(EncryptionPlan plan) => s_byPlan.GetValue(plan, static p => new PatchSelectors(p));
+    public static PatchSelectors For(EncryptionPlan plan) => new(plan);
 
     /// <summary>Classifies a patch path given as its segments (decoded, or literal: the caller asks for both readings).</summary>
     /// <param name="segments">The path's segments, outermost first (at least one).</param>

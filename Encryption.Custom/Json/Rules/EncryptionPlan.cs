@@ -43,15 +43,16 @@ internal sealed partial class EncryptionPlan
     // Every path parsed: its decoded segments, for whoever must find a path's one value in a parsed document.
     private readonly RulePath[] _rulePaths;
 
-    private EncryptionPlan(in Options given, string[] sourceOrder, string[] paths, int topLevelCount, Utf8NameTable names, SelectorNode nested, QueryTokenRule?[]? queryTokens)
+    private EncryptionPlan(in Options given, string[] sourceOrder, RulePath[] rulePaths, int topLevelCount, Utf8NameTable names, (SelectorNode All, SelectorNode Nested) trees, QueryTokenRule?[]? queryTokens)
     {
+        string[] paths = [.. rulePaths.Select(p => p.Text)];
         _queryTokens = queryTokens;
         _queryTokenSource = given.QueryTokens;
         (_queryTokenOffsets, QueryTokenBytes, QueryTokenMemberLength) = LayOutQueryTokens(queryTokens, paths.Length);
 
         Binding = given.Binding;
         _selectors = new byte[paths.Length][];
-        _rulePaths = [.. paths.Select(SelectorRules.Parse)];
+        _rulePaths = rulePaths;
         _sourceOrder = sourceOrder;
         _pathIndexes = new Dictionary<string, int>(paths.Length, StringComparer.Ordinal);
         for (int i = 0; i < paths.Length; i++)
@@ -60,7 +61,8 @@ internal sealed partial class EncryptionPlan
         }
 
         TopLevelCount = topLevelCount;
-        NestedSelectors = nested;
+        Selectors = trees.All;
+        NestedSelectors = trees.Nested;
         EncryptsId = Array.IndexOf(paths, IdCellText.Path) is >= 0 and int idIndex && idIndex < topLevelCount;
         IsExtendedFormat = paths.Length > topLevelCount || given.Binding is not null || queryTokens is not null || EncryptsId;
         _deterministicSource = given.DeterministicPaths;
@@ -108,8 +110,14 @@ internal sealed partial class EncryptionPlan
     public int TopLevelCount { get; }
 
     /// <summary>
+    /// Every path as a tree (the root stands for the document; leaves carry the path index): the one compiled form
+    /// that patch classification and whoever must place an arbitrary path against the plan walk.
+    /// </summary>
+    public SelectorNode Selectors { get; }
+
+    /// <summary>
     /// The nested selectors as a tree (the root stands for the document; leaves carry the path index), empty when
-    /// there are none.
+    /// there are none: what the stream walk descends into.
     /// </summary>
     public SelectorNode NestedSelectors { get; }
 
@@ -177,17 +185,17 @@ internal sealed partial class EncryptionPlan
             JsonErrors.ThrowInvalidOptions("The paths to encrypt must be given.", dataEncryptionKeyId);
         }
 
-        // One snapshot of the collection: whatever the caller passed (a list, a set) is enumerated once here.
+        // One snapshot of the collection: whatever the caller passed (a list, a set) is enumerated once here, and
+        // each path parsed once.
         string[] sourceOrder = [.. pathsToEncrypt];
-        var tree = new SelectorTreeBuilder();
-        var topLevel = new List<string>(sourceOrder.Length);
+        var topLevel = new List<RulePath>(sourceOrder.Length);
         var nested = new List<RulePath>();
         for (int i = 0; i < sourceOrder.Length; i++)
         {
             RulePath parsed = SelectorRules.Parse(sourceOrder[i]);
             if (parsed.Depth == 1)
             {
-                topLevel.Add(sourceOrder[i]);
+                topLevel.Add(parsed);
             }
             else if (nested.Count == SelectorRules.MaxNestedSelectors)
             {
@@ -199,14 +207,17 @@ internal sealed partial class EncryptionPlan
             }
         }
 
-        // Top-level paths first (index i is name i of the name table), then the nested selectors.
-        string[] paths = [.. topLevel, .. nested.Select(p => p.Text)];
+        // Top-level paths first (index i is name i of the name table), then the nested selectors. The whole tree
+        // refuses overlaps and case-only differences as it is built.
+        RulePath[] rulePaths = [.. topLevel, .. nested];
+        string[] paths = [.. rulePaths.Select(p => p.Text)];
+        var tree = new SelectorTreeBuilder();
         var nestedTree = new SelectorTreeBuilder();
         var names = new Utf8NameTable();
         int maxNameLength = 0;
-        for (int i = 0; i < paths.Length; i++)
+        for (int i = 0; i < rulePaths.Length; i++)
         {
-            RulePath parsed = SelectorRules.Parse(paths[i]);
+            RulePath parsed = rulePaths[i];
             tree.Add(parsed, i);
             if (i < topLevel.Count)
             {
@@ -233,7 +244,7 @@ internal sealed partial class EncryptionPlan
 
         CheckId(paths, deterministicPaths);
         QueryTokenRule?[]? tokens = CheckQueryTokens(queryTokens, paths, dataEncryptionKeyId);
-        return new EncryptionPlan(new Options(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, deterministicPaths, binding, queryTokens), sourceOrder, paths, topLevel.Count, names, nestedTree.Build(), tokens) { MaxNameLength = maxNameLength };
+        return new EncryptionPlan(new Options(dataEncryptionKeyId, encryptionAlgorithm, pathsToEncrypt, deterministicPaths, binding, queryTokens), sourceOrder, rulePaths, topLevel.Count, names, (tree.Build(), nestedTree.Build()), tokens) { MaxNameLength = maxNameLength };
     }
 
     /// <summary>Whether these are still the options the plan was compiled from (same references everywhere).</summary>
