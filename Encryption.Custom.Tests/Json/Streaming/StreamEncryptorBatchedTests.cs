@@ -38,9 +38,9 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
         {
             byte[] document = Encoding.UTF8.GetBytes(c.Shape.Json);
             EncryptionPlan plan = DeterministicPlan(c.Shape.Paths);
-            (byte[]? full, _) = Run(document, plan, int.MaxValue, allowFastPath: false);
+            (byte[]? full, _) = Run(document, plan, int.MaxValue, reference: true);
             int limit = full is null ? document.Length : (int)((long)full.Length * c.Percent / 100);
-            return Agree(Run(document, plan, limit, allowFastPath: true), Run(document, plan, limit, allowFastPath: false));
+            return Agree(Run(document, plan, limit, reference: false), Run(document, plan, limit, reference: true));
         }).Check(Config.QuickThrowOnFailure.WithMaxTest(500));
     }
 
@@ -70,8 +70,8 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
         byte[] document = Encoding.UTF8.GetBytes(json.Append('}').ToString());
         EncryptionPlan plan = DeterministicPlan(paths);
 
-        (byte[]? batched, EncryptionException? error) = Run(document, plan, int.MaxValue, allowFastPath: true);
-        (byte[]? reference, _) = Run(document, plan, int.MaxValue, allowFastPath: false);
+        (byte[]? batched, EncryptionException? error) = Run(document, plan, int.MaxValue, reference: false);
+        (byte[]? reference, _) = Run(document, plan, int.MaxValue, reference: true);
 
         Assert.Null(error);
         Assert.Equal(reference, batched);
@@ -85,8 +85,8 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
         EncryptionPlan plan = EncryptionPlan.Create("dek", CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, ["/a", "/b", "/c", "/d", "/g", "/s", "/n"], null);
         var encryptor = new TestEncryptor().Add("dek", _key);
 
-        (byte[]? batched, _) = Run(document, plan, int.MaxValue, allowFastPath: true);
-        (byte[]? reference, _) = Run(document, plan, int.MaxValue, allowFastPath: false);
+        (byte[]? batched, _) = Run(document, plan, int.MaxValue, reference: false);
+        (byte[]? reference, _) = Run(document, plan, int.MaxValue, reference: true);
 
         Assert.Equal(reference!.Length, batched!.Length);
         Assert.NotEqual(reference, batched);
@@ -117,8 +117,8 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
                 }
 
                 byte[] document = Encoding.UTF8.GetBytes(json.Append('}').ToString());
-                (byte[]? batched, _) = Run(document, plan, int.MaxValue, allowFastPath: true);
-                (byte[]? reference, _) = Run(document, plan, int.MaxValue, allowFastPath: false);
+                (byte[]? batched, _) = Run(document, plan, int.MaxValue, reference: false);
+                (byte[]? reference, _) = Run(document, plan, int.MaxValue, reference: true);
                 if (batched is null || reference is null || !batched.AsSpan().SequenceEqual(reference))
                 {
                     failures.Enqueue($"thread {thread}, document {i}");
@@ -140,12 +140,12 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
             ? fast.Output.AsSpan().SequenceEqual(reader.Output)
             : fast.Error is not null && reader.Error is not null && fast.Error.Kind == reader.Error.Kind && fast.Error.Message == reader.Error.Message;
 
-    private (byte[]? Output, EncryptionException? Error) Run(byte[] document, EncryptionPlan plan, int maxLength, bool allowFastPath)
+    private (byte[]? Output, EncryptionException? Error) Run(byte[] document, EncryptionPlan plan, int maxLength, bool reference)
     {
         var output = new ArrayBufferWriter<byte>();
         try
         {
-            StreamEncryptor.Encrypt(document, output, _key, plan, MaxDepth, maxLength, allowFastPath);
+            StreamEncryptor.Encrypt(document, output, _key, plan, MaxDepth, maxLength, reference);
             return (output.WrittenSpan.ToArray(), null);
         }
         catch (EncryptionException exception)

@@ -12,9 +12,10 @@ using FsCheck.Fluent;
 namespace Encryption.Custom.Tests.Json.Streaming;
 
 /// <summary>
-/// Encryption over the fast-path scan must write what the reader walk writes and refuse what it refuses, with the same
-/// error: the reader walk is the reference (<c>allowFastPath: false</c>). Deterministic values make the outputs
-/// comparable byte for byte; randomized ones are compared by length and by what they decrypt to.
+/// Encryption over the fast scan (and the batched encrypt) must write what the reader scan with values encrypted one by
+/// one writes and refuse what it refuses, with the same error: that is the reference (<c>reference: true</c>).
+/// Deterministic values make the outputs comparable byte for byte; randomized ones are compared by length and by what
+/// they decrypt to.
 /// </summary>
 public sealed class StreamEncryptorFastPathTests : IDisposable
 {
@@ -85,8 +86,8 @@ public sealed class StreamEncryptorFastPathTests : IDisposable
     private Outcome Compare(byte[] document, string[] paths, string[] deterministic)
     {
         EncryptionPlan plan = EncryptionPlan.Create(KeyId, CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized, paths, deterministic.Length > 0 ? deterministic : null);
-        (byte[]? fast, EncryptionException? fastError) = Run(document, plan, allowFastPath: true);
-        (byte[]? reader, EncryptionException? readerError) = Run(document, plan, allowFastPath: false);
+        (byte[]? fast, EncryptionException? fastError) = Run(document, plan, reference: false);
+        (byte[]? reader, EncryptionException? readerError) = Run(document, plan, reference: true);
         bool scanned = IsScanned(document);
         if (fast is null || reader is null)
         {
@@ -106,12 +107,12 @@ public sealed class StreamEncryptorFastPathTests : IDisposable
         return new Outcome(agreed, scanned);
     }
 
-    private (byte[]? Output, EncryptionException? Error) Run(byte[] document, EncryptionPlan plan, bool allowFastPath)
+    private (byte[]? Output, EncryptionException? Error) Run(byte[] document, EncryptionPlan plan, bool reference)
     {
         var output = new ArrayBufferWriter<byte>();
         try
         {
-            StreamEncryptor.Encrypt(document, output, _key, plan, MaxDepth, int.MaxValue, allowFastPath);
+            StreamEncryptor.Encrypt(document, output, _key, plan, MaxDepth, int.MaxValue, reference);
             return (output.WrittenSpan.ToArray(), null);
         }
         catch (EncryptionException exception)

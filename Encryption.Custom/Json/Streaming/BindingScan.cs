@@ -1,7 +1,6 @@
 // The stream processor writes and reads values in one pass, but a bound value's tag covers the document's id and
-// partition key, which may come after it. So a bound document is first skimmed at its top level for those tokens
-// (a reader over the same span: no allocation), and D is computed before the first value is touched.
-using System.Text.Json;
+// partition key, which may come after it. So D is computed from the document's top-level records (DocumentScanner,
+// which both directions read first anyway) before the first value is touched: no second pass over the document.
 using Encryption.Custom.Json.Text;
 using Encryption.Custom.Json.WireFormat;
 
@@ -12,49 +11,62 @@ internal static class BindingScan
 {
     private const string IdPath = "/id";
 
-    /// <summary>Computes the binding of the JSON object <paramref name="document"/>.</summary>
+    /// <summary>Computes the binding of the JSON object <paramref name="document"/>, scanning it first (inspection).</summary>
+    /// <exception cref="EncryptionException">The document cannot be read, or it cannot be bound (as from its records).</exception>
+    public static CellBinding Compute(ReadOnlySpan<byte> document, BindingTarget target, string algorithm, string keyId, int maxDepth)
+    {
+        DecryptionScan scan = DecryptionScan.Rent();
+        try
+        {
+            DocumentScanner.ScanDocument(document, scan, maxDepth);
+            return Compute(document, scan, scan.Documents[0], target, (algorithm, keyId));
+        }
+        finally
+        {
+            DecryptionScan.Return(scan);
+        }
+    }
+
+    /// <summary>Computes the binding of a scanned document from its top-level records.</summary>
     /// <exception cref="EncryptionException">No string id, a repeated id or partition-key property, or a partition-key value no key can hold.</exception>
-    /// <param name="document">The document.</param>
+    /// <param name="input">The scanned input (the record's offsets are into it).</param>
+    /// <param name="scan">The scan holding the document's records.</param>
+    /// <param name="document">The document's record.</param>
     /// <param name="target">Scope and partition-key paths.</param>
-    /// <param name="algorithm">The document's algorithm.</param>
-    /// <param name="keyId">The document's key id.</param>
-    /// <param name="maxDepth">The depth limit.</param>
+    /// <param name="envelope">The document's algorithm and key id.</param>
     /// <param name="stored">
     /// For a writer (the document is plaintext): how the plan stores the id and partition key, which the digest covers
     /// as stored; <see langword="null"/> for a reader, whose document holds them as stored.
     /// </param>
-    public static CellBinding Compute(ReadOnlySpan<byte> document, BindingTarget target, string algorithm, string keyId, int maxDepth, StoredKeyTokens? stored = null)
+    public static CellBinding Compute(ReadOnlySpan<byte> input, DecryptionScan scan, in DocumentRecord document, BindingTarget target, (string Algorithm, string KeyId) envelope, StoredKeyTokens? stored = null)
     {
         Span<Range> partitionKeys = stackalloc Range[BindingTarget.MaxPartitionKeyPaths];
         partitionKeys.Clear();
         Range id = default;
         bool idEscaped = false;
-        var reader = new Utf8JsonReader(document, JsonDepth.ReaderOptions(maxDepth, 0));
-        reader.Read();
-        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        int end = document.FirstProperty + document.PropertyCount;
+        for (int i = document.FirstProperty; i < end; i++)
         {
-            bool isId = reader.ValueTextEquals("id"u8);
-            int partitionKey = FindPartitionKey(ref reader, target);
-            reader.Read();
-            int start = (int)reader.TokenStartIndex;
-            JsonDepth.SkipValue(ref reader, maxDepth, 0);
-            var token = new Range(start, (int)reader.BytesConsumed);
-            if (isId)
+            ref PropertyRecord property = ref scan.Properties[i];
+            ReadOnlySpan<byte> name = scan.GetName(input, property);
+            var token = new Range(property.ValueStart, property.ValueEnd);
+            if (name.SequenceEqual("id"u8))
             {
                 if (!id.Equals(default(Range)))
                 {
                     throw DocumentBinding.Ambiguous(IdPath);
                 }
 
-                if (reader.TokenType != JsonTokenType.String)
+                if (property.ValueType != System.Text.Json.JsonTokenType.String)
                 {
                     throw DocumentBinding.MissingId();
                 }
 
                 id = token;
-                idEscaped = reader.ValueIsEscaped;
+                idEscaped = property.ValueEscaped;
             }
 
+            int partitionKey = target.PartitionKeyCount == 0 ? -1 : target.FindPartitionKey(name);
             if (partitionKey >= 0)
             {
                 if (!partitionKeys[partitionKey].Equals(default(Range)))
@@ -71,15 +83,15 @@ internal static class BindingScan
             throw DocumentBinding.MissingId();
         }
 
-        ReadOnlySpan<byte> idToken = document[id];
+        ReadOnlySpan<byte> idToken = input[id];
         if (stored is { } keys && StoredKeyTokens.Apply(keys.Plan, target))
         {
-            return ComputeStored(document, target, (algorithm, keyId), idToken, partitionKeys, keys);
+            return ComputeStored(input, target, envelope, idToken, partitionKeys, keys);
         }
 
         if (!idEscaped)
         {
-            return DocumentBinding.Compute(target, algorithm, keyId, idToken[1..^1], partitionKeys, document);
+            return DocumentBinding.Compute(target, envelope.Algorithm, envelope.KeyId, idToken[1..^1], partitionKeys, input);
         }
 
         var scratch = default(ScratchBuffer);
@@ -87,7 +99,7 @@ internal static class BindingScan
         {
             Span<byte> unescaped = idToken.Length <= ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(idToken.Length);
             int length = JsonStringUnescaper.Unescape(idToken, unescaped);
-            return DocumentBinding.Compute(target, algorithm, keyId, unescaped[..length], partitionKeys, document);
+            return DocumentBinding.Compute(target, envelope.Algorithm, envelope.KeyId, unescaped[..length], partitionKeys, input);
         }
         finally
         {
@@ -117,27 +129,5 @@ internal static class BindingScan
         }
 
         return DocumentBinding.Compute(target, envelope.Algorithm, envelope.KeyId, id, ranges, source.ToArray());
-    }
-
-    private static int FindPartitionKey(ref Utf8JsonReader reader, BindingTarget target)
-    {
-        if (target.PartitionKeyCount == 0)
-        {
-            return -1;
-        }
-
-        if (!reader.ValueIsEscaped)
-        {
-            return target.FindPartitionKey(reader.ValueSpan);
-        }
-
-        Span<byte> name = stackalloc byte[ScratchBuffer.StackLimit];
-        if (reader.ValueSpan.Length > name.Length)
-        {
-            // Longer than any partition-key path the service accepts.
-            return -1;
-        }
-
-        return target.FindPartitionKey(name[..JsonStringUnescaper.CopyString(ref reader, name)]);
     }
 }

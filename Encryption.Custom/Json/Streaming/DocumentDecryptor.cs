@@ -45,7 +45,7 @@ internal static class DocumentDecryptor
         if (document.Bound)
         {
             BindingTarget target = policy?.Binding ?? throw DocumentBinding.NoBindingTarget(keyId);
-            binding = BindingScan.Compute(input[document.Start..document.End], target, document.Algorithm!, keyId, maxDepth);
+            binding = BindingScan.Compute(input, scan, document, target, (document.Algorithm!, keyId));
             if (document.Committed)
             {
                 // Before any value is decrypted (and before any output is written).

@@ -6,7 +6,7 @@ using Encryption.Custom.Json.WireFormat;
 namespace Encryption.Custom.Json.Streaming;
 
 /// <summary>
-/// What one document's encryption carries unchanged from value to value (the reader walk, the scanned fast path and
+/// What one document's encryption carries unchanged from value to value (the loop over the records, the batched encrypt and
 /// the nested selectors' walk): set once in <see cref="StreamEncryptor.Encrypt"/>, passed by <c>in</c>, on the stack.
 /// </summary>
 /// <remarks>

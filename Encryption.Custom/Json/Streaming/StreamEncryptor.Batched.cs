@@ -26,10 +26,11 @@ internal static partial class StreamEncryptor
 
     // Only the library's own keys on a CPU that interleaves chains, unbound cells (bound ones have their own tag
     // input), and no encrypted id (its text is converted per value, IdCellText).
+    // Nested selectors, the document commitment and query tokens take the value-by-value loop for now.
     private static bool CanEncryptBatched(scoped in DocumentEncryption pass)
     {
         EncryptionPlan plan = pass.Plan;
-        if (!pass.Key.EncryptsBatches || !pass.Binding.IsEmpty)
+        if (!pass.Key.EncryptsBatches || !pass.Binding.IsEmpty || plan.NestedSelectors.ChildCount > 0 || plan.Commits || plan.HasQueryTokens)
         {
             return false;
         }
@@ -77,7 +78,7 @@ internal static partial class StreamEncryptor
             int count = Gather(pass, encrypted, scan, ref arenas, out int cursor, out int lastValueEnd, out long written);
             pass.Key.EncryptBatchLeased(plainTextArena.AsSpan(0, arenas.PlainTextsUsed), contextArena.AsSpan(0, arenas.ContextsUsed), blobArena.AsSpan(0, arenas.BlobsUsed), values[..count]);
             WriteBatched(pass.Document, pass.Output, blobArena, properties[..count]);
-            WriteScannedTail(pass, encrypted, scan.Documents[0].PropertyCount > 0, cursor, lastValueEnd, written);
+            WriteTail(pass, encrypted, scan.Documents[0].PropertyCount > 0, cursor, lastValueEnd, written, default);
         }
         finally
         {
@@ -94,7 +95,7 @@ internal static partial class StreamEncryptor
         }
     }
 
-    // The per-value loop of TryEncryptScanned up to the point where it encrypts: the same checks in the same order,
+    // The per-value loop of EncryptRecords up to the point where it encrypts: the same checks in the same order,
     // each value's plaintext into the arena instead of into the key.
     private static int Gather(
         scoped in DocumentEncryption pass,
@@ -116,7 +117,7 @@ internal static partial class StreamEncryptor
         for (int i = root.FirstProperty; i < end; i++)
         {
             ref PropertyRecord property = ref scan.Properties[i];
-            int pathIndex = ClassifyScanned(document, plan, in property, encrypted);
+            int pathIndex = ClassifyScanned(document, scan, plan, in property, encrypted, out _);
             if (pathIndex < 0)
             {
                 lastValueEnd = property.ValueEnd;
@@ -200,7 +201,7 @@ internal static partial class StreamEncryptor
         return source.Length;
     }
 
-    // The values' half of TryEncryptScanned's writing: verbatim JSON between the values, each as "base64(marker ‖ cell)".
+    // The values' half of EncryptRecords' writing: verbatim JSON between the values, each as "base64(marker ‖ cell)".
     private static void WriteBatched(ReadOnlySpan<byte> document, IBufferWriter<byte> output, byte[] blobs, scoped ReadOnlySpan<BatchedProperty> properties)
     {
         int cursor = 0;

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Runtime.CompilerServices;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Errors;
@@ -11,9 +10,13 @@ using Encryption.Custom.Json.WireFormat;
 namespace Encryption.Custom.Json.Streaming;
 
 /// <summary>
-/// Encrypts one document in a single pass: the reader walks the top level, every byte outside the encrypted
-/// values is copied verbatim, each encrypted value is written as <c>"base64(marker ‖ cell)"</c> straight into the
-/// output, and <c>_ei</c> goes in front of the root's closing brace.
+/// Encrypts one document: the one document reader (<see cref="DocumentScanner"/>: its fast scan, or
+/// <see cref="Utf8JsonReader"/> when the scan declines) records where every top-level property lies, the whole
+/// document judged well-formed before anything is written; then one loop over the records copies every byte outside
+/// the encrypted values verbatim, writes each encrypted value as <c>"base64(marker ‖ cell)"</c> straight into the
+/// output (descending into a value where nested selectors start), and puts <c>_q</c> and <c>_ei</c> in front of the
+/// root's closing brace. With the library's own keys the values are gathered and encrypted as one batch instead
+/// (<c>StreamEncryptor.Batched.cs</c>), writing the same bytes.
 /// </summary>
 /// <remarks>
 /// The root's closing brace is written only after everything succeeded: on failure the output holds an
@@ -21,7 +24,6 @@ namespace Encryption.Custom.Json.Streaming;
 /// </remarks>
 internal static partial class StreamEncryptor
 {
-    // Per path: not seen yet, encrypted, or seen with a null value (kept, not encrypted).
     private const byte NotSeen = 0;
     private const byte Encrypted = EncryptionPlan.EncryptedFlag;
     private const byte SeenNull = 2;
@@ -33,9 +35,9 @@ internal static partial class StreamEncryptor
     /// <param name="maxDepth">The depth limit.</param>
     /// <param name="maxLength">The longest output allowed: the limit decryption applies to its input, so that what
     /// is encrypted can always be decrypted with the same limits.</param>
-    /// <param name="allowFastPath">False to walk the document with the reader only: the reference the fast path
-    /// (<see cref="TryEncryptScanned"/>) must match, for tests.</param>
-    public static void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int maxDepth, int maxLength, bool allowFastPath = true)
+    /// <param name="reference">True for the reference the fast scan and the batched encrypt must match, for tests:
+    /// the document read by <see cref="Utf8JsonReader"/> only, and its values encrypted one by one.</param>
+    public static void Encrypt(ReadOnlySpan<byte> document, IBufferWriter<byte> output, DataEncryptionKey key, EncryptionPlan plan, int maxDepth, int maxLength, bool reference = false)
     {
         if (plan.PathCount == 0)
         {
@@ -44,7 +46,6 @@ internal static partial class StreamEncryptor
             return;
         }
 
-        Utf8Validation.ThrowIfInvalid(document);
         byte[]? rentedFlags = null;
         byte[]? rentedTokens = null;
         Span<byte> encrypted = plan.PathCount <= ScratchBuffer.StackLimit
@@ -52,11 +53,22 @@ internal static partial class StreamEncryptor
             : (rentedFlags = ArrayPool<byte>.Shared.Rent(plan.PathCount));
         encrypted = encrypted[..plan.PathCount];
         encrypted.Clear();
+        DecryptionScan scan = DecryptionScan.Rent();
         try
         {
+            if (reference)
+            {
+                Utf8Validation.ThrowIfInvalid(document);
+                DocumentScanner.ScanDocumentWithReader(document, scan, maxDepth);
+            }
+            else
+            {
+                DocumentScanner.ScanDocument(document, scan, maxDepth);
+            }
+
             // A bound plan needs the document's id and partition key before the first value (BindingScan).
             CellBinding binding = plan.Binding is { } target
-                ? BindingScan.Compute(document, target, plan.EncryptionAlgorithm, plan.DataEncryptionKeyId, maxDepth, new StoredKeyTokens(key, plan, maxDepth))
+                ? BindingScan.Compute(document, scan, scan.Documents[0], target, (plan.EncryptionAlgorithm, plan.DataEncryptionKeyId), new StoredKeyTokens(key, plan, maxDepth))
                 : default;
             rentedTokens = plan.HasQueryTokens ? ArrayPool<byte>.Shared.Rent(plan.QueryTokenBytes) : null;
             var pass = new DocumentEncryption
@@ -71,16 +83,14 @@ internal static partial class StreamEncryptor
                 Tokens = rentedTokens,
             };
 
-            // A committing plan takes the reader walk: the scanned fast path would need the chain threaded through it
-            // too, and the walk already costs nothing per document beyond the chain itself (kept on the stack).
-            // So does a plan with query tokens: the tokens are computed beside each cell and written before the envelope.
-            if (allowFastPath && plan.NestedSelectors.ChildCount == 0 && !plan.Commits && !plan.HasQueryTokens && TryEncryptScanned(pass, encrypted))
+            if (!reference && CanEncryptBatched(pass))
             {
-                return;
+                EncryptScannedBatched(pass, encrypted, scan);
             }
-
-            var reader = new Utf8JsonReader(document, JsonDepth.ReaderOptions(maxDepth, 0));
-            EncryptDocument(ref reader, pass, encrypted);
+            else
+            {
+                EncryptRecords(pass, encrypted, scan);
+            }
         }
         catch (JsonException exception)
         {
@@ -88,6 +98,7 @@ internal static partial class StreamEncryptor
         }
         finally
         {
+            DecryptionScan.Return(scan);
             if (rentedFlags is not null)
             {
                 ArrayPool<byte>.Shared.Return(rentedFlags);
@@ -100,91 +111,16 @@ internal static partial class StreamEncryptor
         }
     }
 
-    private static void EncryptDocument(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, scoped Span<byte> encrypted)
+    // After the last encrypted value: the rest of the properties, the query tokens, the envelope (committed when the
+    // plan commits), and the root's closing brace. written counts the output up to cursor.
+    private static void WriteTail(scoped in DocumentEncryption pass, scoped ReadOnlySpan<byte> encrypted, bool hasProperties, int cursor, int lastValueEnd, long written, in CommitmentChain chain)
     {
         ReadOnlySpan<byte> document = pass.Document;
         IBufferWriter<byte> output = pass.Output;
         EncryptionPlan plan = pass.Plan;
-        int maxDepth = pass.MaxDepth;
-        int maxLength = pass.MaxLength;
         byte[]? tokens = pass.Tokens;
-        // The document commitment's chain (wire-format.md "Document commitment"): one SHA-256 step per cell, in the
-        // order cells are written, which is document order. On the stack; unused unless the plan commits.
-        var chain = default(CommitmentChain);
-        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
-        {
-            JsonErrors.ThrowRootNotObject();
-        }
-
-        // Bytes written so far: with what is left of the input (values only grow), a lower bound of the output.
-        long written = 0;
-        int cursor = 0;
-        int lastValueEnd = (int)reader.BytesConsumed;
-        bool hasProperties = false;
-
-        // The top-level names nested selectors start at (at most SelectorRules.MaxNestedSelectors): one bit each.
-        ulong nestedSeen = 0;
-        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
-        {
-            hasProperties = true;
-            int pathIndex = FindPath(ref reader, plan, out int nestedRoot);
-            if (pathIndex < 0 && nestedRoot < 0 && IsReservedName(ref reader, plan))
-            {
-                JsonErrors.ThrowAlreadyEncrypted();
-            }
-
-            // The scanned fast path never runs with query tokens, so only this walk meets a '_q' it would overwrite.
-            if (pathIndex < 0 && nestedRoot < 0 && plan.HasQueryTokens && reader.ValueTextEquals(QueryTokenRule.MemberNameUtf8))
-            {
-                JsonErrors.ThrowReservedQueryTokens();
-            }
-
-            reader.Read();
-            if (nestedRoot >= 0)
-            {
-                // A top-level value some nested selectors start at: walk it, encrypting what they pick.
-                if ((nestedSeen & (1UL << nestedRoot)) != 0)
-                {
-                    JsonErrors.ThrowDuplicateProperty(plan.GetPath(plan.NestedSelectors.GetChild(nestedRoot).FirstRuleIndex));
-                }
-
-                nestedSeen |= 1UL << nestedRoot;
-                written += NestedEncryptor.Walk(ref reader, pass, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref cursor, ref chain);
-                lastValueEnd = (int)reader.BytesConsumed;
-                CheckOutputLength(written + (document.Length - cursor), maxLength);
-                continue;
-            }
-
-            if (pathIndex >= 0)
-            {
-                // A repeated name is refused even next to a null: which one counts would depend on the reader.
-                if (encrypted[pathIndex] != NotSeen)
-                {
-                    JsonErrors.ThrowDuplicateProperty(plan.GetPath(pathIndex));
-                }
-
-                encrypted[pathIndex] = reader.TokenType == JsonTokenType.Null ? SeenNull : Encrypted;
-            }
-
-            if (pathIndex < 0 || reader.TokenType == JsonTokenType.Null)
-            {
-                JsonDepth.SkipValue(ref reader, maxDepth, 0);
-                lastValueEnd = (int)reader.BytesConsumed;
-                continue;
-            }
-
-            output.Write(document[cursor..(int)reader.TokenStartIndex]);
-            written += (int)reader.TokenStartIndex - cursor;
-            written += EncryptValue(ref reader, document, pass, pathIndex, ref chain, TokensOf(plan, pathIndex, tokens));
-            cursor = lastValueEnd = (int)reader.BytesConsumed;
-            CheckOutputLength(written + (document.Length - cursor), maxLength);
-        }
-
-        // The root is closed; anything after it other than whitespace makes the next read throw.
-        reader.Read();
-
         int tokenLength = tokens is null ? 0 : plan.QueryTokenMemberLength;
-        CheckOutputLength(written + (document.Length - cursor) + (hasProperties ? 1 : 0) + tokenLength + plan.GetEnvelopeLength(encrypted), maxLength);
+        CheckOutputLength(written + (document.Length - cursor) + (hasProperties ? 1 : 0) + tokenLength + plan.GetEnvelopeLength(encrypted), pass.MaxLength);
         output.Write(document[cursor..lastValueEnd]);
         if (hasProperties)
         {
@@ -281,9 +217,6 @@ internal static partial class StreamEncryptor
 
     // An exact top-level match, or -1 with the nested selectors' root it starts (or -1) after making sure no path
     // matches only when case is ignored.
-    private static int FindPath(ref Utf8JsonReader reader, EncryptionPlan plan, out int nestedRoot) =>
-        reader.ValueIsEscaped ? FindEscapedPath(ref reader, plan, out nestedRoot) : Match(reader.ValueSpan, plan, out nestedRoot);
-
     private static int Match(ReadOnlySpan<byte> name, EncryptionPlan plan, out int nestedRoot)
     {
         int index = plan.FindPath(name);
@@ -300,19 +233,7 @@ internal static partial class StreamEncryptor
         return index;
     }
 
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int FindEscapedPath(ref Utf8JsonReader reader, EncryptionPlan plan, out int nestedRoot)
-    {
-        (int index, nestedRoot) = ScratchBuffer.WithUnescaped(ref reader, plan, static (name, plan) => (Match(name, plan, out int root), root));
-        return index;
-    }
-
     // _ei, and in the extended format also its anchor _ex: a document that holds either already has metadata.
-    private static bool IsReservedName(ref Utf8JsonReader reader, EncryptionPlan plan) =>
-        reader.ValueTextEquals(EncryptionEnvelope.PropertyNameUtf8)
-        || (plan.IsExtendedFormat && reader.ValueTextEquals(EncryptionEnvelope.AnchorNameUtf8));
-
-    // The same rule for a name that is already unescaped.
     private static bool IsReservedName(ReadOnlySpan<byte> name, EncryptionPlan plan) =>
         name.SequenceEqual(EncryptionEnvelope.PropertyNameUtf8)
         || (plan.IsExtendedFormat && name.SequenceEqual(EncryptionEnvelope.AnchorNameUtf8));

@@ -1,0 +1,154 @@
+using System.Buffers;
+using System.Text.Json;
+using Encryption.Custom.Crypto.Binding;
+using Encryption.Custom.Json.Errors;
+using Encryption.Custom.Json.Rules;
+using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.Tokens;
+using Encryption.Custom.Json.Values;
+using Encryption.Custom.Json.WireFormat;
+
+namespace Encryption.Custom.Json.Streaming;
+
+// The one loop over a document's top-level records (DocumentScanner: the fast scan or the reader), for every plan:
+// top-level paths, nested selectors (a reader over the one value they start at), query tokens and the document
+// commitment. Only the values to encrypt are looked at again.
+internal static partial class StreamEncryptor
+{
+    /// <summary>Encrypts a scanned document value by value; the batched encrypt writes and throws the same.</summary>
+    private static void EncryptRecords(scoped in DocumentEncryption pass, scoped Span<byte> encrypted, DecryptionScan scan)
+    {
+        ReadOnlySpan<byte> document = pass.Document;
+        IBufferWriter<byte> output = pass.Output;
+        EncryptionPlan plan = pass.Plan;
+
+        // The document commitment's chain (wire-format.md "Document commitment"): one SHA-256 step per cell, in the
+        // order cells are written, which is document order. On the stack; unused unless the plan commits.
+        var chain = default(CommitmentChain);
+        ref DocumentRecord root = ref scan.Documents[0];
+        long written = 0;
+        int cursor = 0;
+        int lastValueEnd = root.Start + 1;
+
+        // The top-level names nested selectors start at (at most SelectorRules.MaxNestedSelectors): one bit each.
+        ulong nestedSeen = 0;
+        int end = root.FirstProperty + root.PropertyCount;
+        for (int i = root.FirstProperty; i < end; i++)
+        {
+            ref PropertyRecord property = ref scan.Properties[i];
+            int pathIndex = ClassifyScanned(document, scan, plan, in property, encrypted, out int nestedRoot);
+            if (nestedRoot >= 0)
+            {
+                if ((nestedSeen & (1UL << nestedRoot)) != 0)
+                {
+                    JsonErrors.ThrowDuplicateProperty(plan.GetPath(plan.NestedSelectors.GetChild(nestedRoot).FirstRuleIndex));
+                }
+
+                nestedSeen |= 1UL << nestedRoot;
+                output.Write(document[cursor..property.ValueStart]);
+                written += property.ValueStart - cursor;
+                written += WalkNested(pass, in property, plan.NestedSelectors.GetChild(nestedRoot), encrypted, out int consumed, ref chain);
+                cursor = property.ValueStart + consumed;
+                lastValueEnd = property.ValueEnd;
+                CheckOutputLength(written + (document.Length - cursor), pass.MaxLength);
+                continue;
+            }
+
+            if (pathIndex < 0)
+            {
+                lastValueEnd = property.ValueEnd;
+                continue;
+            }
+
+            output.Write(document[cursor..property.ValueStart]);
+            written += property.ValueStart - cursor;
+            written += EncryptScannedValue(pass, in property, pathIndex, ref chain);
+            cursor = lastValueEnd = property.ValueEnd;
+            CheckOutputLength(written + (document.Length - cursor), pass.MaxLength);
+        }
+
+        WriteTail(pass, encrypted, root.PropertyCount > 0, cursor, lastValueEnd, written, chain);
+    }
+
+    // A top-level value nested selectors start at, walked by a reader over that value alone (the scan judged the
+    // whole document, so the reader only finds the selected values). The walk's offsets are the value's own; one
+    // level of depth is already spent on the root.
+    private static long WalkNested(scoped in DocumentEncryption pass, in PropertyRecord property, SelectorNode node, scoped Span<byte> encrypted, out int consumed, ref CommitmentChain chain)
+    {
+        ReadOnlySpan<byte> value = pass.Document[property.ValueStart..property.ValueEnd];
+        var inner = new DocumentEncryption
+        {
+            Document = value,
+            Output = pass.Output,
+            Key = pass.Key,
+            Plan = pass.Plan,
+            Binding = pass.Binding,
+            MaxDepth = pass.MaxDepth - 1,
+            MaxLength = pass.MaxLength,
+            Tokens = pass.Tokens,
+        };
+        var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(inner.MaxDepth, 0));
+        reader.Read();
+        consumed = 0;
+        return NestedEncryptor.Walk(ref reader, inner, node, encrypted, ref consumed, ref chain);
+    }
+
+    // Unescaped strings and booleans are encrypted from the scan's bytes; numbers, escaped strings and containers
+    // through a reader over the value alone, so that they follow the one mapping from JSON value to plaintext.
+    private static int EncryptScannedValue(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex, ref CommitmentChain chain)
+    {
+        ReadOnlySpan<byte> document = pass.Document;
+        var cell = new CellTarget(pass.Plan, pathIndex, pass.Binding, pass.Plan.GetQueryTokens(pathIndex), TokensOf(pass.Plan, pathIndex, pass.Tokens));
+        switch (property.ValueType)
+        {
+            case JsonTokenType.String when !property.ValueEscaped:
+                ReadOnlySpan<byte> text = document[(property.ValueStart + 1)..(property.ValueEnd - 1)];
+                return WriteEncrypted(pass.Output, pass.Key, TypeMarker.String, text, cell, ref chain);
+
+            case JsonTokenType.True:
+            case JsonTokenType.False:
+                Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
+                TypeMarker marker = PlainValue.Boolean(property.ValueType == JsonTokenType.True, boolean);
+                return WriteEncrypted(pass.Output, pass.Key, marker, boolean, cell, ref chain);
+
+            default:
+                // The scan judged the value well-formed and within the depth limit; the reader only decodes it.
+                ReadOnlySpan<byte> value = document[property.ValueStart..property.ValueEnd];
+                var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(pass.MaxDepth, 0));
+                reader.Read();
+                return EncryptValue(ref reader, value, pass.Output, pass.Key, cell, pass.MaxDepth, ref chain);
+        }
+    }
+
+    // What a scanned top-level property is to the plan: the index of the path whose value is to be encrypted (its flag
+    // set, a repeat refused), or -1 for a value copied as it is (no path, or null), with the nested selectors' root it
+    // starts (or -1). The per-value loop and the batched gather classify through this one method, so they refuse the
+    // same inputs with the same errors: a case variant of a path, the metadata's names, a repeated path.
+    private static int ClassifyScanned(ReadOnlySpan<byte> document, DecryptionScan scan, EncryptionPlan plan, in PropertyRecord property, scoped Span<byte> encrypted, out int nestedRoot)
+    {
+        ReadOnlySpan<byte> name = scan.GetName(document, property);
+        int pathIndex = Match(name, plan, out nestedRoot);
+        if (pathIndex < 0)
+        {
+            if (nestedRoot < 0 && IsReservedName(name, plan))
+            {
+                JsonErrors.ThrowAlreadyEncrypted();
+            }
+
+            if (nestedRoot < 0 && plan.HasQueryTokens && name.SequenceEqual(QueryTokenRule.MemberNameUtf8))
+            {
+                JsonErrors.ThrowReservedQueryTokens();
+            }
+
+            return -1;
+        }
+
+        if (encrypted[pathIndex] != NotSeen)
+        {
+            JsonErrors.ThrowDuplicateProperty(plan.GetPath(pathIndex));
+        }
+
+        encrypted[pathIndex] = property.ValueType == JsonTokenType.Null ? SeenNull : Encrypted;
+        return property.ValueType == JsonTokenType.Null ? -1 : pathIndex;
+    }
+}
