@@ -4,6 +4,7 @@ using Encryption.Custom.Crypto.Chains;
 using Encryption.Custom.Json;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Tests.TestSupport;
 using FsCheck;
@@ -93,6 +94,33 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
         Assert.Equal(
             Processors.Create(JsonProcessor.Stream).Decrypt(reference, encryptor),
             Processors.Create(JsonProcessor.Stream).Decrypt(batched, encryptor));
+    }
+
+    [Theory]
+    [InlineData("""{"id":"x","sku":"AB-1234","age":42,"note":"n"}""")]
+    [InlineData("""{"id":"x","age":-50,"sku":"\u00c9t\u00e9-9","note":null}""")]
+    [InlineData("""{"id":"x","note":"only"}""")]
+    [InlineData("""{"id":"x","age":201}""")]
+    public void Encrypt_QueryTokens_SameBytesOrErrorAsTheReference(string json)
+    {
+        // Tokens are computed in the gather from the plaintext the cell will hold: '_q' and every cell as the value-by-value
+        // loop writes them (deterministic cells), or the same refusal for a value outside the declared range.
+        SkipUnlessBatched();
+        byte[] document = Encoding.UTF8.GetBytes(json);
+        string[] paths = ["/sku", "/age", "/note"];
+        EncryptionPlan plan = EncryptionPlan.Create(
+            "dek",
+            CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized,
+            paths,
+            paths,
+            queryTokens: [QueryTokenRule.ForPrefix("/sku", 1, 4, ignoreCase: true, 12), QueryTokenRule.ForRange("/age", new RangeDomain(RangeValueType.Integer, -50, 200, 1, 2, 1, "int:-50:200"), 12), null]);
+
+        (byte[]? batched, EncryptionException? batchedError) = Run(document, plan, int.MaxValue, reference: false);
+        (byte[]? reference, EncryptionException? referenceError) = Run(document, plan, int.MaxValue, reference: true);
+
+        Assert.Equal(reference, batched);
+        Assert.Equal(referenceError?.Message, batchedError?.Message);
+        Assert.True(reference is null || Encoding.UTF8.GetString(reference).Contains("\"_q\"", StringComparison.Ordinal) || !json.Contains("sku", StringComparison.Ordinal));
     }
 
     [Fact]

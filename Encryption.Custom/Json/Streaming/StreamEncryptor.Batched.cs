@@ -7,6 +7,7 @@ using Encryption.Custom.Crypto.Chains;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Text;
+using Encryption.Custom.Json.Tokens;
 using Encryption.Custom.Json.Values;
 using Encryption.Custom.Json.WireFormat;
 
@@ -25,12 +26,13 @@ internal static partial class StreamEncryptor
     private const int AeadCellLayoutMaxOverhead = Crypto.AeadCellLayout.HeaderSize + Crypto.AeadCellLayout.BlockSize;
 
     // Only the library's own keys on a CPU that interleaves chains, unbound cells (bound ones have their own tag
-    // input), and no encrypted id (its text is converted per value, IdCellText).
-    // Nested selectors, the document commitment and query tokens take the value-by-value loop for now.
+    // input; the document commitment comes only with them), no encrypted id (its text is converted per value,
+    // IdCellText) and no nested selectors (their values are found by a walk inside a value). Query tokens are
+    // computed in the gather, from the plaintext the cell will hold.
     private static bool CanEncryptBatched(scoped in DocumentEncryption pass)
     {
         EncryptionPlan plan = pass.Plan;
-        if (!pass.Key.EncryptsBatches || !pass.Binding.IsEmpty || plan.NestedSelectors.ChildCount > 0 || plan.Commits || plan.HasQueryTokens)
+        if (!pass.Key.EncryptsBatches || !pass.Binding.IsEmpty || plan.NestedSelectors.ChildCount > 0)
         {
             return false;
         }
@@ -128,6 +130,12 @@ internal static partial class StreamEncryptor
             Span<byte> plainText = arenas.PlainTexts[arenas.PlainTextsUsed..];
             arenas.PlainTextsReserved = arenas.PlainTextsUsed + (property.ValueEnd - property.ValueStart) + ScalarEncoding.Length;
             int length = GatherPlainText(pass, in property, pathIndex, plainText, out TypeMarker marker);
+            if (plan.GetQueryTokens(pathIndex) is { } tokenRule)
+            {
+                // As WriteEncrypted does: from the plaintext as the cell holds it, before the value counts as written.
+                QueryTokens.ComputeFromPlainText(pass.Key, tokenRule, marker, plainText[..length], TokensOf(plan, pathIndex, pass.Tokens));
+            }
+
             int cellLength = pass.Key.GetEncryptByteCount(length);
             ReadOnlySpan<byte> prefix = plan.GetDeterministicPrefix(pathIndex);
             int contextOffset = arenas.ContextsUsed;
