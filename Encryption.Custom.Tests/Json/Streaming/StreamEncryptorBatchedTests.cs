@@ -13,11 +13,11 @@ using FsCheck.Fluent;
 namespace Encryption.Custom.Tests.Json.Streaming;
 
 /// <summary>
-/// The fast path with a document's values encrypted as one batch (issue 37) against the reader walk, which encrypts
-/// value by value: the same bytes with deterministic values, and the same error where the output limit falls, also
-/// for documents with more values than one chain group and plans past the batch's stack records (pooled arrays then) (deterministic
-/// values are scalars only; containers are covered by the randomized case).
-/// (<see cref="StreamEncryptorFastPathTests"/> covers the documents and errors the scan and the walk share.)
+/// The batched encrypt (issue 37) against the reference, which reads with the reader and encrypts value by value:
+/// the same bytes with deterministic values, and the same error where the output limit falls, also for documents with
+/// more values than one batch (<c>ValueBatch.Capacity</c>), for values nested selectors pick, and for query tokens
+/// (deterministic values are scalars only; containers are covered by the randomized case).
+/// (<see cref="StreamEncryptorFastPathTests"/> covers the documents and errors the fast scan and the reader share.)
 /// </summary>
 public sealed class StreamEncryptorBatchedTests : IDisposable
 {
@@ -121,6 +121,44 @@ public sealed class StreamEncryptorBatchedTests : IDisposable
         Assert.Equal(reference, batched);
         Assert.Equal(referenceError?.Message, batchedError?.Message);
         Assert.True(reference is null || Encoding.UTF8.GetString(reference).Contains("\"_q\"", StringComparison.Ordinal) || !json.Contains("sku", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Encrypt_NestedSelectors_SameBytesOrErrorAsTheReference()
+    {
+        // Values nested selectors pick are gathered into the batch by the walk the value-by-value loop uses; more than
+        // one batch's worth (ValueBatch.Capacity) of array elements makes the batch encrypt and write midway.
+        SkipUnlessBatched();
+        Gen<string> scalar = Gen.Elements("\"v\"", "\"esc\\naped\"", "\"\"", "12", "-1.5e3", "true", "false", "null", "\"\u00e9t\u00e9\"");
+        Gen<string> element =
+            from d in scalar
+            from other in scalar
+            from shape in Gen.Choose(0, 999)
+            select shape switch
+            {
+                < 60 => $"{{\"o\":{other}}}",
+                < 120 => d,
+                < 121 => $"{{\"D\":{d}}}", // a case variant, refused: rare, so that most documents get through
+                _ => $"{{\"d\":{d},\"o\":{other}}}",
+            };
+        Gen<(string Json, int Percent)> cases =
+            from b in scalar
+            from count in Gen.Choose(0, 200)
+            from elements in element.ArrayOf(count)
+            from e in scalar
+            from order in Gen.Choose(0, 1)
+            from percent in Gen.Choose(60, 130)
+            let a = $"\"a\":{{\"x\":1,\"b\":{b},\"c\":[{string.Join(',', elements)}]}}"
+            select (order == 0 ? $"{{\"id\":\"1\",{a},\"e\":{e}}}" : $"{{\"e\":{e},\"id\":\"1\",{a}}}", percent);
+        EncryptionPlan plan = DeterministicPlan(["/a/b", "/a/c/[]/d", "/e"]);
+
+        Prop.ForAll(cases.ToArbitrary(), c =>
+        {
+            byte[] document = Encoding.UTF8.GetBytes(c.Json);
+            (byte[]? full, _) = Run(document, plan, int.MaxValue, reference: true);
+            int limit = full is null ? int.MaxValue : (int)((long)full.Length * c.Percent / 100);
+            return Agree(Run(document, plan, limit, reference: false), Run(document, plan, limit, reference: true));
+        }).Check(Config.QuickThrowOnFailure.WithMaxTest(300));
     }
 
     [Fact]

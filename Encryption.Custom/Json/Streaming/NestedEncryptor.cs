@@ -23,21 +23,14 @@ namespace Encryption.Custom.Json.Streaming;
 internal static class NestedEncryptor
 {
     /// <summary>Walks the value the reader is on (its first token) and leaves the reader on its last token.</summary>
-    /// <param name="reader">The document's reader.</param>
-    /// <param name="pass">The document's encryption: its output receives the verbatim bytes from
-    /// <paramref name="cursor"/> and each cell; its plan holds the paths and deterministic IV contexts.</param>
+    /// <param name="reader">A reader over the value (its input is <see cref="DocumentEncryption.Document"/> of <paramref name="pass"/>).</param>
+    /// <param name="pass">The document's encryption: its plan holds the paths, its depth limit applies.</param>
     /// <param name="node">The selector node for this value.</param>
     /// <param name="flags">Per path: set to <see cref="EncryptionPlan.EncryptedFlag"/> when a value of it was encrypted.</param>
-    /// <param name="cursor">The first input byte not yet written; advanced past every cell written.</param>
-    /// <param name="chain">The document commitment's chain: one step per cell written when the plan commits.</param>
-    /// <returns>The number of bytes written.</returns>
-    public static long Walk(
-        ref Utf8JsonReader reader,
-        scoped in DocumentEncryption pass,
-        SelectorNode node,
-        scoped Span<byte> flags,
-        ref int cursor,
-        ref CommitmentChain chain)
+    /// <param name="sink">What happens at each selected value: encrypted and written at once, or gathered for a batch.</param>
+    /// <returns>The number of bytes the sink wrote.</returns>
+    public static long Walk<TSink>(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, SelectorNode node, scoped Span<byte> flags, ref TSink sink)
+        where TSink : ISelectedValueSink, allows ref struct
     {
         if (node.IsLeaf)
         {
@@ -46,19 +39,15 @@ internal static class NestedEncryptor
                 return 0;
             }
 
-            int start = (int)reader.TokenStartIndex;
-            pass.Output.Write(pass.Document[cursor..start]);
-            long written = start - cursor;
             int rule = node.RuleIndex;
-            written += StreamEncryptor.EncryptValue(ref reader, pass.Document, pass.Output, pass.Key, new CellTarget(pass.Plan, rule, pass.Binding, pass.Plan.GetQueryTokens(rule), StreamEncryptor.TokensOf(pass.Plan, rule, pass.Tokens)), pass.MaxDepth, ref chain);
-            cursor = (int)reader.BytesConsumed;
+            long written = sink.Take(ref reader, pass, rule);
             flags[rule] = EncryptionPlan.EncryptedFlag;
             return written;
         }
 
         if (reader.TokenType == JsonTokenType.StartObject && node.ChildCount > 0)
         {
-            return WalkObject(ref reader, pass, node, flags, ref cursor, ref chain);
+            return WalkObject(ref reader, pass, node, flags, ref sink);
         }
 
         if (reader.TokenType == JsonTokenType.StartArray && node.Elements is { } elements)
@@ -67,7 +56,7 @@ internal static class NestedEncryptor
             long written = 0;
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                written += Walk(ref reader, pass, elements, flags, ref cursor, ref chain);
+                written += Walk(ref reader, pass, elements, flags, ref sink);
             }
 
             return written;
@@ -77,13 +66,8 @@ internal static class NestedEncryptor
         return 0;
     }
 
-    private static long WalkObject(
-        ref Utf8JsonReader reader,
-        scoped in DocumentEncryption pass,
-        SelectorNode node,
-        scoped Span<byte> flags,
-        ref int cursor,
-        ref CommitmentChain chain)
+    private static long WalkObject<TSink>(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, SelectorNode node, scoped Span<byte> flags, ref TSink sink)
+        where TSink : ISelectedValueSink, allows ref struct
     {
         JsonDepth.Check(reader.CurrentDepth, pass.MaxDepth, 0);
         long written = 0;
@@ -112,7 +96,7 @@ internal static class NestedEncryptor
             }
 
             seen |= 1UL << child;
-            written += Walk(ref reader, pass, next, flags, ref cursor, ref chain);
+            written += Walk(ref reader, pass, next, flags, ref sink);
         }
 
         return written;
@@ -122,5 +106,36 @@ internal static class NestedEncryptor
     {
         string name = reader.GetString() ?? string.Empty;
         JsonErrors.ThrowCaseVariant(name, plan.GetPath(variant.FirstRuleIndex), plan.DataEncryptionKeyId);
+    }
+}
+
+/// <summary>What <see cref="NestedEncryptor.Walk"/> does with each selected value it reaches.</summary>
+internal interface ISelectedValueSink
+{
+    /// <summary>Takes the value the reader is on (its first token; not <c>null</c>) and leaves the reader on its last token.</summary>
+    /// <returns>The number of bytes written for it (and for the verbatim bytes before it).</returns>
+    long Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule);
+}
+
+/// <summary>
+/// Encrypts each selected value at once: the bytes since the last one copied verbatim, the value written as its cell
+/// (with its query tokens, and its step in the document commitment's chain).
+/// </summary>
+internal struct CellWriter : ISelectedValueSink
+{
+    /// <summary>The first input byte not yet written.</summary>
+    public int Cursor;
+
+    /// <summary>The document commitment's chain (unused unless the plan commits).</summary>
+    public CommitmentChain Chain;
+
+    public long Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule)
+    {
+        int start = (int)reader.TokenStartIndex;
+        pass.Output.Write(pass.Document[Cursor..start]);
+        long written = start - Cursor;
+        written += StreamEncryptor.EncryptValue(ref reader, pass.Document, pass.Output, pass.Key, new CellTarget(pass.Plan, rule, pass.Binding, pass.Plan.GetQueryTokens(rule), StreamEncryptor.TokensOf(pass.Plan, rule, pass.Tokens)), pass.MaxDepth, ref Chain);
+        Cursor = (int)reader.BytesConsumed;
+        return written;
     }
 }

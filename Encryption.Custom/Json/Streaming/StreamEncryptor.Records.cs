@@ -75,23 +75,29 @@ internal static partial class StreamEncryptor
     // level of depth is already spent on the root.
     private static long WalkNested(scoped in DocumentEncryption pass, in PropertyRecord property, SelectorNode node, scoped Span<byte> encrypted, out int consumed, ref CommitmentChain chain)
     {
-        ReadOnlySpan<byte> value = pass.Document[property.ValueStart..property.ValueEnd];
-        var inner = new DocumentEncryption
-        {
-            Document = value,
-            Output = pass.Output,
-            Key = pass.Key,
-            Plan = pass.Plan,
-            Binding = pass.Binding,
-            MaxDepth = pass.MaxDepth - 1,
-            MaxLength = pass.MaxLength,
-            Tokens = pass.Tokens,
-        };
-        var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(inner.MaxDepth, 0));
+        DocumentEncryption inner = ValuePass(pass, property.ValueStart, property.ValueEnd);
+        var reader = new Utf8JsonReader(inner.Document, JsonDepth.ReaderOptions(inner.MaxDepth, 0));
         reader.Read();
-        consumed = 0;
-        return NestedEncryptor.Walk(ref reader, inner, node, encrypted, ref consumed, ref chain);
+        var writer = new CellWriter { Chain = chain };
+        long written = NestedEncryptor.Walk(ref reader, inner, node, encrypted, ref writer);
+        consumed = writer.Cursor;
+        chain = writer.Chain;
+        return written;
     }
+
+    // The document's encryption over one top-level value: its offsets are the value's own, and one level of depth
+    // is already spent on the root.
+    private static DocumentEncryption ValuePass(scoped in DocumentEncryption pass, int valueStart, int valueEnd) => new()
+    {
+        Document = pass.Document[valueStart..valueEnd],
+        Output = pass.Output,
+        Key = pass.Key,
+        Plan = pass.Plan,
+        Binding = pass.Binding,
+        MaxDepth = pass.MaxDepth - 1,
+        MaxLength = pass.MaxLength,
+        Tokens = pass.Tokens,
+    };
 
     // Unescaped strings and booleans are encrypted from the scan's bytes; numbers, escaped strings and containers
     // through a reader over the value alone, so that they follow the one mapping from JSON value to plaintext.
