@@ -1,6 +1,6 @@
 // Decryption side of AEAD_AES_256_CBC_HMAC_SHA256 (wire-format.md §1), checks in the order the format fixes:
 //   1. |cell| ≥ 65 and (|cell| − 49) mod 16 = 0     2. cell[0] = 0x01
-//   3. FixedTimeEquals(HMAC-SHA256(macKey, 0x01 ‖ IV ‖ C ‖ 0x01), cell[1..33])
+//   3. TagComparison.Equal(HMAC-SHA256(macKey, 0x01 ‖ IV ‖ C ‖ 0x01), cell[1..33]) (constant time)
 //   4. only then AES-256-CBC-decrypt C and strip PKCS#7 padding.
 // Every failure is the same InvalidCipherText with one fixed message; no partial plaintext is left behind.
 using System.Security.Cryptography;
@@ -118,7 +118,7 @@ internal sealed partial class AeadAes256CbcHmacSha256
                 context.ComputeTag(cipherText[AeadCellLayout.IvOffset..], tag);
             }
 
-            int result = CryptographicOperations.FixedTimeEquals(tag, cipherText.Slice(AeadCellLayout.TagOffset, AeadCellLayout.TagSize))
+            int result = TagComparison.Equal(tag, cipherText.Slice(AeadCellLayout.TagOffset, AeadCellLayout.TagSize))
                 ? DecryptAuthentic(context, cipherText, destination)
                 : bound ? RejectedBindingMismatch : Rejected;
             completed = true;
