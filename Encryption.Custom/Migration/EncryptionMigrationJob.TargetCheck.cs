@@ -12,7 +12,15 @@ namespace Encryption.Custom;
 /// </summary>
 public sealed partial class EncryptionMigrationJob
 {
+    // How long a range claim of the shared survey is respected without renewal: its owner renews it every third of
+    // this while it scans, so only a stopped or dead owner lets it lapse; then another instance takes the range over.
+    private static readonly TimeSpan s_surveyClaimLifetime = TimeSpan.FromSeconds(30);
+
     private TargetCheck? _targetCheck;
+    private long _surveyedDocuments;
+
+    /// <summary>Documents this instance read in its survey before its first write, in its last run (for the endpoint tests: a shared survey reads each document once over all instances).</summary>
+    internal long SurveyedDocuments => Interlocked.Read(ref _surveyedDocuments);
 
     /// <summary>
     /// Surveys the container and compares it with the target, charged to the job's budget (transient failures start
@@ -28,19 +36,49 @@ public sealed partial class EncryptionMigrationJob
         return check;
     }
 
+    // The whole container by this instance alone: the tool's check, made before the lease container exists.
     private async Task<TargetCheck> SurveyAsync(CancellationToken cancellationToken)
     {
-        ContainerSurvey survey = await TransientFailures.RetryAsync(
-            token => ContainerSurvey.RunAsync(new SurveyRequest(_container, DocumentInspector.For(_options.JsonProcessor), _crypto.Processor.MaxDepth, _encryptor, _target.SourceKeyIds, _target.Policy), _budget, _time, token),
-            _time,
-            cancellationToken).ConfigureAwait(false);
-        return new TargetCheck(survey, TargetComparison.Compare(_target.Policy, survey.Paths, _allowedDecryptPaths, _allowedTypeChangePaths));
+        ContainerSurvey survey = await ScanAsync(range: null, cancellationToken).ConfigureAwait(false);
+        Interlocked.Exchange(ref _surveyedDocuments, survey.TotalDocuments);
+        return Compare(survey);
     }
+
+    // The survey shared by the job's instances through the lease container (SharedSurvey): each feed range is surveyed
+    // by one instance, and an instance that starts after the survey is done reads its result instead of the container.
+    private async Task<TargetCheck> SharedSurveyAsync(CancellationToken cancellationToken)
+    {
+        string fingerprint = SurveyRecords.Fingerprint($"{_container.Database.Id}/{_container.Id}", _target.Policy, _target.SourceKeyIds, $"{_options.JsonProcessor}/{_crypto.Processor.MaxDepth}");
+        var records = new SurveyRecords(_leaseContainer, _options.ProcessorName, fingerprint, _budget, _time);
+        var shared = new SharedSurvey(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), ScanAsync, _time);
+        TimeSpan poll = TimeSpan.FromMilliseconds(Math.Clamp(_options.ProgressInterval.TotalMilliseconds, 100, 5000));
+        try
+        {
+            ContainerSurvey survey = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, _target.Policy, poll, cancellationToken).ConfigureAwait(false);
+            return Compare(survey);
+        }
+        finally
+        {
+            Interlocked.Exchange(ref _surveyedDocuments, shared.DocumentsScanned);
+        }
+    }
+
+    private async Task<IReadOnlyList<FeedRange>> FeedRangesAsync(CancellationToken cancellationToken) =>
+        await TransientFailures.RetryAsync(token => _container.GetFeedRangesAsync(token), _time, cancellationToken).ConfigureAwait(false);
+
+    private Task<ContainerSurvey> ScanAsync(FeedRange? range, CancellationToken cancellationToken) =>
+        TransientFailures.RetryAsync(
+            token => ContainerSurvey.RunAsync(new SurveyRequest(_container, DocumentInspector.For(_options.JsonProcessor), _crypto.Processor.MaxDepth, _encryptor, _target.SourceKeyIds, _target.Policy) { Range = range }, _budget, _time, token),
+            _time,
+            cancellationToken);
+
+    private TargetCheck Compare(ContainerSurvey survey) =>
+        new(survey, TargetComparison.Compare(_target.Policy, survey.Paths, _allowedDecryptPaths, _allowedTypeChangePaths));
 
     // Refuses, before anything is written, a target that takes away what the options did not name.
     private async Task EnsureTargetAllowedAsync(CancellationToken cancellationToken)
     {
-        TargetCheck check = Interlocked.Exchange(ref _targetCheck, null) ?? await SurveyAsync(cancellationToken).ConfigureAwait(false);
+        TargetCheck check = Interlocked.Exchange(ref _targetCheck, null) ?? await SharedSurveyAsync(cancellationToken).ConfigureAwait(false);
 
         // In place, a document keeps its address: a target that would change a stored id or partition key, judged from
         // what the survey found stored there, is refused before the first write (the copy is the way to such a target).
