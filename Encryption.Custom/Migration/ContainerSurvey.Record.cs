@@ -4,7 +4,7 @@ using System.Text.Json;
 namespace Encryption.Custom.Migration;
 
 /// <summary>
-/// A survey as a record other instances read (<see cref="SharedSurvey"/>: one survey per feed range, written to the
+/// A survey as a record other instances read (<see cref="SharedRangeScan"/>: one survey per feed range, written to the
 /// job's lease container) and the merge of such records into the container's survey. Only counts, DEK ids and paths
 /// are written: no value of any document. The merge of the surveys of ranges that cover the container once is the
 /// survey of the whole container: every member is a sum over documents (a path's DEKs a union).
@@ -61,6 +61,20 @@ internal sealed partial class ContainerSurvey
         }
 
         return survey;
+    }
+
+    /// <summary>Whether <paramref name="part"/> reads back as a survey record (<see cref="Merge"/> would take it).</summary>
+    public static bool IsRecord(JsonElement part)
+    {
+        try
+        {
+            new ContainerSurvey(null).Add(part);
+            return true;
+        }
+        catch (FormatException)
+        {
+            return false;
+        }
     }
 
     private void Add(JsonElement part)

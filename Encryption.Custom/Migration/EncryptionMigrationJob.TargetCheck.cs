@@ -44,24 +44,36 @@ public sealed partial class EncryptionMigrationJob
         return Compare(survey);
     }
 
-    // The survey shared by the job's instances through the lease container (SharedSurvey): each feed range is surveyed
-    // by one instance, and an instance that starts after the survey is done reads its result instead of the container.
+    // The survey shared by the job's instances through the lease container (SharedRangeScan): each feed range is
+    // surveyed by one instance, and an instance that starts after the survey is done reads its result instead of the
+    // container.
     private async Task<TargetCheck> SharedSurveyAsync(CancellationToken cancellationToken)
     {
-        string fingerprint = SurveyRecords.Fingerprint($"{_container.Database.Id}/{_container.Id}", _target.Policy, _target.SourceKeyIds, $"{_options.JsonProcessor}/{_crypto.Processor.MaxDepth}");
-        var records = new SurveyRecords(_leaseContainer, _options.ProcessorName, fingerprint, _budget, _time);
-        var shared = new SharedSurvey(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), ScanAsync, _time);
-        TimeSpan poll = TimeSpan.FromMilliseconds(Math.Clamp(_options.ProgressInterval.TotalMilliseconds, 100, 5000));
+        var records = new RangeScanRecords(_leaseContainer, RangeScanRecords.SurveyKind, _options.ProcessorName, ScanFingerprint(), _budget, _time) { IsResult = ContainerSurvey.IsRecord };
+        var shared = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), SurveyRangeAsync, _time);
         try
         {
-            ContainerSurvey survey = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, _target.Policy, poll, cancellationToken).ConfigureAwait(false);
-            return Compare(survey);
+            (_, IReadOnlyList<System.Text.Json.JsonElement> results) = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, after: 0, SharedScanPoll, cancellationToken).ConfigureAwait(false);
+            return Compare(ContainerSurvey.Merge(results, _target.Policy));
         }
         finally
         {
             Interlocked.Exchange(ref _surveyedDocuments, shared.DocumentsScanned);
         }
     }
+
+    private async Task<RangeScanResult> SurveyRangeAsync(FeedRange range, CancellationToken cancellationToken)
+    {
+        ContainerSurvey survey = await ScanAsync(range, cancellationToken).ConfigureAwait(false);
+        return new RangeScanResult(survey.TotalDocuments, survey.WriteTo);
+    }
+
+    // What a shared scan's results depend on besides the documents: records of another fingerprint are never merged.
+    private string ScanFingerprint() =>
+        RangeScanRecords.Fingerprint($"{_container.Database.Id}/{_container.Id}", _target.Policy, _target.SourceKeyIds, $"{_options.JsonProcessor}/{_crypto.Processor.MaxDepth}");
+
+    // While every range left is claimed by another instance: look again after a progress interval (within 0.1-5 s).
+    private TimeSpan SharedScanPoll => TimeSpan.FromMilliseconds(Math.Clamp(_options.ProgressInterval.TotalMilliseconds, 100, 5000));
 
     private async Task<IReadOnlyList<FeedRange>> FeedRangesAsync(CancellationToken cancellationToken) =>
         await TransientFailures.RetryAsync(token => _container.GetFeedRangesAsync(token), _time, cancellationToken).ConfigureAwait(false);

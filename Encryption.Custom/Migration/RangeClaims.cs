@@ -1,6 +1,6 @@
 namespace Encryption.Custom.Migration;
 
-/// <summary>What the lease container holds for one range of a shared scan (<see cref="SharedSurvey"/>), as read.</summary>
+/// <summary>What the lease container holds for one range of a shared scan (<see cref="SharedRangeScan"/>), as read.</summary>
 internal enum RangeRecordState
 {
     /// <summary>No record: nobody has claimed the range yet.</summary>
@@ -42,7 +42,7 @@ internal enum RangeChoiceKind
 
 /// <summary>
 /// Which range of a shared scan an instance claims next, and when another instance's claim counts as abandoned. A
-/// claim is renewed by its owner (every third of <paramref name="claimLifetime"/>, <see cref="SharedSurvey"/>), which
+/// claim is renewed by its owner (every third of <paramref name="claimLifetime"/>, <see cref="SharedRangeScan"/>), which
 /// changes its ETag; a claim whose ETag this instance has seen unchanged for the whole lifetime, on this instance's
 /// own clock, is abandoned (its owner stopped or died) and is taken over. Judged by what this instance observed and
 /// its own clock only, so the instances' clocks need not agree. Instances start their search at different ranges

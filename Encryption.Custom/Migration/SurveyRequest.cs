@@ -23,6 +23,6 @@ internal sealed record SurveyRequest(
     IReadOnlyCollection<string> KeyIds,
     ContainerEncryptionPolicy? Target = null)
 {
-    /// <summary>The part of the container surveyed (one of its feed ranges, <see cref="SharedSurvey"/>), or <see langword="null"/> for all of it.</summary>
+    /// <summary>The part of the container surveyed (one of its feed ranges, <see cref="SharedRangeScan"/>), or <see langword="null"/> for all of it.</summary>
     public FeedRange? Range { get; init; }
 }

@@ -25,6 +25,13 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
         return (await fixture.Database.CreateContainerAsync(properties, cancellationToken: Ct)).Container;
     }
 
+    // The number of the job's latest verification round: rounds are numbered from 1 and each one verified the container.
+    private static async Task<int> VerificationRoundsAsync(Container leases)
+    {
+        Dictionary<string, Newtonsoft.Json.Linq.JObject> stored = await ReadStoredAsync(leases, Ct);
+        return stored.Values.Where(record => (string?)record["kind"] == RangeScanRecords.VerificationKind).Select(record => (int)record["round"]!).DefaultIfEmpty(0).Max();
+    }
+
     private static ContainerEncryptionPolicy Target => new(EncryptionFixture.Dek1, Paths) { PlaintextPolicy = PlaintextPolicy.WriteEncryptedForbidPlaintext };
 
     [Fact]
@@ -43,6 +50,15 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
         Assert.All(results, r => Assert.True(r.Completed));
         Assert.Equal(count, a.SurveyedDocuments + b.SurveyedDocuments + c.SurveyedDocuments);
         Assert.Equal(count, results.Sum(r => r.Progress.DocumentsRewritten));
+
+        // Each verification round read the container once between the instances that used it, not once per instance.
+        EncryptionMigrationJob[] jobs = [a, b, c];
+        long verified = jobs.Sum(job => job.VerifiedDocuments);
+        int rounds = await VerificationRoundsAsync(leases);
+        Assert.True(rounds >= 1, "no verification round recorded");
+        Assert.Equal(rounds * (long)count, verified);
+        Assert.True(jobs.Sum(job => job.VerificationRounds) > rounds, $"no instance shared a round ({rounds} rounds, each instance's own)");
+        Assert.All(results, r => Assert.Equal(count, r.Verification!.DocumentsInTargetState));
         EncryptionMigrationStatus status = await EncryptionMigrationJob.GetStatusAsync(raw, Target, Ct);
         Assert.Equal((count, count), (status.TotalDocuments, status.DocumentsInTargetState));
     }
@@ -111,12 +127,12 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
         Container leases = await MultiRangeContainerAsync("/id");
         await SeedAsync(raw, count, Ct);
         var request = new SurveyRequest(raw, DocumentInspector.For(JsonProcessor.Stream), 64, fixture.Encryptor, [EncryptionFixture.Dek1], Target);
-        string fingerprint = SurveyRecords.Fingerprint("db/c", Target, [EncryptionFixture.Dek1], "test");
-        var records = new SurveyRecords(leases, "job", fingerprint, budget: null, TimeProvider.System);
+        string fingerprint = RangeScanRecords.Fingerprint("db/c", Target, [EncryptionFixture.Dek1], "test");
+        var records = new RangeScanRecords(leases, RangeScanRecords.SurveyKind, "job", fingerprint, budget: null, TimeProvider.System) { IsResult = ContainerSurvey.IsRecord };
         Func<CancellationToken, Task<IReadOnlyList<FeedRange>>> ranges = raw.GetFeedRangesAsync;
 
         // A dead instance opened the round and claimed a range, then never renewed its claim.
-        SurveyRound round = await records.OpenRoundAsync(ranges, Ct);
+        ScanRound round = await records.OpenRoundAsync(ranges, Ct);
         Assert.True(round.Ranges.Count > 1, "one range: the case is not the one tested");
         Assert.NotNull(await records.TryClaimAsync(round, new RangeRecord(0, null, RangeRecordState.Missing, null), "dead", Ct));
 
@@ -124,12 +140,15 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
         // documents surveyed within its parent.
         Assert.Equal(fixture.Endpoint.IsBundled, await PartitionSplits.SplitAsync(fixture.Endpoint, raw, cancellationToken: Ct));
 
-        var survey = new SharedSurvey(
-            records,
-            new RangeClaims("a", TimeSpan.FromSeconds(2), TimeProvider.System),
-            (range, token) => ContainerSurvey.RunAsync(request with { Range = range }, budget: null, TimeProvider.System, token),
-            TimeProvider.System);
-        ContainerSurvey merged = await survey.RunAsync("a", ranges, Target, TimeSpan.FromMilliseconds(200), Ct);
+        async Task<RangeScanResult> SurveyAsync(FeedRange range, CancellationToken token)
+        {
+            ContainerSurvey part = await ContainerSurvey.RunAsync(request with { Range = range }, budget: null, TimeProvider.System, token);
+            return new RangeScanResult(part.TotalDocuments, part.WriteTo);
+        }
+
+        var survey = new SharedRangeScan(records, new RangeClaims("a", TimeSpan.FromSeconds(2), TimeProvider.System), SurveyAsync, TimeProvider.System);
+        (_, IReadOnlyList<System.Text.Json.JsonElement> parts) = await survey.RunAsync("a", ranges, after: 0, TimeSpan.FromMilliseconds(200), Ct);
+        ContainerSurvey merged = ContainerSurvey.Merge(parts, Target);
 
         Assert.Equal(count, merged.TotalDocuments);
         Assert.Equal(count, merged.UnencryptedDocuments);
@@ -137,8 +156,9 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
         Assert.Equal(round.Ranges.Count, survey.RangesRecorded);
 
         // Read again by another instance: merged from the records, nothing scanned.
-        var later = new SharedSurvey(records, new RangeClaims("b", TimeSpan.FromSeconds(2), TimeProvider.System), (_, _) => throw new InvalidOperationException("scanned"), TimeProvider.System);
-        ContainerSurvey reused = await later.RunAsync("b", ranges, Target, TimeSpan.FromMilliseconds(200), Ct);
+        var later = new SharedRangeScan(records, new RangeClaims("b", TimeSpan.FromSeconds(2), TimeProvider.System), (_, _) => throw new InvalidOperationException("scanned"), TimeProvider.System);
+        (_, IReadOnlyList<System.Text.Json.JsonElement> again) = await later.RunAsync("b", ranges, after: 0, TimeSpan.FromMilliseconds(200), Ct);
+        ContainerSurvey reused = ContainerSurvey.Merge(again, Target);
         Assert.Equal((count, 0L), (reused.TotalDocuments, later.DocumentsScanned));
         Assert.Equal(merged.DocumentsWithValues["/ssn"], reused.DocumentsWithValues["/ssn"]);
     }

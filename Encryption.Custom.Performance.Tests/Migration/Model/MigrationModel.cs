@@ -14,10 +14,10 @@ namespace Encryption.Custom.Performance.Tests.Migration.Model;
 /// own scans     = scans per instance × documents × RU per read ÷ (RU/s ÷ instances)
 /// time          = shared scans + own scans + leases × (documents ÷ P) ÷ rate
 /// </code>
-/// The survey before the first write is shared: each feed range (one per physical partition) is surveyed by one
-/// instance, so the job surveys the container once at about the container's whole budget, whatever the instance count.
-/// The verification at the end is still every instance's own, a scan of every document under its budget share, so
-/// adding instances shortens the rewriting but lengthens each one's verification.
+/// The survey before the first write and the verification at the end are shared: each feed range (one per physical
+/// partition) is scanned by one instance, so the job reads the container once per scan at about the container's whole
+/// budget, whatever the instance count. Scans per instance (a job whose instances each verify everything) grow with
+/// the instances: adding instances then shortens the rewriting but lengthens each one's scans.
 /// Documents are assumed spread evenly over partitions (a hash partition key); Cosmos DB divides a container's
 /// throughput evenly among its physical partitions; each instance's budget is an equal share of the container's
 /// (instances do not share a budget: docs/migration.md, "Budget").

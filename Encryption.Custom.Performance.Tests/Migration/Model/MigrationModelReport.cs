@@ -6,7 +6,7 @@ namespace Encryption.Custom.Performance.Tests.Migration.Model;
 /// <summary>
 /// Prints the migration model's table: <c>dotnet run -c Release --project Encryption.Custom.Performance.Tests --
 /// MigrationModel [--documents 1000000000] [--bytes 1024] [--ru 150000] [--instances 1,2,4,8,15,16,20,32]
-/// [--write-ru 8] [--read-ru 1] [--reads 2] [--scans 1] [--job-scans 1] [--latency-ms 6] [--parallelism 8] [--cpu-us 150] [--cores 2]
+/// [--write-ru 8] [--read-ru 1] [--reads 2] [--scans 0] [--job-scans 2] [--latency-ms 6] [--parallelism 8] [--cpu-us 150] [--cores 2]
 /// [--hours 24]</c>. One row per instance count, then the fewest instances and the smallest budget that finish
 /// within the deadline. docs/migration.md ("A billion documents") has the defaults' table and where each number
 /// comes from.

@@ -7,11 +7,11 @@ using Microsoft.Extensions.Time.Testing;
 namespace Encryption.Custom.Tests.Migration;
 
 /// <summary>
-/// A shared survey's records: a range's survey written and read back is the same survey; the merge of ranges' surveys
+/// A shared scan's records: a range's survey written and read back is the same survey; the merge of ranges' surveys
 /// sums every count (the survey of the ranges together); a record that cannot be trusted (unreadable, another
-/// fingerprint, round or range, a result too old) is never merged but scanned again.
+/// fingerprint, round or range) is never merged but scanned again; a round whose last write is too old is replaced.
 /// </summary>
-public sealed class SharedSurveyRecordTests
+public sealed class RangeScanRecordTests
 {
     private const string Part1 = """
         {"total":5,"unencrypted":1,"unreadable":1,"ru":2.5,"byKey":{"dek1":3},"byFormat":{"3":3},"withValues":{"/ssn":4},
@@ -87,12 +87,13 @@ public sealed class SharedSurveyRecordTests
         Assert.Throws<FormatException>(() => ContainerSurvey.Merge([Json(json)], s_target));
     }
 
-    private SurveyRecords Records(string fingerprint = "f1") => new(null!, "job", fingerprint, budget: null, _time);
+    private RangeScanRecords Records(string fingerprint = "f1") =>
+        new(null!, RangeScanRecords.SurveyKind, "job", fingerprint, budget: null, _time) { IsResult = ContainerSurvey.IsRecord };
 
-    private static readonly SurveyRound s_round = new(2, ["range-0", "range-1"], "round-etag");
+    private static readonly ScanRound s_round = new(2, ["range-0", "range-1"], "round-etag");
 
-    private string RangeRow(string state = "done", string fingerprint = "f1", int round = 2, string range = "range-1", long? ts = null, string survey = Part1) =>
-        $$"""{"id":"r","kind":"encryption-migration-survey-range","processor":"job","fingerprint":"{{fingerprint}}","round":{{round}},"index":1,"range":"{{range}}","owner":"b","state":"{{state}}","survey":{{survey}},"_etag":"e7","_ts":{{ts ?? _time.GetUtcNow().ToUnixTimeSeconds()}}}""";
+    private string RangeRow(string state = "done", string fingerprint = "f1", int round = 2, string range = "range-1", string survey = Part1, string kind = "encryption-migration-survey-range") =>
+        $$"""{"id":"r","kind":"{{kind}}","processor":"job","fingerprint":"{{fingerprint}}","round":{{round}},"index":1,"range":"{{range}}","owner":"b","state":"{{state}}","result":{{survey}},"_etag":"e7","_ts":{{_time.GetUtcNow().ToUnixTimeSeconds()}}}""";
 
     [Fact]
     public void ARangeRecordOfThisJobFingerprintRoundAndRange_IsTrusted()
@@ -108,7 +109,7 @@ public sealed class SharedSurveyRecordTests
     [Fact]
     public void ARangeRecordThatCannotBeTrusted_IsScannedAgain()
     {
-        SurveyRecords records = Records();
+        RangeScanRecords records = Records();
         string[] rows =
         [
             RangeRow(fingerprint: "f0"), // another target or key set: another survey's
@@ -116,7 +117,7 @@ public sealed class SharedSurveyRecordTests
             RangeRow(range: "range-0"), // another range than the round's at this index (a split recorded elsewhere)
             RangeRow(state: "scanning"),
             RangeRow(survey: """{"total":"x"}"""), // a result that cannot be read
-            RangeRow(ts: _time.GetUtcNow().Add(-SurveyRecords.DefaultReuseWindow).ToUnixTimeSeconds() - 1), // older than the reuse window
+            RangeRow(kind: "encryption-migration-verification-range"), // the verification's, not the survey's
         ];
 
         foreach (string row in rows)
@@ -128,9 +129,25 @@ public sealed class SharedSurveyRecordTests
     }
 
     [Fact]
+    public void ARoundIsLive_WhileItsLastWriteIsWithinTheReuseWindow()
+    {
+        RangeScanRecords records = Records();
+        long now = _time.GetUtcNow().ToUnixTimeSeconds();
+        long old = now - (long)RangeScanRecords.DefaultReuseWindow.TotalSeconds - 1;
+
+        // Opened long ago, but a range claimed, renewed or recorded lately: in progress (a long scan renews its claims).
+        Assert.True(records.IsLive(s_round with { Written = old }, newest: now - 5));
+        Assert.True(records.IsLive(s_round with { Written = now }, newest: 0));
+
+        // Nothing written for longer than the window: its results describe a container that may have changed since.
+        Assert.False(records.IsLive(s_round with { Written = old }, newest: old));
+        Assert.False(new RangeScanRecords(null!, RangeScanRecords.VerificationKind, "job", "f1", null, _time) { ReuseWindow = TimeSpan.FromMinutes(1) }.IsLive(s_round with { Written = now - 61 }, newest: now - 61));
+    }
+
+    [Fact]
     public void ARoundRecordOfAnotherFingerprintOrWithoutRanges_IsNotJoined()
     {
-        SurveyRecords records = Records();
+        RangeScanRecords records = Records();
         const string Good = """{"kind":"encryption-migration-survey","processor":"job","fingerprint":"f1","round":3,"ranges":["a","b"]}""";
 
         Assert.Equal(["a", "b"], records.ReadRound(Json(Good))!.Ranges);
@@ -144,7 +161,7 @@ public sealed class SharedSurveyRecordTests
     [Fact]
     public void TheFingerprint_ChangesWithTheTargetsPathsTypesKeyAndTheKeysChecked()
     {
-        string Of(ContainerEncryptionPolicy? target, params string[] keys) => SurveyRecords.Fingerprint("db/c", target, keys, "Stream/64");
+        string Of(ContainerEncryptionPolicy? target, params string[] keys) => RangeScanRecords.Fingerprint("db/c", target, keys, "Stream/64");
         var deterministic = new ContainerEncryptionPolicy("dek1", [new EncryptionPolicyIncludedPath("/ssn") { EncryptionType = PathEncryptionType.Deterministic }]);
         string baseline = Of(new ContainerEncryptionPolicy("dek1", ["/ssn"]), "dek0");
 
