@@ -99,6 +99,19 @@ public sealed class RangeClaimsTests
     }
 
     [Fact]
+    public void RangesThisInstanceIsScanning_AreNotClaimedAgain_TheOthersAre_AndWhenNoneIsLeftItWaits()
+    {
+        // Its own claims read back while it scans them (several at once): not an earlier run's left-over claim.
+        var claims = new RangeClaims("a", s_lifetime, _time);
+        RangeRecord[] records = [Claimed(0, "e0", owner: "a"), Claimed(1, "e1", owner: "a")];
+
+        RangeChoice next = claims.Next(records, rangeCount: 3, scanning: [0, 1]);
+
+        Assert.Equal((RangeChoiceKind.Claim, 2), (next.Kind, next.Range.Index));
+        Assert.Equal(RangeChoiceKind.Wait, claims.Next([.. records, Claimed(2, "e2", owner: "a")], rangeCount: 3, scanning: [0, 1, 2]).Kind);
+    }
+
+    [Fact]
     public void InstancesStartingTogether_BeginTheirSearchAtDifferentRanges()
     {
         // Not a guarantee for any two names, but the search start spreads: over a few names, more than one first choice.

@@ -103,7 +103,7 @@ internal sealed partial class ContainerSurvey
         var unavailable = new HashSet<string>(StringComparer.Ordinal);
         try
         {
-            // One feed range when the survey is shared between instances (SharedSurvey), else the whole container.
+            // One feed range when the survey is shared between instances (SharedRangeScan), else the whole container.
             using var iterator = ResumableQueryIterator.Over(container, Query, request.Range);
             while (iterator.HasMoreResults)
             {

@@ -72,8 +72,9 @@ public sealed partial class EncryptionMigrationJob
     private string ScanFingerprint() =>
         RangeScanRecords.Fingerprint($"{_container.Database.Id}/{_container.Id}", _target.Policy, _target.SourceKeyIds, $"{_options.JsonProcessor}/{_crypto.Processor.MaxDepth}");
 
-    // While every range left is claimed by another instance: look again after a progress interval (within 0.1-5 s).
-    private TimeSpan SharedScanPoll => TimeSpan.FromMilliseconds(Math.Clamp(_options.ProgressInterval.TotalMilliseconds, 100, 5000));
+    // While every range left is claimed by another instance: look again after a progress interval (within 1-5 s; each
+    // look is a query of the round's records, charged to the budget).
+    private TimeSpan SharedScanPoll => TimeSpan.FromMilliseconds(Math.Clamp(_options.ProgressInterval.TotalMilliseconds, 1000, 5000));
 
     private async Task<IReadOnlyList<FeedRange>> FeedRangesAsync(CancellationToken cancellationToken) =>
         await TransientFailures.RetryAsync(token => _container.GetFeedRangesAsync(token), _time, cancellationToken).ConfigureAwait(false);

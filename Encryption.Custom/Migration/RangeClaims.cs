@@ -58,7 +58,8 @@ internal sealed class RangeClaims(string self, TimeSpan claimLifetime, TimeProvi
     /// <summary>The next step, from every range's record (one per range of the round, in any order; a range without one is <see cref="RangeRecordState.Missing"/>).</summary>
     /// <param name="records">The records read.</param>
     /// <param name="rangeCount">How many ranges the round has.</param>
-    public RangeChoice Next(IReadOnlyCollection<RangeRecord> records, int rangeCount)
+    /// <param name="scanning">The ranges this instance is scanning now (never claimed again while it does; waited for).</param>
+    public RangeChoice Next(IReadOnlyCollection<RangeRecord> records, int rangeCount, IReadOnlyCollection<int>? scanning = null)
     {
         ArgumentNullException.ThrowIfNull(records);
         var byIndex = new RangeRecord?[rangeCount];
@@ -85,7 +86,7 @@ internal sealed class RangeClaims(string self, TimeSpan claimLifetime, TimeProvi
             }
 
             done = false;
-            if (claimable is null && Claimable(record, now))
+            if (claimable is null && scanning?.Contains(index) != true && Claimable(record, now))
             {
                 claimable = record;
             }

@@ -19,13 +19,21 @@ namespace Encryption.Custom.Migration;
 /// <param name="time">The clock of the waits and of the claims' renewal.</param>
 internal sealed class SharedRangeScan(RangeScanRecords records, RangeClaims claims, Func<FeedRange, CancellationToken, Task<RangeScanResult>> scan, TimeProvider time)
 {
+    /// <summary>
+    /// How many ranges one instance scans at once (each page still waits for the instance's budget); default 1. A lone
+    /// instance scanning its ranges one after another pays a claim, a record and a look per range in turn, on top of
+    /// each range's pages (at 100 ms a request, 12,000 documents over 8 ranges surveyed in about 8 s instead of 5).
+    /// </summary>
+    public int Parallelism { get; init; } = 1;
+
     private long _documentsScanned;
+    private int _rangesRecorded;
 
     /// <summary>Documents this instance read in its own range scans (0 for an instance that found the round done).</summary>
     public long DocumentsScanned => Interlocked.Read(ref _documentsScanned);
 
     /// <summary>Ranges this instance scanned and recorded.</summary>
-    public int RangesRecorded { get; private set; }
+    public int RangesRecorded => Volatile.Read(ref _rangesRecorded);
 
     /// <summary>Every range's result of a round numbered above <paramref name="after"/>, shared with the job's other instances.</summary>
     /// <param name="owner">This instance's name (the claims' owner).</param>
@@ -39,40 +47,82 @@ internal sealed class SharedRangeScan(RangeScanRecords records, RangeClaims clai
         string owner, Func<CancellationToken, Task<IReadOnlyList<FeedRange>>> ranges, int after, TimeSpan poll, CancellationToken cancellationToken)
     {
         ScanRound round = await OpenAsync(ranges, cancellationToken).ConfigureAwait(false);
-        while (true)
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var scanning = new Dictionary<int, Task>();
+        try
         {
-            if (round.Number <= after)
+            while (true)
             {
-                round = await NextAsync(round, ranges, cancellationToken).ConfigureAwait(false);
-                continue;
-            }
+                if (round.Number <= after)
+                {
+                    await DrainAsync(scanning).ConfigureAwait(false);
+                    round = await NextAsync(round, ranges, cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
 
-            ScanRound current = round;
-            (List<RangeRecord> found, Dictionary<int, JsonElement> results, long newest) = await TransientFailures.RetryAsync(
-                token => records.ReadRangesAsync(current, token), time, cancellationToken).ConfigureAwait(false);
-            if (!records.IsLive(round, newest))
-            {
-                round = await NextAsync(round, ranges, cancellationToken).ConfigureAwait(false);
-                continue;
-            }
+                ScanRound current = round;
+                (List<RangeRecord> found, Dictionary<int, JsonElement> results, long newest) = await TransientFailures.RetryAsync(
+                    token => records.ReadRangesAsync(current, token), time, cancellationToken).ConfigureAwait(false);
+                if (!records.IsLive(round, newest))
+                {
+                    await DrainAsync(scanning).ConfigureAwait(false);
+                    round = await NextAsync(round, ranges, cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
 
-            RangeChoice choice = claims.Next(found, round.Ranges.Count);
-            if (choice.Kind == RangeChoiceKind.Merge)
-            {
-                return (round, [.. Enumerable.Range(0, round.Ranges.Count).Select(index => results[index])]);
-            }
+                RangeChoice choice = claims.Next(found, round.Ranges.Count, scanning.Keys);
+                if (choice.Kind == RangeChoiceKind.Merge)
+                {
+                    return (round, [.. Enumerable.Range(0, round.Ranges.Count).Select(index => results[index])]);
+                }
 
-            if (choice.Kind == RangeChoiceKind.Wait)
-            {
-                await Task.Delay(poll, time, cancellationToken).ConfigureAwait(false);
-                continue;
-            }
+                // A claim lost to another instance (it wrote the record first) sends this one back to read the records.
+                if (choice.Kind == RangeChoiceKind.Claim && scanning.Count < Parallelism)
+                {
+                    if (await TransientFailures.RetryAsync(token => records.TryClaimAsync(current, choice.Range, owner, token), time, cancellationToken).ConfigureAwait(false) is { } etag)
+                    {
+                        scanning[choice.Range.Index] = ScanAndRecordAsync(round, choice.Range.Index, (owner, etag), stop.Token);
+                    }
 
-            // A claim lost to another instance (it wrote the record first) sends this one back to read the records.
-            if (await TransientFailures.RetryAsync(token => records.TryClaimAsync(current, choice.Range, owner, token), time, cancellationToken).ConfigureAwait(false) is { } etag)
-            {
-                await ScanAndRecordAsync(round, choice.Range.Index, (owner, etag), cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
+
+                // Every range left is claimed (by another instance, or by this one up to its parallelism): while this
+                // instance scans, wait for one of its scans to end; else look again after a poll. Not both: each look is
+                // a query of the records charged to the budget, and looking while scanning under a tight budget starved
+                // the scans' own pages (a run at 10 RU/s never finished its verification).
+                if (scanning.Count == 0)
+                {
+                    await Task.Delay(poll, time, cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
+
+                await Task.WhenAny(scanning.Values).ConfigureAwait(false);
+                await CollectAsync(scanning).ConfigureAwait(false);
             }
+        }
+        finally
+        {
+            // Ended by an exception or a cancellation: the scans still running stop (their claims expire).
+            await stop.CancelAsync().ConfigureAwait(false);
+            await Task.WhenAll(scanning.Values).ContinueWith(static _ => { }, TaskScheduler.Default).ConfigureAwait(false);
+        }
+    }
+
+    // Waits for this instance's scans (of a round it leaves), letting a failure out.
+    private static async Task DrainAsync(Dictionary<int, Task> scanning)
+    {
+        await Task.WhenAll(scanning.Values).ConfigureAwait(false);
+        scanning.Clear();
+    }
+
+    // Forgets the scans that ended, letting a failure out.
+    private static async Task CollectAsync(Dictionary<int, Task> scanning)
+    {
+        foreach ((int index, Task task) in scanning.Where(pair => pair.Value.IsCompleted).ToList())
+        {
+            scanning.Remove(index);
+            await task.ConfigureAwait(false);
         }
     }
 
@@ -129,7 +179,7 @@ internal sealed class SharedRangeScan(RangeScanRecords records, RangeClaims clai
         string last = etag;
         if (await TransientFailures.RetryAsync(token => records.TryRecordAsync(round, index, last, (claim.Owner, result.Write), token), time, cancellationToken).ConfigureAwait(false))
         {
-            RangesRecorded++;
+            Interlocked.Increment(ref _rangesRecorded);
         }
     }
 }
