@@ -20,7 +20,7 @@ namespace Encryption.Custom.Migration;
 /// that cannot be had, count with an unknown type: a migration cannot decrypt those either, so it reports them and
 /// never changes their type. (The tool proves its keys before the survey, so that a missing key fails at once.)
 /// </remarks>
-internal sealed class ContainerSurvey
+internal sealed partial class ContainerSurvey
 {
     private const string Query = "SELECT * FROM c";
 
@@ -103,7 +103,8 @@ internal sealed class ContainerSurvey
         var unavailable = new HashSet<string>(StringComparer.Ordinal);
         try
         {
-            using var iterator = ResumableQueryIterator.Over(container, Query);
+            // One feed range when the survey is shared between instances (SharedRangeScan), else the whole container.
+            using var iterator = ResumableQueryIterator.Over(container, Query, request.Range);
             while (iterator.HasMoreResults)
             {
                 // A failed page is asked for again after a pause, from the last page received (ResumableQueryIterator).

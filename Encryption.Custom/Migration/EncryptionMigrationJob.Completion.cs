@@ -66,7 +66,7 @@ public sealed partial class EncryptionMigrationJob
                     (verification, unexplained) = await ReportingWhileAsync(
                         _copy is { } copy
                             ? VerifyCopyAsync(copy, outstanding, cancellationToken)
-                            : StatusScan.RunAsync(_container, _target, _crypto.Processor.MaxDepth, _budget, Unexplained(outstanding), cancellationToken, _time),
+                            : VerifySharedAsync(cancellationToken),
                         progress,
                         board,
                         activity,
@@ -97,6 +97,12 @@ public sealed partial class EncryptionMigrationJob
 
                 if (step == CompletionStep.Sweep)
                 {
+                    // A shared round names its documents by hash only: the sweeper reads them from their ranges.
+                    if (_copy is null)
+                    {
+                        await ReportingWhileAsync(CollectOutstandingAsync(outstanding, cancellationToken), progress, board, activity, cancellationToken).ConfigureAwait(false);
+                    }
+
                     if (_logger is { } sweepLogger)
                     {
                         EncryptionLog.MigrationSweep(sweepLogger, _options.ProcessorName, outstanding.Count);

@@ -12,7 +12,15 @@ namespace Encryption.Custom;
 /// </summary>
 public sealed partial class EncryptionMigrationJob
 {
+    // How long a range claim of the shared survey is respected without renewal: its owner renews it every third of
+    // this while it scans, so only a stopped or dead owner lets it lapse; then another instance takes the range over.
+    private static readonly TimeSpan s_surveyClaimLifetime = TimeSpan.FromSeconds(30);
+
     private TargetCheck? _targetCheck;
+    private long _surveyedDocuments;
+
+    /// <summary>Documents this instance read in its survey before its first write, in its last run (for the endpoint tests: a shared survey reads each document once over all instances).</summary>
+    internal long SurveyedDocuments => Interlocked.Read(ref _surveyedDocuments);
 
     /// <summary>
     /// Surveys the container and compares it with the target, charged to the job's budget (transient failures start
@@ -28,19 +36,62 @@ public sealed partial class EncryptionMigrationJob
         return check;
     }
 
+    // The whole container by this instance alone: the tool's check, made before the lease container exists.
     private async Task<TargetCheck> SurveyAsync(CancellationToken cancellationToken)
     {
-        ContainerSurvey survey = await TransientFailures.RetryAsync(
-            token => ContainerSurvey.RunAsync(new SurveyRequest(_container, DocumentInspector.For(_options.JsonProcessor), _crypto.Processor.MaxDepth, _encryptor, _target.SourceKeyIds, _target.Policy), _budget, _time, token),
-            _time,
-            cancellationToken).ConfigureAwait(false);
-        return new TargetCheck(survey, TargetComparison.Compare(_target.Policy, survey.Paths, _allowedDecryptPaths, _allowedTypeChangePaths));
+        ContainerSurvey survey = await ScanAsync(range: null, cancellationToken).ConfigureAwait(false);
+        Interlocked.Exchange(ref _surveyedDocuments, survey.TotalDocuments);
+        return Compare(survey);
     }
+
+    // The survey shared by the job's instances through the lease container (SharedRangeScan): each feed range is
+    // surveyed by one instance, and an instance that starts after the survey is done reads its result instead of the
+    // container.
+    private async Task<TargetCheck> SharedSurveyAsync(CancellationToken cancellationToken)
+    {
+        var records = new RangeScanRecords(_leaseContainer, RangeScanRecords.SurveyKind, _options.ProcessorName, ScanFingerprint(), _budget, _time) { IsResult = ContainerSurvey.IsRecord };
+        var shared = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), SurveyRangeAsync, _time);
+        try
+        {
+            (_, IReadOnlyList<System.Text.Json.JsonElement> results) = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, after: 0, SharedScanPoll, cancellationToken).ConfigureAwait(false);
+            return Compare(ContainerSurvey.Merge(results, _target.Policy));
+        }
+        finally
+        {
+            Interlocked.Exchange(ref _surveyedDocuments, shared.DocumentsScanned);
+        }
+    }
+
+    private async Task<RangeScanResult> SurveyRangeAsync(FeedRange range, CancellationToken cancellationToken)
+    {
+        ContainerSurvey survey = await ScanAsync(range, cancellationToken).ConfigureAwait(false);
+        return new RangeScanResult(survey.TotalDocuments, survey.WriteTo);
+    }
+
+    // What a shared scan's results depend on besides the documents: records of another fingerprint are never merged.
+    private string ScanFingerprint() =>
+        RangeScanRecords.Fingerprint($"{_container.Database.Id}/{_container.Id}", _target.Policy, _target.SourceKeyIds, $"{_options.JsonProcessor}/{_crypto.Processor.MaxDepth}");
+
+    // While every range left is claimed by another instance: look again after a progress interval (within 1-5 s; each
+    // look is a query of the round's records, charged to the budget).
+    private TimeSpan SharedScanPoll => TimeSpan.FromMilliseconds(Math.Clamp(_options.ProgressInterval.TotalMilliseconds, 1000, 5000));
+
+    private async Task<IReadOnlyList<FeedRange>> FeedRangesAsync(CancellationToken cancellationToken) =>
+        await TransientFailures.RetryAsync(token => _container.GetFeedRangesAsync(token), _time, cancellationToken).ConfigureAwait(false);
+
+    private Task<ContainerSurvey> ScanAsync(FeedRange? range, CancellationToken cancellationToken) =>
+        TransientFailures.RetryAsync(
+            token => ContainerSurvey.RunAsync(new SurveyRequest(_container, DocumentInspector.For(_options.JsonProcessor), _crypto.Processor.MaxDepth, _encryptor, _target.SourceKeyIds, _target.Policy) { Range = range }, _budget, _time, token),
+            _time,
+            cancellationToken);
+
+    private TargetCheck Compare(ContainerSurvey survey) =>
+        new(survey, TargetComparison.Compare(_target.Policy, survey.Paths, _allowedDecryptPaths, _allowedTypeChangePaths));
 
     // Refuses, before anything is written, a target that takes away what the options did not name.
     private async Task EnsureTargetAllowedAsync(CancellationToken cancellationToken)
     {
-        TargetCheck check = Interlocked.Exchange(ref _targetCheck, null) ?? await SurveyAsync(cancellationToken).ConfigureAwait(false);
+        TargetCheck check = Interlocked.Exchange(ref _targetCheck, null) ?? await SharedSurveyAsync(cancellationToken).ConfigureAwait(false);
 
         // In place, a document keeps its address: a target that would change a stored id or partition key, judged from
         // what the survey found stored there, is refused before the first write (the copy is the way to such a target).

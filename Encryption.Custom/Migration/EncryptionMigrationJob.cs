@@ -145,6 +145,10 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
             using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _disposed.Token);
             await PrepareAsync(stop.Token).ConfigureAwait(false);
             await EnsureTargetAllowedAsync(stop.Token).ConfigureAwait(false);
+            if (_copy is null)
+            {
+                await PrepareVerificationAsync(stop.Token).ConfigureAwait(false);
+            }
             ChangeFeedProcessor processor = await StartProcessorAsync(stop.Token).ConfigureAwait(false);
             if (_logger is { } logger)
             {

@@ -21,6 +21,10 @@ internal sealed class ResumableQueryIterator(Func<string?, FeedIterator> create)
     public static ResumableQueryIterator Over(Container container, string query) =>
         new(continuation => container.GetItemQueryStreamIterator(query, continuation));
 
+    /// <summary>Over <paramref name="range"/> of <paramref name="container"/> (all of it when null) with <paramref name="query"/>, as stream pages.</summary>
+    public static ResumableQueryIterator Over(Container container, string query, FeedRange? range) =>
+        range is null ? Over(container, query) : new(continuation => container.GetItemQueryStreamIterator(range, new QueryDefinition(query), continuation));
+
     /// <summary>
     /// The next page. After an answer that <see cref="TransientFailures.IsTransient(System.Net.HttpStatusCode)"/>, the
     /// next call asks again for the page after the last one that succeeded.

@@ -29,21 +29,32 @@ internal static class StatusScan
     /// <param name="cancellationToken">Cancels the scan.</param>
     /// <param name="time">The clock of the pauses before a failed page is asked for again (default the system's).</param>
     /// <exception cref="CosmosException">The service refused the query.</exception>
-    public static async Task<(EncryptionMigrationStatus Status, long Unexplained)> RunAsync(
+    public static Task<(EncryptionMigrationStatus Status, long Unexplained)> RunAsync(
         Container container,
         MigrationTarget target,
         int maxDepth,
         RequestUnitBudget? budget,
         UnexplainedSearch? unexplained,
         CancellationToken cancellationToken,
-        TimeProvider? time = null)
+        TimeProvider? time = null) =>
+        RunAsync((container, null), target, maxDepth, budget, unexplained, time ?? TimeProvider.System, cancellationToken);
+
+    /// <summary>As the other overload, over one feed range of the container (<paramref name="scope"/>'s range) or all of it (null).</summary>
+    public static async Task<(EncryptionMigrationStatus Status, long Unexplained)> RunAsync(
+        (Container Container, FeedRange? Range) scope,
+        MigrationTarget target,
+        int maxDepth,
+        RequestUnitBudget? budget,
+        UnexplainedSearch? unexplained,
+        TimeProvider time,
+        CancellationToken cancellationToken)
     {
         var tally = new Tally { ChecksEncryptionTypes = target.ChecksEncryptionTypes, Search = unexplained };
-        using var iterator = ResumableQueryIterator.Over(container, Query);
+        using var iterator = ResumableQueryIterator.Over(scope.Container, Query, scope.Range);
         while (iterator.HasMoreResults)
         {
             // A failed page is asked for again after a pause, from the last page received (ResumableQueryIterator).
-            using ResponseMessage response = await iterator.ReadNextSettledAsync(budget, charge => tally.RequestUnits += charge, time ?? TimeProvider.System, cancellationToken).ConfigureAwait(false);
+            using ResponseMessage response = await iterator.ReadNextSettledAsync(budget, charge => tally.RequestUnits += charge, time, cancellationToken).ConfigureAwait(false);
             response.EnsureSuccessStatusCode();
             using var copy = new MemoryStream();
             await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);

@@ -21,4 +21,8 @@ internal sealed record SurveyRequest(
     int MaxDepth,
     Encryptor? Encryptor,
     IReadOnlyCollection<string> KeyIds,
-    ContainerEncryptionPolicy? Target = null);
+    ContainerEncryptionPolicy? Target = null)
+{
+    /// <summary>The part of the container surveyed (one of its feed ranges, <see cref="SharedRangeScan"/>), or <see langword="null"/> for all of it.</summary>
+    public FeedRange? Range { get; init; }
+}

@@ -100,6 +100,16 @@ internal static class MigrationScenario
         return documents;
     }
 
+    /// <summary>
+    /// That the lease container holds no change feed lease and no activity record: nothing but the shared survey's
+    /// records (a refused run surveyed the container, through the lease container, and started no processor).
+    /// </summary>
+    public static async Task AssertNoLeaseAsync(Container leases, CancellationToken cancellationToken)
+    {
+        Dictionary<string, JObject> stored = await ReadStoredAsync(leases, cancellationToken);
+        Assert.All(stored.Values, record => Assert.StartsWith("encryption-migration-survey", (string?)record["kind"] ?? "(a lease)", StringComparison.Ordinal));
+    }
+
     /// <summary>Every document read through <paramref name="container"/> (decrypting), by id.</summary>
     public static Task<Dictionary<string, JObject>> ReadDecryptedAsync(Container container, CancellationToken cancellationToken) =>
         ReadStoredAsync(container, cancellationToken);

@@ -33,7 +33,7 @@ public sealed record MigrationEstimate(
     double Seconds,
     double RequestUnits)
 {
-    /// <summary>Of <see cref="Seconds"/>, the busiest instance's survey and verification scans.</summary>
+    /// <summary>Of <see cref="Seconds"/>, the busiest instance's scans: its part of the shared survey, and its verification.</summary>
     public double ScanSeconds { get; init; }
 
     /// <summary><see cref="Seconds"/> in hours.</summary>

@@ -10,11 +10,14 @@ namespace Encryption.Custom.Performance.Tests.Migration.Model;
 /// leases        = ⌈P ÷ instances⌉ for the busiest instance (instances beyond P hold none)
 /// rate          = min(parallelism ÷ latency, cores ÷ CPU per document,
 ///                     (RU/s ÷ instances) ÷ RU per document, leases × (RU/s ÷ P) ÷ RU per document)
-/// scans         = scans per instance × documents × RU per read ÷ (RU/s ÷ instances)
-/// time          = scans + leases × (documents ÷ P) ÷ rate
+/// shared scans  = scans per job × ⌈P ÷ min(instances, P)⌉ × (documents ÷ P) × RU per read ÷ (RU/s ÷ instances)
+/// own scans     = scans per instance × documents × RU per read ÷ (RU/s ÷ instances)
+/// time          = shared scans + own scans + leases × (documents ÷ P) ÷ rate
 /// </code>
-/// Every instance surveys the container before its first write and verifies it at its end, each a scan of every
-/// document under its own budget share, so adding instances shortens the rewriting but lengthens each one's scans.
+/// The survey before the first write and the verification at the end are shared: each feed range (one per physical
+/// partition) is scanned by one instance, so the job reads the container once per scan at about the container's whole
+/// budget, whatever the instance count. Scans per instance (a job whose instances each verify everything) grow with
+/// the instances: adding instances then shortens the rewriting but lengthens each one's scans.
 /// Documents are assumed spread evenly over partitions (a hash partition key); Cosmos DB divides a container's
 /// throughput evenly among its physical partitions; each instance's budget is an equal share of the container's
 /// (instances do not share a budget: docs/migration.md, "Budget").
@@ -50,9 +53,11 @@ public static class MigrationModel
         (double rate, MigrationBound bound) = ceilings.MinBy(c => c.Rate);
 
         double documentsPerLease = (double)workload.Documents / partitions;
-        double scanSeconds = workload.ScansPerInstance * workload.Documents * workload.ReadRequestUnits / (workload.ContainerRequestUnitsPerSecond / workload.Instances);
+        double share = workload.ContainerRequestUnitsPerSecond / workload.Instances;
+        double sharedScanSeconds = workload.ScansPerJob * leases * documentsPerLease * workload.ReadRequestUnits / share;
+        double scanSeconds = sharedScanSeconds + (workload.ScansPerInstance * workload.Documents * workload.ReadRequestUnits / share);
         double seconds = scanSeconds + (leases * documentsPerLease / rate);
-        double requestUnits = (workload.Documents * ruPerDocument) + (workload.Instances * workload.ScansPerInstance * workload.Documents * workload.ReadRequestUnits);
+        double requestUnits = (workload.Documents * ruPerDocument) + (((workload.Instances * workload.ScansPerInstance) + workload.ScansPerJob) * workload.Documents * workload.ReadRequestUnits);
         return new MigrationEstimate(partitions, active, leases, rate, bound, seconds, requestUnits) { ScanSeconds = scanSeconds };
     }
 
@@ -80,8 +85,8 @@ public static class MigrationModel
     {
         ArgumentNullException.ThrowIfNull(workload);
         // One instance's request units: the rewriting and its scans. More instances scan more, so the search goes well
-        // past this floor (the scans of each instance grow with the instances, the rewriting's time shrinks).
-        double floor = workload.Documents * (workload.RequestUnitsPerDocument + (workload.ScansPerInstance * workload.ReadRequestUnits)) / deadline.TotalSeconds;
+        // past this floor (the verification of each instance grows with the instances, the rewriting's time shrinks).
+        double floor = workload.Documents * (workload.RequestUnitsPerDocument + ((workload.ScansPerInstance + workload.ScansPerJob) * workload.ReadRequestUnits)) / deadline.TotalSeconds;
         for (double budget = Math.Ceiling(floor / 1000) * 1000; budget <= floor * 64; budget += Math.Max(1000, Math.Floor(budget / 100_000) * 1000))
         {
             if (FewestInstancesWithin(workload with { ContainerRequestUnitsPerSecond = budget }, deadline, maxInstances) is int instances)

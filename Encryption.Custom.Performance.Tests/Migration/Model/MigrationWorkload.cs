@@ -35,11 +35,19 @@ public sealed record MigrationWorkload
     public double ReadsPerDocument { get; init; } = 2;
 
     /// <summary>
-    /// Whole-container scans each instance makes on top of the rewriting: the survey before its first write and the
-    /// verification at its end, each a query over every document charged to that instance's budget (today every
-    /// instance makes both; docs/migration.md, "A billion documents").
+    /// Whole-container scans each instance makes on its own on top of the rewriting, each a query over every document
+    /// charged to that instance's budget. None since the survey and the verification are shared (<see cref="ScansPerJob"/>);
+    /// set it to 1 for a job whose instances each verify the whole container (the job before the shared verification).
     /// </summary>
-    public double ScansPerInstance { get; init; } = 2;
+    public double ScansPerInstance { get; init; }
+
+    /// <summary>
+    /// Whole-container scans made once per job, split by feed range over the instances (each range by one instance,
+    /// under that instance's budget share): the survey before the first write and one verification round at the end
+    /// (docs/migration.md, "Scans shared by the instances"). A job whose verification finds documents to sweep makes
+    /// another round after the sweep.
+    /// </summary>
+    public double ScansPerJob { get; init; } = 2;
 
     /// <summary>Round-trip time of one replace as a client sees it, in milliseconds (same region: a few ms).</summary>
     public double WriteLatencyMilliseconds { get; init; } = 6;

@@ -11,8 +11,8 @@ public sealed class MigrationModelTests
     public void Estimate_Defaults_PartitionsBySizeAndTenInstancesLatencyBound()
     {
         // 1e9 × 1,024 B ÷ 50 GiB (53,687,091,200 B) = 19.07 → 20 partitions by size; by throughput 150,000 ÷ 10,000
-        // = 15. Latency: 8 in flight ÷ 6 ms = 1,333 documents/s. Each instance first scans the container twice (survey,
-        // verification) at its budget share, 150,000 ÷ 10 RU/s.
+        // = 15. Latency: 8 in flight ÷ 6 ms = 1,333 documents/s. The survey and the verification are shared: in each,
+        // the busiest instance scans its 2 of the 20 ranges (5e7 documents each) at its budget share, 150,000 ÷ 10 RU/s.
         MigrationEstimate estimate = MigrationModel.Estimate(s_billion with { Instances = 10 });
 
         Assert.Equal(20, estimate.PhysicalPartitions);
@@ -20,9 +20,25 @@ public sealed class MigrationModelTests
         Assert.Equal(2, estimate.MostLeasesPerInstance);
         Assert.Equal(MigrationBound.Latency, estimate.Bound);
         Assert.Equal(8 / 0.006, estimate.DocumentsPerSecondPerInstance, 6);
-        Assert.Equal(2 * 1e9 / 15_000, estimate.ScanSeconds, 3);
-        Assert.Equal((2 * 1e9 / 15_000) + (2 * (1e9 / 20) / (8 / 0.006)), estimate.Seconds, 3);
-        Assert.Equal((1e9 * 10) + (10 * 2 * 1e9), estimate.RequestUnits);
+        double scans = 2 * (2 * 5e7 / 15_000);
+        Assert.Equal(scans, estimate.ScanSeconds, 3);
+        Assert.Equal(scans + (2 * (1e9 / 20) / (8 / 0.006)), estimate.Seconds, 3);
+        Assert.Equal((1e9 * 10) + (2 * 1e9), estimate.RequestUnits);
+    }
+
+    [Fact]
+    public void Estimate_TheSharedSurvey_TakesAboutOneScanAtTheWholeBudget_WhateverTheInstanceCount()
+    {
+        // With ranges spread evenly (instances dividing the partitions), one survey of 1e9 RU at 150,000 RU/s.
+        MigrationWorkload surveyOnly = s_billion with { ScansPerJob = 1 };
+
+        foreach (int instances in new[] { 1, 2, 4, 5, 10, 20 })
+        {
+            Assert.Equal(1e9 / 150_000, MigrationModel.Estimate(surveyOnly with { Instances = instances }).ScanSeconds, 3);
+        }
+
+        // Three instances over 20 ranges: the busiest surveys 7 of them at a third of the budget.
+        Assert.Equal(7 * 5e7 / 50_000, MigrationModel.Estimate(surveyOnly with { Instances = 3 }).ScanSeconds, 3);
     }
 
     [Fact]
@@ -47,7 +63,8 @@ public sealed class MigrationModelTests
         Assert.Equal(5, estimate.PhysicalPartitions);
         Assert.Equal(1, estimate.MostLeasesPerInstance);
         Assert.Equal(10_000.0 / 10, estimate.DocumentsPerSecondPerInstance, 6);
-        Assert.Equal((2 * 1e6 / 10_000) + (200_000 / (10_000.0 / 10)), estimate.Seconds, 3);
+        // Its share of the survey and of the verification (1 of 5 ranges each) at a fifth of the budget, then its lease.
+        Assert.Equal((2 * 200_000 / 10_000.0) + (200_000 / (10_000.0 / 10)), estimate.Seconds, 3);
     }
 
     [Fact]
@@ -62,16 +79,17 @@ public sealed class MigrationModelTests
     [Fact]
     public void FewestInstancesWithin_IsTheFirstCountThatMakesIt_AndNoneWhenTheScansOrTheBudgetBind()
     {
-        // With one survey and one verification per job rather than per instance (scans counted as none here), ten
-        // instances make it; with every instance scanning twice, as the job does today, no count does: each instance
-        // added shortens the rewriting and lengthens every instance's scans (3.7 h each at one instance).
-        MigrationWorkload sharedScans = s_billion with { ScansPerInstance = 0 };
+        // With the survey and the verification shared (two scans per job, none per instance: the defaults), a count
+        // makes it; with every instance verifying on its own, as the job did before, no count does: each instance
+        // added shortens the rewriting and lengthens every instance's verification (1.9 h per instance at 150,000 RU/s).
+        MigrationWorkload sharedScans = s_billion;
         int? fewest = MigrationModel.FewestInstancesWithin(sharedScans, TimeSpan.FromHours(24));
 
         Assert.NotNull(fewest);
+        Assert.Equal(20, fewest.Value); // 22.2 h: one lease each, at its budget share of 7,500 RU/s
         Assert.True(MigrationModel.Estimate(sharedScans with { Instances = fewest.Value }).Hours <= 24);
         Assert.All(Enumerable.Range(1, fewest.Value - 1), n => Assert.True(MigrationModel.Estimate(sharedScans with { Instances = n }).Hours > 24));
-        Assert.Null(MigrationModel.FewestInstancesWithin(s_billion, TimeSpan.FromHours(24), maxInstances: 64));
+        Assert.Null(MigrationModel.FewestInstancesWithin(s_billion with { ScansPerInstance = 1, ScansPerJob = 1 }, TimeSpan.FromHours(24), maxInstances: 64));
 
         // 1e10 RU in 24 h need 115,741 RU/s: 100,000 cannot make it with any number of instances.
         Assert.Null(MigrationModel.FewestInstancesWithin(sharedScans with { ContainerRequestUnitsPerSecond = 100_000 }, TimeSpan.FromHours(24), maxInstances: 64));
