@@ -1,10 +1,7 @@
-using System.Buffers;
 using System.Text.Json;
-using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Errors;
 using Encryption.Custom.Json.Rules;
 using Encryption.Custom.Json.Text;
-using Encryption.Custom.Json.WireFormat;
 
 namespace Encryption.Custom.Json.Streaming;
 
@@ -115,27 +112,4 @@ internal interface ISelectedValueSink
     /// <summary>Takes the value the reader is on (its first token; not <c>null</c>) and leaves the reader on its last token.</summary>
     /// <returns>The number of bytes written for it (and for the verbatim bytes before it).</returns>
     long Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule);
-}
-
-/// <summary>
-/// Encrypts each selected value at once: the bytes since the last one copied verbatim, the value written as its cell
-/// (with its query tokens, and its step in the document commitment's chain).
-/// </summary>
-internal struct CellWriter : ISelectedValueSink
-{
-    /// <summary>The first input byte not yet written.</summary>
-    public int Cursor;
-
-    /// <summary>The document commitment's chain (unused unless the plan commits).</summary>
-    public CommitmentChain Chain;
-
-    public long Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule)
-    {
-        int start = (int)reader.TokenStartIndex;
-        pass.Output.Write(pass.Document[Cursor..start]);
-        long written = start - Cursor;
-        written += StreamEncryptor.EncryptValue(ref reader, pass.Document, pass.Output, pass.Key, new CellTarget(pass.Plan, rule, pass.Binding, pass.Plan.GetQueryTokens(rule), StreamEncryptor.TokensOf(pass.Plan, rule, pass.Tokens)), pass.MaxDepth, ref Chain);
-        Cursor = (int)reader.BytesConsumed;
-        return written;
-    }
 }

@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text.Json;
 using Encryption.Custom.Crypto.Binding;
 using Encryption.Custom.Json.Errors;
@@ -12,22 +11,20 @@ namespace Encryption.Custom.Json.Streaming;
 
 // The one loop over a document's top-level records (DocumentScanner: the fast scan or the reader), for every plan:
 // top-level paths, nested selectors (a reader over the one value they start at), query tokens and the document
-// commitment. Only the values to encrypt are looked at again.
+// commitment. Only the values to encrypt are looked at again; a sink writes each at once (CellWriter) or gathers it
+// for a batch (ValueBatch).
 internal static partial class StreamEncryptor
 {
-    /// <summary>Encrypts a scanned document value by value; the batched encrypt writes and throws the same.</summary>
-    private static void EncryptRecords(scoped in DocumentEncryption pass, scoped Span<byte> encrypted, DecryptionScan scan)
+    /// <summary>
+    /// Encrypts a scanned document: every check, error and output-length check in document order, each value handed
+    /// to <paramref name="sink"/> (written at once, or gathered for a batch), then the tail.
+    /// </summary>
+    private static void EncryptRecords<TSink>(scoped in DocumentEncryption pass, scoped Span<byte> encrypted, DecryptionScan scan, ref TSink sink)
+        where TSink : IValueSink, allows ref struct
     {
         ReadOnlySpan<byte> document = pass.Document;
-        IBufferWriter<byte> output = pass.Output;
         EncryptionPlan plan = pass.Plan;
-
-        // The document commitment's chain (wire-format.md "Document commitment"): one SHA-256 step per cell, in the
-        // order cells are written, which is document order. On the stack; unused unless the plan commits.
-        var chain = default(CommitmentChain);
         ref DocumentRecord root = ref scan.Documents[0];
-        long written = 0;
-        int cursor = 0;
         int lastValueEnd = root.Start + 1;
 
         // The top-level names nested selectors start at (at most SelectorRules.MaxNestedSelectors): one bit each.
@@ -37,6 +34,7 @@ internal static partial class StreamEncryptor
         {
             ref PropertyRecord property = ref scan.Properties[i];
             int pathIndex = ClassifyScanned(document, scan, plan, in property, encrypted, out int nestedRoot);
+            lastValueEnd = property.ValueEnd;
             if (nestedRoot >= 0)
             {
                 if ((nestedSeen & (1UL << nestedRoot)) != 0)
@@ -45,44 +43,34 @@ internal static partial class StreamEncryptor
                 }
 
                 nestedSeen |= 1UL << nestedRoot;
-                output.Write(document[cursor..property.ValueStart]);
-                written += property.ValueStart - cursor;
-                written += WalkNested(pass, in property, plan.NestedSelectors.GetChild(nestedRoot), encrypted, out int consumed, ref chain);
-                cursor = property.ValueStart + consumed;
-                lastValueEnd = property.ValueEnd;
-                CheckOutputLength(written + (document.Length - cursor), pass.MaxLength);
-                continue;
+                WalkNested(pass, in property, plan.NestedSelectors.GetChild(nestedRoot), encrypted, ref sink);
             }
-
-            if (pathIndex < 0)
+            else if (pathIndex >= 0)
             {
-                lastValueEnd = property.ValueEnd;
+                sink.TakeTopLevel(pass, in property, pathIndex);
+            }
+            else
+            {
                 continue;
             }
 
-            output.Write(document[cursor..property.ValueStart]);
-            written += property.ValueStart - cursor;
-            written += EncryptScannedValue(pass, in property, pathIndex, ref chain);
-            cursor = lastValueEnd = property.ValueEnd;
-            CheckOutputLength(written + (document.Length - cursor), pass.MaxLength);
+            CheckOutputLength(sink.Written + (document.Length - sink.Cursor), pass.MaxLength);
         }
 
-        WriteTail(pass, encrypted, root.PropertyCount > 0, cursor, lastValueEnd, written, chain);
+        sink.Finish(pass);
+        WriteTail(pass, encrypted, root.PropertyCount > 0, sink.Cursor, lastValueEnd, sink.Written, sink.Chain);
     }
 
     // A top-level value nested selectors start at, walked by a reader over that value alone (the scan judged the
-    // whole document, so the reader only finds the selected values). The walk's offsets are the value's own; one
-    // level of depth is already spent on the root.
-    private static long WalkNested(scoped in DocumentEncryption pass, in PropertyRecord property, SelectorNode node, scoped Span<byte> encrypted, out int consumed, ref CommitmentChain chain)
+    // whole document, so the reader only finds the selected values); the sink takes each one.
+    private static void WalkNested<TSink>(scoped in DocumentEncryption pass, in PropertyRecord property, SelectorNode node, scoped Span<byte> encrypted, ref TSink sink)
+        where TSink : IValueSink, allows ref struct
     {
         DocumentEncryption inner = ValuePass(pass, property.ValueStart, property.ValueEnd);
         var reader = new Utf8JsonReader(inner.Document, JsonDepth.ReaderOptions(inner.MaxDepth, 0));
         reader.Read();
-        var writer = new CellWriter { Chain = chain };
-        long written = NestedEncryptor.Walk(ref reader, inner, node, encrypted, ref writer);
-        consumed = writer.Cursor;
-        chain = writer.Chain;
-        return written;
+        sink.Offset = property.ValueStart;
+        NestedEncryptor.Walk(ref reader, inner, node, encrypted, ref sink);
     }
 
     // The document's encryption over one top-level value: its offsets are the value's own, and one level of depth
@@ -101,7 +89,7 @@ internal static partial class StreamEncryptor
 
     // Unescaped strings and booleans are encrypted from the scan's bytes; numbers, escaped strings and containers
     // through a reader over the value alone, so that they follow the one mapping from JSON value to plaintext.
-    private static int EncryptScannedValue(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex, ref CommitmentChain chain)
+    internal static int EncryptScannedValue(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex, ref CommitmentChain chain)
     {
         ReadOnlySpan<byte> document = pass.Document;
         var cell = new CellTarget(pass.Plan, pathIndex, pass.Binding, pass.Plan.GetQueryTokens(pathIndex), TokensOf(pass.Plan, pathIndex, pass.Tokens));

@@ -89,7 +89,8 @@ internal static partial class StreamEncryptor
             }
             else
             {
-                EncryptRecords(pass, encrypted, scan);
+                var writer = new CellWriter(document);
+                EncryptRecords(pass, encrypted, scan, ref writer);
             }
         }
         catch (JsonException exception)

@@ -23,7 +23,7 @@ namespace Encryption.Custom.Json.Streaming;
 /// the caller makes the same output-length checks at the same places. The plaintext arena is wiped after each batch
 /// and by <see cref="WipePlainTexts"/> on failure.
 /// </remarks>
-internal ref struct ValueBatch : ISelectedValueSink
+internal ref struct ValueBatch : IValueSink
 {
     /// <summary>The most values one batch holds.</summary>
     public const int Capacity = 64;
@@ -61,14 +61,18 @@ internal ref struct ValueBatch : ISelectedValueSink
         _places = places;
     }
 
-    /// <summary>The first document byte after the last value gathered (or 0).</summary>
+    /// <inheritdoc/>
     public int Cursor { get; private set; }
 
-    /// <summary>The output bytes up to <see cref="Cursor"/>, as the value-by-value loop counts them.</summary>
+    /// <inheritdoc/>
     public long Written { get; private set; }
 
-    /// <summary>Where the value a nested walk is on starts in the document (its reader's offsets are the value's own).</summary>
+    /// <inheritdoc/>
     public int Offset { get; set; }
+
+    /// <inheritdoc/>
+    /// <remarks>Always empty: the document commitment comes only with bound cells, which the batch does not take.</remarks>
+    public readonly Crypto.Binding.CommitmentChain Chain => default;
 
     /// <summary>How long each arena must be for a document of <paramref name="documentLength"/> bytes under <paramref name="plan"/>.</summary>
     /// <remarks>
@@ -88,7 +92,7 @@ internal ref struct ValueBatch : ISelectedValueSink
     }
 
     /// <summary>Gathers a top-level value the scan recorded (unescaped strings and booleans from its bytes).</summary>
-    public void Add(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex)
+    public void TakeTopLevel(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex)
     {
         Span<byte> plainText = Reserve(pass, property.ValueStart, property.ValueEnd - property.ValueStart);
         int length;
@@ -130,7 +134,7 @@ internal ref struct ValueBatch : ISelectedValueSink
     }
 
     /// <summary>Encrypts and writes what is gathered (the values are then written up to <see cref="Cursor"/>).</summary>
-    public void Flush(scoped in DocumentEncryption pass)
+    public void Finish(scoped in DocumentEncryption pass)
     {
         if (_count == 0)
         {
@@ -169,7 +173,7 @@ internal ref struct ValueBatch : ISelectedValueSink
     {
         if (_count == Capacity)
         {
-            Flush(pass);
+            Finish(pass);
         }
 
         Written += valueStart - Cursor;
