@@ -41,14 +41,12 @@ internal ref struct CellWriter : IValueSink
     }
 
     /// <inheritdoc/>
-    public long Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule)
+    public void Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule)
     {
-        long before = Written;
         Gap(pass.Output, Offset + (int)reader.TokenStartIndex);
         var cell = new CellTarget(pass.Plan, rule, pass.Binding, pass.Plan.GetQueryTokens(rule), StreamEncryptor.TokensOf(pass.Plan, rule, pass.Tokens));
         Written += StreamEncryptor.EncryptValue(ref reader, pass.Document, pass.Output, pass.Key, cell, pass.MaxDepth, ref _chain);
         Cursor = Offset + (int)reader.BytesConsumed;
-        return Written - before;
     }
 
     /// <inheritdoc/>

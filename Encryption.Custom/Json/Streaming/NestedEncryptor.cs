@@ -24,50 +24,47 @@ internal static class NestedEncryptor
     /// <param name="pass">The document's encryption: its plan holds the paths, its depth limit applies.</param>
     /// <param name="node">The selector node for this value.</param>
     /// <param name="flags">Per path: set to <see cref="EncryptionPlan.EncryptedFlag"/> when a value of it was encrypted.</param>
-    /// <param name="sink">What happens at each selected value: encrypted and written at once, or gathered for a batch.</param>
-    /// <returns>The number of bytes the sink wrote.</returns>
-    public static long Walk<TSink>(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, SelectorNode node, scoped Span<byte> flags, ref TSink sink)
+    /// <param name="sink">What happens at each selected value: encrypted and written at once, or gathered for a batch (the sink counts the output).</param>
+    public static void Walk<TSink>(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, SelectorNode node, scoped Span<byte> flags, ref TSink sink)
         where TSink : ISelectedValueSink, allows ref struct
     {
         if (node.IsLeaf)
         {
             if (reader.TokenType == JsonTokenType.Null)
             {
-                return 0;
+                return;
             }
 
             int rule = node.RuleIndex;
-            long written = sink.Take(ref reader, pass, rule);
+            sink.Take(ref reader, pass, rule);
             flags[rule] = EncryptionPlan.EncryptedFlag;
-            return written;
+            return;
         }
 
         if (reader.TokenType == JsonTokenType.StartObject && node.ChildCount > 0)
         {
-            return WalkObject(ref reader, pass, node, flags, ref sink);
+            WalkObject(ref reader, pass, node, flags, ref sink);
+            return;
         }
 
         if (reader.TokenType == JsonTokenType.StartArray && node.Elements is { } elements)
         {
             JsonDepth.Check(reader.CurrentDepth, pass.MaxDepth, 0);
-            long written = 0;
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                written += Walk(ref reader, pass, elements, flags, ref sink);
+                Walk(ref reader, pass, elements, flags, ref sink);
             }
 
-            return written;
+            return;
         }
 
         JsonDepth.SkipValue(ref reader, pass.MaxDepth, 0);
-        return 0;
     }
 
-    private static long WalkObject<TSink>(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, SelectorNode node, scoped Span<byte> flags, ref TSink sink)
+    private static void WalkObject<TSink>(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, SelectorNode node, scoped Span<byte> flags, ref TSink sink)
         where TSink : ISelectedValueSink, allows ref struct
     {
         JsonDepth.Check(reader.CurrentDepth, pass.MaxDepth, 0);
-        long written = 0;
 
         // A node has at most SelectorRules.MaxNestedSelectors children: one bit each.
         ulong seen = 0;
@@ -93,10 +90,8 @@ internal static class NestedEncryptor
             }
 
             seen |= 1UL << child;
-            written += Walk(ref reader, pass, next, flags, ref sink);
+            Walk(ref reader, pass, next, flags, ref sink);
         }
-
-        return written;
     }
 
     private static void ThrowCaseVariant(ref Utf8JsonReader reader, EncryptionPlan plan, SelectorNode variant)
@@ -110,6 +105,5 @@ internal static class NestedEncryptor
 internal interface ISelectedValueSink
 {
     /// <summary>Takes the value the reader is on (its first token; not <c>null</c>) and leaves the reader on its last token.</summary>
-    /// <returns>The number of bytes written for it (and for the verbatim bytes before it).</returns>
-    long Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule);
+    void Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule);
 }

@@ -123,14 +123,12 @@ internal ref struct ValueBatch : IValueSink
     }
 
     /// <summary>Gathers a value a nested selector picks (the reader over the value <see cref="Offset"/> starts).</summary>
-    public long Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule)
+    public void Take(ref Utf8JsonReader reader, scoped in DocumentEncryption pass, int rule)
     {
-        long before = Written;
         int start = Offset + (int)reader.TokenStartIndex;
         Span<byte> plainText = Reserve(pass, start, pass.Document.Length - (int)reader.TokenStartIndex);
         int length = FromReader(ref reader, pass.Document, pass, rule, plainText, out TypeMarker marker);
         Commit(pass, rule, marker, length, Offset + (int)reader.BytesConsumed);
-        return Written - before;
     }
 
     /// <summary>Encrypts and writes what is gathered (the values are then written up to <see cref="Cursor"/>).</summary>
