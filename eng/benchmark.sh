@@ -48,12 +48,13 @@ fi
 
 if [[ -z ${SKIP_SCALING:-} ]]; then
   step "scaling check"
-  # Ratios of CPU time within one run: a loaded machine slows every size alike, a quadratic lookup does not.
+  # Ratios of CPU time within one run, built to hold at load 20-30 (docs/benchmarks.md, "A scaling check that holds
+  # under load"; eng/load.sh makes such a load): a loaded machine slows every size alike, a quadratic lookup does not.
   # A 64 MB young generation: a VM that reports no cache size gets a 256 KB one, and the Newtonsoft processor's tree
   # (4.4 MB allocated per 256 KB document) is then promoted by young collections mid-operation, which made its judged
   # 64 KB -> 256 KB step measure the collector (3.8-13x from run to run on the same build) instead of our code (3.5x
-  # with this setting; every Newtonsoft step up to 4 MB is then judged, and measured 3.8-4.6x). The stream processor
-  # allocates nothing, so it is unaffected. docs/benchmarks.md has the runs with and without it.
+  # with this setting). The stream processor allocates nothing, so it is unaffected. docs/benchmarks.md has the runs
+  # with and without it.
   DOTNET_TC_CallCountingDelayMs=0 DOTNET_GCgen0size=0x4000000 \
     dotnet run -c Release --no-build --project "$project" -- ScalingCheck || status=1
 fi

@@ -8,7 +8,8 @@ namespace Encryption.Custom.Performance.Tests.Scaling;
 /// <summary>
 /// One operation in a loop for a sampling profiler to watch: <c>DOTNET_PerfMapEnabled=1 perf record -g dotnet
 /// bin/Release/net10.0/Encryption.Custom.Performance.Tests.dll HotLoop stream encrypt mixed 8192 10</c> (processor,
-/// operation, shape, size, seconds). With <c>crypto</c> as the processor it runs the crypto-only workload of the
+/// operation, shape, size, seconds, and optionally how many copies of the document the runs rotate over, as the
+/// scaling check's do). With <c>crypto</c> as the processor it runs the crypto-only workload of the
 /// efficiency ratio instead (the same AEAD calls without JSON), so the two profiles can be set side by side.
 /// </summary>
 public static class HotLoop
@@ -19,14 +20,16 @@ public static class HotLoop
     {
         ArgumentNullException.ThrowIfNull(args);
         bool cryptoOnly = args.Length > 0 && string.Equals(args[0], "crypto", StringComparison.OrdinalIgnoreCase);
-        if (args.Length != 5
+        int copies = 1;
+        if (args.Length is not (5 or 6)
             || !(cryptoOnly || Enum.TryParse(args[0], ignoreCase: true, out JsonProcessor _))
             || !Enum.TryParse(args[1], ignoreCase: true, out ScalingOperation operation)
             || !Enum.TryParse(args[2], ignoreCase: true, out DocumentShape shape)
             || !int.TryParse(args[3], NumberStyles.None, CultureInfo.InvariantCulture, out int size) || size < BenchmarkDocuments.MinimumSize
-            || !int.TryParse(args[4], NumberStyles.None, CultureInfo.InvariantCulture, out int seconds) || seconds < 1)
+            || !int.TryParse(args[4], NumberStyles.None, CultureInfo.InvariantCulture, out int seconds) || seconds < 1
+            || (args.Length == 6 && (!int.TryParse(args[5], NumberStyles.None, CultureInfo.InvariantCulture, out copies) || copies < 1)))
         {
-            Console.Error.WriteLine($"usage: {Name} stream|newtonsoft|crypto encrypt|decrypt mixed|published|lookup|nested|bound|committed|tokens <bytes> <seconds>");
+            Console.Error.WriteLine($"usage: {Name} stream|newtonsoft|crypto encrypt|decrypt mixed|published|lookup|nested|bound|committed|tokens <bytes> <seconds> [copies]");
             return 2;
         }
 
@@ -34,7 +37,7 @@ public static class HotLoop
         using var key = DataEncryptionKey.Generate(CosmosEncryptionAlgorithm.MdeAeadAes256CbcHmac256Randomized);
         // Recorded only for the crypto-only loop: the recording key wraps the DEK, which documents with query tokens refuse.
         DocumentCryptoWorkload? workload = cryptoOnly ? DocumentCryptoWorkload.Record(document, key) : null;
-        using var scalingCase = cryptoOnly ? null : new ScalingCase(Enum.Parse<JsonProcessor>(args[0], ignoreCase: true), operation, document);
+        using var scalingCase = cryptoOnly ? null : new ScalingCase(Enum.Parse<JsonProcessor>(args[0], ignoreCase: true), operation, document, copies);
         Func<int> run = scalingCase is not null ? scalingCase.Run : operation == ScalingOperation.Encrypt ? workload!.EncryptAll : workload!.DecryptAll;
         long count = 0;
         long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);

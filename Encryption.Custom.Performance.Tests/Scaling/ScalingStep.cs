@@ -21,6 +21,7 @@ public sealed record ScalingStep(
     double SmallFullCollections,
     double LargeFullCollections,
     double MaxStepPerFourfold,
+    bool ThreadClock,
     bool Judged = true)
 {
     public double SizeRatio => LargeSize / (double)SmallSize;
@@ -31,6 +32,9 @@ public sealed record ScalingStep(
 
     /// <summary>True when the step is within its limit, or not judged.</summary>
     public bool Passed => !Judged || CostRatio <= Allowed;
+
+    /// <summary>The CPU clock both sizes were timed with (<see cref="InterleavedCpuTimer"/>).</summary>
+    public string Clock => ThreadClock ? "thread" : "process";
 
     public string Result => !Judged ? "not judged" : Passed ? "pass" : "FAIL";
 }
