@@ -93,25 +93,23 @@ internal static partial class StreamEncryptor
     {
         ReadOnlySpan<byte> document = pass.Document;
         var cell = new CellTarget(pass.Plan, pathIndex, pass.Binding, pass.Plan.GetQueryTokens(pathIndex), TokensOf(pass.Plan, pathIndex, pass.Tokens));
-        switch (property.ValueType)
+        if (property.ValueEscaped)
         {
-            case JsonTokenType.String when !property.ValueEscaped:
-                ReadOnlySpan<byte> text = document[(property.ValueStart + 1)..(property.ValueEnd - 1)];
-                return WriteEncrypted(pass.Output, pass.Key, TypeMarker.String, text, cell, ref chain);
-
-            case JsonTokenType.True:
-            case JsonTokenType.False:
-                Span<byte> boolean = stackalloc byte[ScalarEncoding.Length];
-                TypeMarker marker = PlainValue.Boolean(property.ValueType == JsonTokenType.True, boolean);
-                return WriteEncrypted(pass.Output, pass.Key, marker, boolean, cell, ref chain);
-
-            default:
-                // The scan judged the value well-formed and within the depth limit; the reader only decodes it.
-                ReadOnlySpan<byte> value = document[property.ValueStart..property.ValueEnd];
-                var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(pass.MaxDepth, 0));
-                reader.Read();
-                return EncryptValue(ref reader, value, pass.Output, pass.Key, cell, pass.MaxDepth, ref chain);
+            // An escaped string: the reader unescapes it with its exact rules.
+            ReadOnlySpan<byte> value = document[property.ValueStart..property.ValueEnd];
+            var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(pass.MaxDepth, 0));
+            reader.Read();
+            return EncryptValue(ref reader, value, pass.Output, pass.Key, cell, pass.MaxDepth, ref chain);
         }
+
+        Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
+        TypeMarker marker = ScannedValue.Classify(document, property, pass.Plan, pathIndex, scalar, out ReadOnlySpan<byte> text);
+        return marker switch
+        {
+            TypeMarker.String => WriteEncrypted(pass.Output, pass.Key, marker, text, cell, ref chain),
+            TypeMarker.Object or TypeMarker.Array => EncryptContainer(text, pass.Output, pass.Key, marker, cell, ref chain),
+            _ => WriteEncrypted(pass.Output, pass.Key, marker, scalar, cell, ref chain),
+        };
     }
 
     // What a scanned top-level property is to the plan: the index of the path whose value is to be encrypted (its flag

@@ -95,29 +95,16 @@ internal ref struct ValueBatch : IValueSink
     public void TakeTopLevel(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex)
     {
         Span<byte> plainText = Reserve(pass, property.ValueStart, property.ValueEnd - property.ValueStart);
-        int length;
-        TypeMarker marker;
-        switch (property.ValueType)
+        Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
+        TypeMarker marker = ScannedValue.Classify(_document, property, pass.Plan, pathIndex, scalar, out ReadOnlySpan<byte> text);
+        int length = marker switch
         {
-            case JsonTokenType.String when !property.ValueEscaped:
-                marker = TypeMarker.String;
-                length = Copy(_document[(property.ValueStart + 1)..(property.ValueEnd - 1)], plainText);
-                break;
-
-            case JsonTokenType.True:
-            case JsonTokenType.False:
-                marker = PlainValue.Boolean(property.ValueType == JsonTokenType.True, plainText);
-                length = ScalarEncoding.Length;
-                break;
-
-            default:
-                // The scan judged the value well-formed and within the depth limit; the reader only decodes it.
-                ReadOnlySpan<byte> value = _document[property.ValueStart..property.ValueEnd];
-                var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(pass.MaxDepth, 0));
-                reader.Read();
-                length = FromReader(ref reader, value, pass, pathIndex, plainText, out marker);
-                break;
-        }
+            // An escaped string: the reader unescapes it with its exact rules.
+            TypeMarker.String when property.ValueEscaped => JsonStringUnescaper.Unescape(_document[property.ValueStart..property.ValueEnd], plainText),
+            TypeMarker.String => Copy(text, plainText),
+            TypeMarker.Object or TypeMarker.Array => CopyCompact(text, plainText),
+            _ => Copy(scalar, plainText),
+        };
 
         Commit(pass, pathIndex, marker, length, property.ValueEnd);
     }
@@ -227,13 +214,16 @@ internal ref struct ValueBatch : IValueSink
             case TypeMarker.Array:
                 int start = (int)reader.TokenStartIndex;
                 JsonDepth.SkipContainer(ref reader, pass.MaxDepth, 0);
-                ReadOnlySpan<byte> json = input[start..(int)reader.BytesConsumed];
-                return JsonWhitespace.ContainsWhitespace(json) ? JsonWhitespace.Compact(json, plainText) : Copy(json, plainText);
+                return CopyCompact(input[start..(int)reader.BytesConsumed], plainText);
 
             default:
                 return Copy(scalar, plainText);
         }
     }
+
+    // A container's plaintext: its compact JSON text.
+    private static int CopyCompact(ReadOnlySpan<byte> json, Span<byte> destination) =>
+        JsonWhitespace.ContainsWhitespace(json) ? JsonWhitespace.Compact(json, destination) : Copy(json, destination);
 
     private static int Copy(ReadOnlySpan<byte> source, Span<byte> destination)
     {
