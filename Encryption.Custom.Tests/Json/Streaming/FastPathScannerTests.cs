@@ -1,5 +1,7 @@
 using System.Text;
+using System.Text.Json;
 using Encryption.Custom.Json.Streaming;
+using Encryption.Custom.Json.Text;
 using Encryption.Custom.Tests.TestSupport;
 using FsCheck;
 using FsCheck.Fluent;
@@ -151,6 +153,51 @@ public sealed class FastPathScannerTests
     }
 
     [Fact]
+    public void TryScanDocument_GeneratedDocuments_MarkAContainerCompactExactlyWhenCompactingWouldChangeNothing()
+    {
+        // The encryptor copies a container marked compact as it is, so the mark must never be set on one with
+        // whitespace between its tokens; and it is worth something only if it is set on every one without.
+        int compact = 0;
+        int spaced = 0;
+        Prop.ForAll(JsonGenerators.Documents, shape =>
+        {
+            foreach (byte[] input in new[] { Encoding.UTF8.GetBytes(shape.Json), Indented(shape.Json) })
+            {
+                DecryptionScan scan = DecryptionScan.Rent();
+                try
+                {
+                    if (!FastPathScanner.TryScanDocument(input, scan, MaxDepth))
+                    {
+                        continue;
+                    }
+
+                    foreach (PropertyRecord property in scan.Properties.AsSpan(0, scan.PropertyCount))
+                    {
+                        ReadOnlySpan<byte> text = input.AsSpan(property.ValueStart, property.ValueEnd - property.ValueStart);
+                        bool container = property.ValueType is JsonTokenType.StartObject or JsonTokenType.StartArray;
+                        bool unchangedByCompacting = container && JsonWhitespace.Compact(text, new byte[text.Length]) == text.Length;
+                        if (property.ValueCompact != unchangedByCompacting)
+                        {
+                            return false;
+                        }
+
+                        compact += property.ValueCompact ? 1 : 0;
+                        spaced += container && !property.ValueCompact ? 1 : 0;
+                    }
+                }
+                finally
+                {
+                    DecryptionScan.Return(scan);
+                }
+            }
+
+            return true;
+        }).QuickCheckThrowOnFailure();
+
+        Assert.True(compact > 0 && spaced > 0, $"compact {compact}, spaced {spaced}: both kinds of container must occur");
+    }
+
+    [Fact]
     public void TryScanDocument_MutatedDocuments_NeverAcceptsWhatTheReaderRejects()
     {
         Gen<(string Json, int Position, int Choice, int Kind)> mutations =
@@ -191,6 +238,19 @@ public sealed class FastPathScannerTests
         };
     }
 
+    // The same document with whitespace between every token (strings as the writer escapes them).
+    private static byte[] Indented(string json)
+    {
+        using JsonDocument document = JsonDocument.Parse(json);
+        using var buffer = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
+        {
+            document.WriteTo(writer);
+        }
+
+        return buffer.ToArray();
+    }
+
     private static bool TryFast(byte[] input, out Snapshot snapshot)
     {
         DecryptionScan scan = DecryptionScan.Rent();
@@ -221,11 +281,12 @@ public sealed class FastPathScannerTests
         }
     }
 
+    // What both scans record. ValueCompact is the fast scan's alone (the reader's scan does not know it): tested above.
     private sealed record Snapshot(DocumentRecord Document, PropertyRecord[] Properties)
     {
         public static Snapshot Of(DecryptionScan scan) => new(
             scan.DocumentCount == 1 ? scan.Documents[0] : default,
-            scan.Properties.AsSpan(0, scan.PropertyCount).ToArray());
+            scan.Properties.AsSpan(0, scan.PropertyCount).ToArray().Select(property => property with { ValueCompact = false }).ToArray());
 
         public bool Equals(Snapshot? other) =>
             other is not null && Document.Equals(other.Document) && Properties.SequenceEqual(other.Properties);

@@ -157,6 +157,7 @@ internal static class DocumentScanner
             property.ValueStart = (int)reader.TokenStartIndex;
             property.ValueType = reader.TokenType;
             property.ValueEscaped = reader.TokenType == JsonTokenType.String && reader.ValueIsEscaped;
+            property.ValueCompact = false; // not known here: a container is compacted if it needs to be
             JsonDepth.SkipValue(ref reader, maxDepth, levelOffset);
             property.ValueEnd = (int)reader.BytesConsumed;
             Classify(ref document, propertyIndex, scan.GetName(input, property), property.ValueType);

@@ -1,19 +1,11 @@
 // The token-level half of FastPathScanner: strings, escapes, numbers, literals and whitespace, each returning the
 // position just after the token or Declined, with the same acceptance rules as Utf8JsonReader (RFC 8259, no comments).
-using System.Buffers;
+using Encryption.Custom.Json.Text;
 
 namespace Encryption.Custom.Json.Streaming;
 
 internal static partial class FastPathScanner
 {
-    // Where a run of plain string content ends: quote, backslash or a control character (which JSON forbids).
-    private static readonly SearchValues<byte> s_stringStops = SearchValues.Create(
-        [
-            0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F,
-            0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F,
-            (byte)'"', (byte)'\\',
-        ]);
-
     private static int ScanScalar(ReadOnlySpan<byte> input, int position) => input[position] switch
     {
         (byte)'"' => ScanString(input, position, out _),
@@ -31,7 +23,7 @@ internal static partial class FastPathScanner
         position++;
         while (true)
         {
-            int stop = input[position..].IndexOfAny(s_stringStops);
+            int stop = JsonStringStops.IndexOf(input[position..]);
             if (stop < 0)
             {
                 return Declined;
@@ -159,6 +151,14 @@ internal static partial class FastPathScanner
     }
 
     private static bool IsDigit(byte value) => (uint)(value - '0') <= 9;
+
+    // As below, and sets skipped when there was whitespace to skip.
+    private static int SkipWhitespace(ReadOnlySpan<byte> input, int position, ref bool skipped)
+    {
+        int next = SkipWhitespace(input, position);
+        skipped |= next != position;
+        return next;
+    }
 
     private static int SkipWhitespace(ReadOnlySpan<byte> input, int position)
     {

@@ -73,7 +73,7 @@ internal static partial class FastPathScanner
             }
 
             int valueStart = SkipWhitespace(input, position + 1);
-            int valueEnd = ScanValue(input, valueStart, maxDepth, out JsonTokenType valueType, out bool valueEscaped);
+            int valueEnd = ScanValue(input, valueStart, maxDepth, out JsonTokenType valueType, out bool valueEscaped, out bool valueSpaced);
             if (valueEnd == Declined)
             {
                 return false;
@@ -90,6 +90,7 @@ internal static partial class FastPathScanner
             property.ValueStart = valueStart;
             property.ValueType = valueType;
             property.ValueEscaped = valueEscaped;
+            property.ValueCompact = valueType is JsonTokenType.StartObject or JsonTokenType.StartArray && !valueSpaced;
             property.ValueEnd = valueEnd;
             DocumentScanner.Classify(ref document, propertyIndex, input.Slice(property.NameOffset, property.NameLength), valueType);
 
@@ -126,9 +127,10 @@ internal static partial class FastPathScanner
 
     /// <summary>Moves past one top-level value (its reader depth is 1).</summary>
     /// <returns>Just after the value, or <see cref="Declined"/>.</returns>
-    private static int ScanValue(ReadOnlySpan<byte> input, int position, int maxDepth, out JsonTokenType type, out bool escaped)
+    private static int ScanValue(ReadOnlySpan<byte> input, int position, int maxDepth, out JsonTokenType type, out bool escaped, out bool spaced)
     {
         escaped = false;
+        spaced = false;
         type = JsonTokenType.None;
         if (position >= input.Length)
         {
@@ -142,10 +144,10 @@ internal static partial class FastPathScanner
                 return ScanString(input, position, out escaped);
             case (byte)'{':
                 type = JsonTokenType.StartObject;
-                return ScanContainer(input, position, maxDepth);
+                return ScanContainer(input, position, maxDepth, out spaced);
             case (byte)'[':
                 type = JsonTokenType.StartArray;
-                return ScanContainer(input, position, maxDepth);
+                return ScanContainer(input, position, maxDepth, out spaced);
             case (byte)'t':
                 type = JsonTokenType.True;
                 return ScanLiteral(input, position, "true"u8);
@@ -162,14 +164,19 @@ internal static partial class FastPathScanner
     }
 
     /// <summary>Moves past a top-level object or array and everything in it.</summary>
+    /// <param name="input">The document.</param>
+    /// <param name="position">The opening bracket.</param>
+    /// <param name="maxDepth">The document depth limit.</param>
+    /// <param name="spaced">Set when there is whitespace between its tokens (not only inside its strings).</param>
     /// <returns>Just after its closing bracket, or <see cref="Declined"/>.</returns>
     /// <remarks>A state machine over the labels below, without recursion.</remarks>
-    private static int ScanContainer(ReadOnlySpan<byte> input, int position, int maxDepth)
+    private static int ScanContainer(ReadOnlySpan<byte> input, int position, int maxDepth, out bool spaced)
     {
         // Level 0 has reader depth 1; DocumentScanner throws from depth maxDepth on, so decline before that.
         int maxLevel = Math.Min(MaxRelativeDepth, maxDepth - 2);
         ulong objects = 0; // bit `level` set when that level is an object
         int level = -1;
+        spaced = false;
 
     Open: // on an opening bracket
         if (++level > maxLevel)
@@ -178,7 +185,7 @@ internal static partial class FastPathScanner
         }
 
         objects = input[position] == (byte)'{' ? objects | (1UL << level) : objects & ~(1UL << level);
-        position = SkipWhitespace(input, position + 1);
+        position = SkipWhitespace(input, position + 1, ref spaced);
         if (position >= input.Length)
         {
             return Declined;
@@ -203,13 +210,13 @@ internal static partial class FastPathScanner
                 return Declined;
             }
 
-            position = SkipWhitespace(input, position);
+            position = SkipWhitespace(input, position, ref spaced);
             if (position >= input.Length || input[position] != (byte)':')
             {
                 return Declined;
             }
 
-            position = SkipWhitespace(input, position + 1);
+            position = SkipWhitespace(input, position + 1, ref spaced);
             if (position >= input.Length)
             {
                 return Declined;
@@ -228,7 +235,7 @@ internal static partial class FastPathScanner
         }
 
     AfterValue:
-        position = SkipWhitespace(input, position);
+        position = SkipWhitespace(input, position, ref spaced);
         if (position >= input.Length)
         {
             return Declined;
@@ -236,7 +243,7 @@ internal static partial class FastPathScanner
 
         if (input[position] == (byte)',')
         {
-            position = SkipWhitespace(input, position + 1);
+            position = SkipWhitespace(input, position + 1, ref spaced);
             if (position >= input.Length)
             {
                 return Declined;

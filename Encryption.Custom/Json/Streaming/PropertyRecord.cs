@@ -27,6 +27,12 @@ internal struct PropertyRecord
     /// <summary>The value is a string with escapes.</summary>
     public bool ValueEscaped;
 
+    /// <summary>
+    /// The value is an object or array with no whitespace between its tokens, as the fast scan saw it: its text is
+    /// already the compact text a cell holds. False when not known (the reader's scan).
+    /// </summary>
+    public bool ValueCompact;
+
     /// <summary>The index of the <c>_ep</c> entry naming this property, or -1.</summary>
     public int PathIndex;
 

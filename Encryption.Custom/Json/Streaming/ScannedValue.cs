@@ -11,7 +11,10 @@ namespace Encryption.Custom.Json.Streaming;
 /// bytes. The scan has already judged the value well-formed and within the depth limit, so no reader reads it again:
 /// before, a number or a container was read a second time by <see cref="Utf8JsonReader"/>, which for a large object
 /// (Published 1 MB: one object of about 20,000 entries) was a second pass over the whole value at the reader's
-/// per-token cost. Both sinks (<see cref="CellWriter"/>, <see cref="ValueBatch"/>) classify through here.
+/// per-token cost. Both sinks (<see cref="CellWriter"/>, <see cref="ValueBatch"/>) classify through here, and encrypt
+/// a container the fast scan saw without whitespace between its tokens (<see cref="PropertyRecord.ValueCompact"/>)
+/// from its bytes as they are: before, every container with a space inside a string (any text) was compacted,
+/// a search for the end of each of its strings (Published 1 MB: about 14 % of the encryption).
 /// </summary>
 internal static class ScannedValue
 {

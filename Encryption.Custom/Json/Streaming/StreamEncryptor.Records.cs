@@ -107,6 +107,7 @@ internal static partial class StreamEncryptor
         return marker switch
         {
             TypeMarker.String => WriteEncrypted(pass.Output, pass.Key, marker, text, cell, ref chain),
+            TypeMarker.Object or TypeMarker.Array when property.ValueCompact => WriteEncrypted(pass.Output, pass.Key, marker, text, cell, ref chain),
             TypeMarker.Object or TypeMarker.Array => EncryptContainer(text, pass.Output, pass.Key, marker, cell, ref chain),
             _ => WriteEncrypted(pass.Output, pass.Key, marker, scalar, cell, ref chain),
         };

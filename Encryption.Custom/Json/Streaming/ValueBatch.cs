@@ -102,7 +102,7 @@ internal ref struct ValueBatch : IValueSink
             // An escaped string: the reader unescapes it with its exact rules.
             TypeMarker.String when property.ValueEscaped => JsonStringUnescaper.Unescape(_document[property.ValueStart..property.ValueEnd], plainText),
             TypeMarker.String => Copy(text, plainText),
-            TypeMarker.Object or TypeMarker.Array => CopyCompact(text, plainText),
+            TypeMarker.Object or TypeMarker.Array => property.ValueCompact ? Copy(text, plainText) : CopyCompact(text, plainText),
             _ => Copy(scalar, plainText),
         };
 
