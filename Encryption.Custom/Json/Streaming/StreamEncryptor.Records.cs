@@ -87,8 +87,8 @@ internal static partial class StreamEncryptor
         Tokens = pass.Tokens,
     };
 
-    // Unescaped strings and booleans are encrypted from the scan's bytes; numbers, escaped strings and containers
-    // through a reader over the value alone, so that they follow the one mapping from JSON value to plaintext.
+    // Every value is classified from the scan's bytes by the one mapping from JSON value to plaintext (ScannedValue),
+    // but an escaped string, which a reader over the value alone unescapes with its exact rules.
     internal static int EncryptScannedValue(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex, ref CommitmentChain chain)
     {
         ReadOnlySpan<byte> document = pass.Document;
