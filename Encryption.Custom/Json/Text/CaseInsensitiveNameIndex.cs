@@ -26,8 +26,8 @@ internal sealed class CaseInsensitiveNameIndex
     // a few paths, most ASCII names are told apart here without transcoding or hashing.
     private readonly ulong _lengths;
 
-    // When every name is ASCII: one bit per name, set from its length and its first, second-to-last and last bytes
-    // folded to lower case, sized to the number of names (16 bits each). Another ASCII name can equal one of them
+    // When every name is ASCII: one bit per name, set from its length and its first, second, second-to-last and last
+    // bytes folded to lower case (names numbered in a series, "sku12" beside "ssn12", differ in the second), sized to the number of names (16 bits each). Another ASCII name can equal one of them
     // ignoring case only if its bit is set, so most names that bind to no path are told apart in a few instructions,
     // without transcoding or hashing, however many paths there are. Null when a name is not ASCII: "\u0131" (dotless
     // i) and "\u017F" (long s) equal "I" and "S" ignoring case, so ASCII bytes alone cannot rule a match out.
@@ -120,9 +120,10 @@ internal sealed class CaseInsensitiveNameIndex
         }
 
         uint first = uint.CreateTruncating(name[0]) | 0x20;
+        uint second = name.Length > 1 ? uint.CreateTruncating(name[1]) | 0x20 : 0;
         uint last = uint.CreateTruncating(name[^1]) | 0x20;
         uint beforeLast = name.Length > 1 ? uint.CreateTruncating(name[^2]) | 0x20 : 0;
-        uint mix = (first * 0x9E3779B1u) ^ (last * 0x85EBCA77u) ^ (beforeLast * 0xC2B2AE3Du) ^ ((uint)name.Length * 0x27D4EB2Fu);
+        uint mix = (first * 0x9E3779B1u) ^ (second * 0x165667B1u) ^ (last * 0x85EBCA77u) ^ (beforeLast * 0xC2B2AE3Du) ^ ((uint)name.Length * 0x27D4EB2Fu);
         mix ^= mix >> 15;
         return (int)(mix & (uint)((words * 64) - 1));
     }
