@@ -6,24 +6,18 @@ namespace Encryption.Custom.Json.Text;
 
 /// <summary>
 /// Writes UTF-8 text as the content of a JSON string with the minimal escaping JSON requires: quote, backslash
-/// and control characters. Everything else (non-ASCII included) is copied as is, so output stays compact.
+/// and control characters (the bytes that end a run of plain string content, <see cref="JsonStringStops"/>). Everything
+/// else (non-ASCII included) is copied as is, so output stays compact.
 /// </summary>
 internal static class JsonStringEscaper
 {
-    private static readonly SearchValues<byte> s_needsEscaping = SearchValues.Create(
-        [
-            0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F,
-            0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F,
-            (byte)'"', (byte)'\\',
-        ]);
-
     /// <summary>Whether <paramref name="utf8"/> holds a byte that JSON requires to be escaped.</summary>
-    public static bool NeedsEscaping(ReadOnlySpan<byte> utf8) => utf8.ContainsAny(s_needsEscaping);
+    public static bool NeedsEscaping(ReadOnlySpan<byte> utf8) => JsonStringStops.IndexOf(utf8) >= 0;
 
     /// <summary>Writes <c>"</c> + escaped <paramref name="utf8"/> + <c>"</c>.</summary>
     public static void WriteQuoted(IBufferWriter<byte> output, ReadOnlySpan<byte> utf8)
     {
-        int firstEscape = utf8.IndexOfAny(s_needsEscaping);
+        int firstEscape = JsonStringStops.IndexOf(utf8);
         if (firstEscape < 0)
         {
             // Common case: one copy.
@@ -44,7 +38,7 @@ internal static class JsonStringEscaper
     public static byte[] EscapeToArray(ReadOnlySpan<byte> utf8)
     {
         var writer = new ArrayBufferWriter<byte>(utf8.Length + 8);
-        int firstEscape = utf8.IndexOfAny(s_needsEscaping);
+        int firstEscape = JsonStringStops.IndexOf(utf8);
         if (firstEscape < 0)
         {
             writer.Write(utf8);
@@ -72,7 +66,7 @@ internal static class JsonStringEscaper
             output.Write(utf8[..nextEscape]);
             WriteEscape(output, utf8[nextEscape]);
             utf8 = utf8[(nextEscape + 1)..];
-            nextEscape = utf8.IndexOfAny(s_needsEscaping);
+            nextEscape = JsonStringStops.IndexOf(utf8);
         }
 
         output.Write(utf8);

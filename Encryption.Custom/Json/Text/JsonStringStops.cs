@@ -6,7 +6,8 @@ namespace Encryption.Custom.Json.Text;
 
 /// <summary>
 /// Where a run of plain JSON string content ends: at a quote, a backslash or a control character (which JSON forbids
-/// unescaped). The scan asks this once per string (two or three times per property), and most strings are short.
+/// unescaped). The scan asks this once per string (two or three times per property), and most strings are short; the
+/// escaper (<see cref="JsonStringEscaper"/>) asks it of every decrypted string.
 /// </summary>
 /// <remarks>
 /// <see cref="SearchValues{T}"/> over those 34 bytes costs a fixed setup per call that a 12-byte name does not
