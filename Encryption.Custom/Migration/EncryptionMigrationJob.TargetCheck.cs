@@ -16,6 +16,14 @@ public sealed partial class EncryptionMigrationJob
     // this while it scans, so only a stopped or dead owner lets it lapse; then another instance takes the range over.
     private static readonly TimeSpan s_surveyClaimLifetime = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// How many of its claimed ranges an instance surveys at once. Each range's survey leases the keys its documents
+    /// name until it ends (a lease is counted, so the same key held by several surveys is one cached key); the pages
+    /// still wait for the job's budget. One at a time, a lone first instance surveyed 8 ranges in about 8.7 s at 100 ms
+    /// a request, against about 5 s for one cross-partition query, before its processor could start.
+    /// </summary>
+    internal const int SurveyParallelism = 4;
+
     private TargetCheck? _targetCheck;
     private long _surveyedDocuments;
 
@@ -50,7 +58,7 @@ public sealed partial class EncryptionMigrationJob
     private async Task<TargetCheck> SharedSurveyAsync(CancellationToken cancellationToken)
     {
         var records = new RangeScanRecords(_leaseContainer, RangeScanRecords.SurveyKind, _options.ProcessorName, ScanFingerprint(), _budget, _time) { IsResult = ContainerSurvey.IsRecord };
-        var shared = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), SurveyRangeAsync, _time);
+        var shared = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), SurveyRangeAsync, _time) { Parallelism = SurveyParallelism };
         try
         {
             (_, IReadOnlyList<System.Text.Json.JsonElement> results) = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, after: 0, SharedScanPoll, cancellationToken).ConfigureAwait(false);
