@@ -74,6 +74,7 @@ internal sealed class SharedRangeScan(RangeScanRecords records, RangeClaims clai
                 RangeChoice choice = claims.Next(found, round.Ranges.Count, scanning.Keys);
                 if (choice.Kind == RangeChoiceKind.Merge)
                 {
+                    await DeleteSupersededQuietlyAsync(round, cancellationToken).ConfigureAwait(false);
                     return (round, [.. Enumerable.Range(0, round.Ranges.Count).Select(index => results[index])]);
                 }
 
@@ -117,6 +118,25 @@ internal sealed class SharedRangeScan(RangeScanRecords records, RangeClaims clai
             // Ended by an exception or a cancellation: the scans still running stop (their claims expire).
             await stop.CancelAsync().ConfigureAwait(false);
             await Task.WhenAll(scanning.Values).ContinueWith(static _ => { }, TaskScheduler.Default).ConfigureAwait(false);
+        }
+    }
+
+    // The records of rounds before this one are garbage once it is merged (RangeScanRecords.DeleteSupersededAsync). Best
+    // effort: a failure leaves them for a later merge to delete, and never fails the scan whose result is in hand.
+    private async Task DeleteSupersededQuietlyAsync(ScanRound round, CancellationToken cancellationToken)
+    {
+        if (round.Number <= 1)
+        {
+            return;
+        }
+
+        try
+        {
+            await records.DeleteSupersededAsync(round, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (exception is CosmosException || TransientFailures.IsTransient(exception, cancellationToken))
+        {
+            // Left for later: harmless, see above.
         }
     }
 
