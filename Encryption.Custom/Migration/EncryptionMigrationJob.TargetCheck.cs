@@ -35,16 +35,21 @@ public sealed partial class EncryptionMigrationJob
     /// the survey again). The next <see cref="RunAsync"/> uses this check rather than surveying again (the tool prints
     /// it, then runs); a later run surveys afresh, so a check never outlives the run it was made for.
     /// </summary>
+    /// <param name="shared">
+    /// The job's shared survey, through the lease container (which must exist), as <see cref="RunAsync"/> makes it;
+    /// or <see langword="false"/>: the whole container by this instance alone, nothing written (the tool's dry run).
+    /// </param>
+    /// <param name="cancellationToken">Stops the survey.</param>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
-    internal async Task<TargetCheck> CheckTargetAsync(CancellationToken cancellationToken)
+    internal async Task<TargetCheck> CheckTargetAsync(bool shared, CancellationToken cancellationToken)
     {
-        TargetCheck check = await SurveyAsync(cancellationToken).ConfigureAwait(false);
+        TargetCheck check = shared ? await SharedSurveyAsync(cancellationToken).ConfigureAwait(false) : await SurveyAsync(cancellationToken).ConfigureAwait(false);
         Volatile.Write(ref _targetCheck, check);
         return check;
     }
 
-    // The whole container by this instance alone: the tool's check, made before the lease container exists.
+    // The whole container by this instance alone: the tool's dry run, which writes nothing (not even survey records).
     private async Task<TargetCheck> SurveyAsync(CancellationToken cancellationToken)
     {
         ContainerSurvey survey = await ScanAsync(range: null, cancellationToken).ConfigureAwait(false);
