@@ -66,7 +66,11 @@ public sealed partial class EncryptionMigrationJob
         var shared = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), SurveyRangeAsync, _time) { Parallelism = SurveyParallelism };
         try
         {
-            (_, IReadOnlyList<System.Text.Json.JsonElement> results) = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, after: 0, SharedScanPoll, cancellationToken).ConfigureAwait(false);
+            (ScanRound round, IReadOnlyList<System.Text.Json.JsonElement> results) = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, after: 0, SharedScanPoll, cancellationToken).ConfigureAwait(false);
+
+            // Surveyed every range itself: it started alone. Else another instance surveyed (or surveys beside it) and
+            // its processor is likely to start beside others' (StartProcessorAsync).
+            _startsBesideOthers = shared.RangesRecorded < round.Ranges.Count;
             return Compare(ContainerSurvey.Merge(results, _target.Policy));
         }
         finally
