@@ -16,11 +16,15 @@ public sealed partial class EncryptionMigrationJob
     /// together, or started together) all reach for that lease and all but one lose it (412), round after round; of
     /// four, the last got its first lease 8.6 s after it started (docs/migration.md, "Scaling with instances"). Offset
     /// within the interval, each round sees the leases taken before it in the same interval and reaches for another.
-    /// An instance that surveyed every range itself started alone, and waits for nothing.
+    /// An instance that surveyed every range itself started alone, and waits for nothing. At most 2 s, whatever the
+    /// interval: rounds a few hundred milliseconds apart already see each other's steals (a round is a read of the
+    /// leases and a replace), and a long interval must not hold a new instance back for as long.
     /// </summary>
     internal TimeSpan BalancingOffset => _startsBesideOthers
-        ? TimeSpan.FromTicks(_options.LeaseAcquireInterval.Ticks / 1000 * (RangeClaims.StableHash(_options.InstanceName) % 1000))
+        ? TimeSpan.FromTicks(Math.Min(_options.LeaseAcquireInterval.Ticks, s_maxBalancingOffset.Ticks) / 1000 * (RangeClaims.StableHash(_options.InstanceName) % 1000))
         : TimeSpan.Zero;
+
+    private static readonly TimeSpan s_maxBalancingOffset = TimeSpan.FromSeconds(2);
 
     // The processor's start reads and creates leases; a transient failure there is retried with a new processor
     // (one whose start failed half-way is stopped first, releasing what it acquired).
