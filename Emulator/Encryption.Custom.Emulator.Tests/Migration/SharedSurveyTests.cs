@@ -202,9 +202,8 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
         };
         (ScanRound round, IReadOnlyList<System.Text.Json.JsonElement> parts) = await survey.RunAsync("a", raw.GetFeedRangesAsync, after: 0, TimeSpan.FromMilliseconds(200), Ct);
 
-        Assert.True(round.Ranges.Count > 2, "too few ranges: the case is not the one tested");
-        Assert.InRange(EncryptionMigrationJob.SurveyParallelism, 2, round.Ranges.Count);
-        Assert.InRange(most, 2, EncryptionMigrationJob.SurveyParallelism);
+        Assert.True(round.Ranges.Count > 1, "one range: the case is not the one tested");
+        Assert.InRange(most, 2, Math.Min(EncryptionMigrationJob.SurveyParallelism, round.Ranges.Count));
         Assert.Equal((long)count, ContainerSurvey.Merge(parts, Target).TotalDocuments);
         Assert.Equal((count, round.Ranges.Count), (survey.DocumentsScanned, survey.RangesRecorded));
     }
