@@ -71,6 +71,7 @@ public sealed partial class EncryptionMigrationJob
             // Surveyed every range itself: it started alone. Else another instance surveyed (or surveys beside it) and
             // its processor is likely to start beside others' (StartProcessorAsync).
             _startsBesideOthers = shared.RangesRecorded < round.Ranges.Count;
+            _surveyBegan = round.Written;
             return Compare(ContainerSurvey.Merge(results, _target.Policy));
         }
         finally

@@ -42,6 +42,7 @@ public sealed partial class EncryptionMigrationJob
         _verificationScan = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), VerifyRangeAsync, _time) { Parallelism = 4 };
         _verificationRounds = 0;
         _verificationPending = [];
+        (_helpExhausted, _helpedDocuments) = (false, 0);
         _verificationAfter = await TransientFailures.RetryAsync(records.CurrentRoundAsync, _time, cancellationToken).ConfigureAwait(false);
     }
 
