@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.Json;
 using Encryption.Custom.Keys;
 using Encryption.Custom.Migration;
 using Microsoft.Azure.Cosmos;
@@ -13,7 +14,9 @@ namespace Encryption.Custom;
 /// from the feed (judged, replaced on the ETag read, a 412 redone from the latest version), so a document is still
 /// rewritten once: its owner meets the rewritten version later in its feed and skips it, or, with a page already in
 /// hand, loses the replace (412), reads the latest version and skips it. The owner reads its feed oldest first and the
-/// helper newest first, so they meet only where both end.
+/// helper newest first, and the helper stops two of the owner's pages short of it (a count of what is left first), so
+/// the two do not reach for the same documents; a helper that meets conflicts anyway (another helper in the same range)
+/// leaves that range. Its queries (a count and a page of a few dozen documents) are charged to its budget.
 /// </summary>
 public sealed partial class EncryptionMigrationJob
 {
@@ -73,35 +76,78 @@ public sealed partial class EncryptionMigrationJob
         }
     }
 
-    // One range, newest first, until a page holds nothing to rewrite: the documents this instance found to migrate.
+    // One range, newest first, a small page at a time, while more than two of the owner's pages are left in it: the
+    // owner reads its feed oldest first, a page at a time, so the helper stops short of the page in its hands and the
+    // next one (a document both rewrite costs the loser a 412 and a read). A page that met conflicts (another helper
+    // in the same range) ends the help there. Returns the documents this instance found to migrate.
     private async Task<long> HelpRangeAsync(FeedRange range, long before, CancellationToken cancellationToken)
     {
-        string query = string.Create(CultureInfo.InvariantCulture, $"SELECT * FROM c WHERE c._ts < {before} ORDER BY c._ts DESC");
+        int page = Math.Min(_options.MaxItemsPerBatch, 4 * _options.MaxDegreeOfParallelism);
+        long margin = (2L * _options.MaxItemsPerBatch) + _options.MaxDegreeOfParallelism;
         long found = 0;
-        using var iterator = new ResumableQueryIterator(continuation => _container.GetItemQueryStreamIterator(
-            range, new QueryDefinition(query), continuation, new QueryRequestOptions { MaxItemCount = _options.MaxItemsPerBatch }));
+        while (true)
+        {
+            long left = await CountNotWrittenSinceAsync(range, before, cancellationToken).ConfigureAwait(false);
+            long take = Math.Min(page, left - margin);
+            if (take <= 0)
+            {
+                return found;
+            }
+
+            List<StoredDocument> work = await NewestAsync(range, before, take, cancellationToken).ConfigureAwait(false);
+            if (work.Count == 0)
+            {
+                return found; // what is left there is in the target state already (or reported): the owner skips it
+            }
+
+            found += work.Count;
+            Interlocked.Add(ref _helpedDocuments, work.Count);
+            long conflicts = Snapshot().Conflicts;
+            await Task.WhenAll(work.Select(document => MigrateLimitedAsync(document, cancellationToken))).ConfigureAwait(false);
+            if (Snapshot().Conflicts > conflicts)
+            {
+                return found;
+            }
+        }
+    }
+
+    // How many documents of the range were not written since the survey began (those the job may still have to rewrite).
+    private async Task<long> CountNotWrittenSinceAsync(FeedRange range, long before, CancellationToken cancellationToken)
+    {
+        string query = string.Create(CultureInfo.InvariantCulture, $"SELECT VALUE COUNT(1) FROM c WHERE c._ts < {before}");
+        long count = 0;
+        using var iterator = ResumableQueryIterator.Over(_container, query, range);
+        while (iterator.HasMoreResults)
+        {
+            using ResponseMessage response = await iterator.ReadNextSettledAsync(_budget, charged: null, _time, cancellationToken).ConfigureAwait(false);
+            response.EnsureSuccessStatusCode();
+            using JsonDocument document = await JsonDocument.ParseAsync(response.Content, cancellationToken: cancellationToken).ConfigureAwait(false);
+            foreach (JsonElement value in document.RootElement.GetProperty("Documents").EnumerateArray())
+            {
+                count += value.TryGetInt64(out long part) ? part : 0;
+            }
+        }
+
+        return count;
+    }
+
+    // The newest documents of the range not written since the survey began, judged: those to migrate. Each page is
+    // judged as the service sent it, as a feed page is (TOP n may still come in several).
+    private async Task<List<StoredDocument>> NewestAsync(FeedRange range, long before, long take, CancellationToken cancellationToken)
+    {
+        string query = string.Create(CultureInfo.InvariantCulture, $"SELECT TOP {take} * FROM c WHERE c._ts < {before} ORDER BY c._ts DESC");
+        var work = new List<StoredDocument>();
+        using var iterator = ResumableQueryIterator.Over(_container, query, range);
         while (iterator.HasMoreResults)
         {
             using ResponseMessage response = await iterator.ReadNextSettledAsync(_budget, charged: null, _time, cancellationToken).ConfigureAwait(false);
             response.EnsureSuccessStatusCode();
             using var copy = new MemoryStream();
             await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
-            List<StoredDocument> work;
-            using (DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false))
-            {
-                work = _migrator!.Triage(copy.GetBuffer().AsSpan(0, (int)copy.Length), checkKey);
-            }
-
-            if (work.Count == 0)
-            {
-                break; // caught up with the range's owner (or nothing was ever to do here)
-            }
-
-            found += work.Count;
-            Interlocked.Add(ref _helpedDocuments, work.Count);
-            await Task.WhenAll(work.Select(document => MigrateLimitedAsync(document, cancellationToken))).ConfigureAwait(false);
+            using DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false);
+            work.AddRange(_migrator!.Triage(copy.GetBuffer().AsSpan(0, (int)copy.Length), checkKey));
         }
 
-        return found;
+        return work;
     }
 }

@@ -24,12 +24,20 @@ public sealed class HelpingInstanceTests(EncryptionFixture fixture) : IClassFixt
         (Container leases, _) = await fixture.CreateContainerAsync("/id", cancellationToken: Ct);
         await SeedAsync(raw, Count, Ct);
 
+        // A helper takes only documents written before the second the survey began (service time, whole seconds): the
+        // seeded ones must be older than that.
+        await Task.Delay(TimeSpan.FromSeconds(1.5), Ct);
+
         // The slow instance: about 15 requests a second, so it still has most documents ahead when the fast one is done
         // with the lease it takes. The fast one balances once at its start (a long acquire interval): one lease.
+        // Pages of 10: a helper stays two of the owner's pages (and a parallelism) short of it, so a range of about 100
+        // documents leaves it room.
         EncryptionMigrationOptions slowOptions = Options("slow");
         slowOptions.RequestUnitsPerSecond = 15;
+        slowOptions.MaxItemsPerBatch = 10;
         EncryptionMigrationOptions fastOptions = Options("fast");
         fastOptions.LeaseAcquireInterval = TimeSpan.FromMinutes(10);
+        fastOptions.MaxItemsPerBatch = 10;
         await using var slow = new EncryptionMigrationJob(raw, fixture.Encryptor, Target, leases, slowOptions);
         await using var fast = new EncryptionMigrationJob(raw, fixture.Encryptor, Target, leases, fastOptions);
 
