@@ -46,6 +46,17 @@ public sealed partial class EncryptionMigrationJob
         _helping = HelpAsync(_surveyBegan.Value, cancellationToken);
     }
 
+    // At the run's end, after the drain: a pass that failed other than as above is the run's failure (fail closed), not
+    // an exception nobody observes.
+    private async Task ObserveHelpAsync()
+    {
+        if (_helping is { } helping)
+        {
+            _helping = null;
+            await helping.ConfigureAwait(false);
+        }
+    }
+
     private async Task HelpAsync(long before, CancellationToken cancellationToken)
     {
         Interlocked.Increment(ref _inFlight);
@@ -59,9 +70,15 @@ public sealed partial class EncryptionMigrationJob
                 found += await HelpRangeAsync(ranges[(start + step) % ranges.Count], before, cancellationToken).ConfigureAwait(false);
             }
         }
-        catch (Exception exception) when (exception is CosmosException || TransientFailures.IsTransient(exception, cancellationToken))
+        catch (Exception exception) when (TransientFailures.IsTransient(exception, cancellationToken))
         {
             found = 1; // not exhausted: a later report may try again
+        }
+        catch (CosmosException)
+        {
+            // Refused for good (a container whose indexing policy cannot order or filter by _ts, say): the owners do
+            // the work, as without help; not asked again in this run.
+            found = 0;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
