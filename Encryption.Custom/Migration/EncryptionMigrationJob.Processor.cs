@@ -6,35 +6,10 @@ namespace Encryption.Custom;
 /// <summary>Starting the job's change feed processor, the same for an in-place job and a copy (both follow the feed of the container they read).</summary>
 public sealed partial class EncryptionMigrationJob
 {
-    private bool _startsBesideOthers;
-
-    /// <summary>
-    /// How long after its survey an instance that starts beside others waits before its processor starts: a fraction of
-    /// <see cref="EncryptionMigrationOptions.LeaseAcquireInterval"/> fixed by its name. The SDK's balancing runs a round
-    /// at the processor's start and then every interval, and in a round takes at most one lease from the instance that
-    /// holds the most, always the same one of its leases: instances whose rounds run in step (added to a running job
-    /// together, or started together) all reach for that lease and all but one lose it (412), round after round; of
-    /// four, the last got its first lease 8.6 s after it started (docs/migration.md, "Scaling with instances"). Offset
-    /// within the interval, each round sees the leases taken before it in the same interval and reaches for another.
-    /// An instance that surveyed every range itself started alone, and waits for nothing. At most 2 s, whatever the
-    /// interval: rounds a few hundred milliseconds apart already see each other's steals (a round is a read of the
-    /// leases and a replace), and a long interval must not hold a new instance back for as long.
-    /// </summary>
-    internal TimeSpan BalancingOffset => _startsBesideOthers
-        ? TimeSpan.FromTicks(Math.Min(_options.LeaseAcquireInterval.Ticks, s_maxBalancingOffset.Ticks) / 1000 * (RangeClaims.StableHash(_options.InstanceName) % 1000))
-        : TimeSpan.Zero;
-
-    private static readonly TimeSpan s_maxBalancingOffset = TimeSpan.FromSeconds(2);
-
     // The processor's start reads and creates leases; a transient failure there is retried with a new processor
     // (one whose start failed half-way is stopped first, releasing what it acquired).
     private async Task<ChangeFeedProcessor> StartProcessorAsync(CancellationToken cancellationToken)
     {
-        if (BalancingOffset > TimeSpan.Zero)
-        {
-            await Task.Delay(BalancingOffset, _time, cancellationToken).ConfigureAwait(false);
-        }
-
         for (int attempt = 0; ; attempt++)
         {
             ChangeFeedProcessor processor = _container

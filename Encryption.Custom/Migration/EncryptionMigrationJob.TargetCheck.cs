@@ -67,11 +67,7 @@ public sealed partial class EncryptionMigrationJob
         try
         {
             (ScanRound round, IReadOnlyList<System.Text.Json.JsonElement> results) = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, after: 0, SharedScanPoll, cancellationToken).ConfigureAwait(false);
-
-            // Surveyed every range itself: it started alone. Else another instance surveyed (or surveys beside it) and
-            // its processor is likely to start beside others' (StartProcessorAsync).
-            _startsBesideOthers = shared.RangesRecorded < round.Ranges.Count;
-            _surveyBegan = round.Written;
+            _surveyBegan = round.Written; // every write of this job comes later (the help's bound)
             return Compare(ContainerSurvey.Merge(results, _target.Policy));
         }
         finally
