@@ -162,7 +162,7 @@ public sealed partial class EncryptionMigrationJob
             using var copy = new MemoryStream();
             await response.Content.CopyToAsync(copy, cancellationToken).ConfigureAwait(false);
             using DataEncryptionKeyLease checkKey = await _target.LeaseCheckKeyAsync(cancellationToken).ConfigureAwait(false);
-            work.AddRange(_migrator!.Triage(copy.GetBuffer().AsSpan(0, (int)copy.Length), checkKey));
+            work.AddRange(_migrator!.Triage(copy.GetBuffer().AsSpan(0, (int)copy.Length), checkKey, fromFeed: false));
         }
 
         return work;
