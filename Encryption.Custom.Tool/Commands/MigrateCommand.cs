@@ -45,19 +45,24 @@ internal static class MigrateCommand
         await using MigrationKeys keys = await MigrationKeys.OpenAsync(client, migration, stop.Token).ConfigureAwait(false);
         await using var output = new StreamWriter(console.Out, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true) { AutoFlush = true, NewLine = "\n" };
 
-        // Nothing is created or written before the job's comparison: a refused or dry run leaves the account as it
-        // was (the lease container is only named here, and created after the check).
+        // A run surveys through the lease container, as the library's job does: each feed range by one of the processes
+        // sharing the job, or the recorded survey read by a process that comes later (docs/migration.md, "Scans shared
+        // by the instances"); so the lease container is made first, and a refused run leaves it holding the survey's
+        // records and no lease. A dry run writes nothing: it surveys the whole container alone.
         await using EncryptionMigrationJob job = await CreateJobAsync(client, bulkClient, container, keys.Encryptor, policy, migration, stop.Token).ConfigureAwait(false);
-        ContainerSurvey survey = await MigrationPreflight.RunAsync(job, policy, migration, output, stop.Token).ConfigureAwait(false);
+        if (!migration.DryRun)
+        {
+            await TransientFailures.RetryAsync(
+                token => database.CreateContainerIfNotExistsAsync(migration.LeaseContainer!, "/id", cancellationToken: token),
+                TimeProvider.System,
+                stop.Token).ConfigureAwait(false);
+        }
+
+        ContainerSurvey survey = await MigrationPreflight.RunAsync(job, (policy, migration), shared: !migration.DryRun, output, stop.Token).ConfigureAwait(false);
         if (migration.DryRun)
         {
             return;
         }
-
-        await TransientFailures.RetryAsync(
-            token => database.CreateContainerIfNotExistsAsync(migration.LeaseContainer!, "/id", cancellationToken: token),
-            TimeProvider.System,
-            stop.Token).ConfigureAwait(false);
 
         EncryptionMigrationResult result = console.IsTerminal
             ? await TerminalProgress.RunAsync(output, survey.TotalDocuments, progress => job.RunAsync(progress, stop.Token)).ConfigureAwait(false)

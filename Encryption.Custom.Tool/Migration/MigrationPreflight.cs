@@ -19,16 +19,25 @@ internal static class MigrationPreflight
     private static readonly JsonSerializerOptions s_quoting = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
 
     /// <summary>Surveys the container, prints the comparison, and refuses a change the operator did not allow.</summary>
+    /// <param name="job">The job whose check this is (the run that follows uses it).</param>
+    /// <param name="run">The target and the command line.</param>
+    /// <param name="shared">
+    /// Whether the survey is the job's shared one (its lease container exists): this process surveys the ranges it
+    /// claims, or reads the survey recorded by the job's other processes; else it surveys the whole container alone
+    /// and writes nothing (a dry run).
+    /// </param>
+    /// <param name="output">Where the comparison is printed.</param>
+    /// <param name="cancellationToken">Stops the survey.</param>
     /// <returns>The survey (its count is the progress's denominator).</returns>
     /// <exception cref="ToolException">A change the operator did not name (exit code 2).</exception>
     /// <exception cref="EncryptionException">A key cannot be had (exit code 3).</exception>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     public static async Task<ContainerSurvey> RunAsync(
-        EncryptionMigrationJob job, ContainerEncryptionPolicy? target, MigrationArguments arguments, TextWriter output, CancellationToken cancellationToken)
+        EncryptionMigrationJob job, (ContainerEncryptionPolicy? Target, MigrationArguments Arguments) run, bool shared, TextWriter output, CancellationToken cancellationToken)
     {
-        TargetCheck check = await job.CheckTargetAsync(cancellationToken).ConfigureAwait(false);
+        TargetCheck check = await job.CheckTargetAsync(shared, cancellationToken).ConfigureAwait(false);
         ContainerSurvey survey = check.Survey;
-        foreach (string line in Lines(survey, target, arguments, check.Changes))
+        foreach (string line in Lines((survey, job.SurveyedDocuments), run.Target, run.Arguments, check.Changes))
         {
             await output.WriteLineAsync(line).ConfigureAwait(false);
         }
@@ -46,15 +55,18 @@ internal static class MigrationPreflight
     }
 
     /// <summary>
-    /// <c>survey: documents=… unencrypted=… unreadable=… ru=…</c>, then <c>dek: id="…" documents=… action=…</c> per
+    /// <c>survey: documents=… unencrypted=… unreadable=… ru=… read=…</c> (<c>ru</c> the survey's, over every process
+    /// that shared it; <c>read</c> the documents this process read for it: all of them alone, its ranges' when shared,
+    /// 0 when it reused the survey another process recorded), then <c>dek: id="…" documents=… action=…</c> per
     /// DEK in use and <c>path: path="/…" documents=… deterministic=… randomized=… unchecked=… action=… [allowed=…]</c>
     /// per path encrypted in the container or by the target.
     /// </summary>
-    internal static IEnumerable<string> Lines(ContainerSurvey survey, ContainerEncryptionPolicy? target, MigrationArguments arguments, IReadOnlyList<PathChange> changes)
+    internal static IEnumerable<string> Lines((ContainerSurvey Survey, long Read) surveyed, ContainerEncryptionPolicy? target, MigrationArguments arguments, IReadOnlyList<PathChange> changes)
     {
+        ContainerSurvey survey = surveyed.Survey;
         yield return string.Create(
             CultureInfo.InvariantCulture,
-            $"survey: documents={survey.TotalDocuments} unencrypted={survey.UnencryptedDocuments} unreadable={survey.UnreadableDocuments} ru={survey.RequestUnits:0.0}");
+            $"survey: documents={survey.TotalDocuments} unencrypted={survey.UnencryptedDocuments} unreadable={survey.UnreadableDocuments} ru={survey.RequestUnits:0.0} read={surveyed.Read}");
         foreach ((string id, long documents) in survey.DocumentsByDataEncryptionKeyId.OrderBy(k => k.Key, StringComparer.Ordinal))
         {
             bool accepted = arguments.AcceptedDekIds.Contains(id, StringComparer.Ordinal);

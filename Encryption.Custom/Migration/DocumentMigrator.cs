@@ -56,11 +56,20 @@ internal sealed class DocumentMigrator
     /// </summary>
     /// <param name="page">The change feed page.</param>
     /// <param name="checkKey">The lease from <see cref="MigrationTarget.LeaseCheckKeyAsync"/>.</param>
-    public List<StoredDocument> Triage(ReadOnlySpan<byte> page, in DataEncryptionKeyLease checkKey)
+    /// <param name="fromFeed">
+    /// Whether the page is this instance's change feed; <see langword="false"/> for a query page read to help another
+    /// instance, whose documents that lease's feed shows again: they are not counted as seen or skipped here (the
+    /// progress would count them twice), only rewritten and failed ones are.
+    /// </param>
+    public List<StoredDocument> Triage(ReadOnlySpan<byte> page, in DataEncryptionKeyLease checkKey, bool fromFeed = true)
     {
         var work = new List<StoredDocument>();
         Range[] documents = FeedPageDocuments.Split(page, _processor.MaxDepth);
-        _counters.AddSeen(documents.Length);
+        if (fromFeed)
+        {
+            _counters.AddSeen(documents.Length);
+        }
+
         foreach (Range range in documents)
         {
             ReadOnlySpan<byte> content = page[range];
@@ -68,7 +77,11 @@ internal sealed class DocumentMigrator
             switch (Judge(inspection, out DocumentState state, out EncryptionException? refusal))
             {
                 case Verdict.InTarget:
-                    _counters.Skipped();
+                    if (fromFeed)
+                    {
+                        _counters.Skipped();
+                    }
+
                     break;
                 case Verdict.Refused:
                     if (StoredDocument.Read(content.ToArray(), _partitionKeyPaths, null) is { } refused)

@@ -14,6 +14,7 @@ public sealed partial class EncryptionMigrationJob
     private string? _silentOwnersLogged;
     private bool _unownedBacklog;
     private DateTimeOffset? _unownedSince;
+    private long _othersLag;
 
     // How long a lease nobody owns, with a backlog, holds the job: the processor takes such a lease at its next
     // balancing (every 13 s by default), so one still unowned after two of them is not being taken (its lease
@@ -47,13 +48,19 @@ public sealed partial class EncryptionMigrationJob
             while (true)
             {
                 await Task.Delay(_options.ProgressInterval, _time, cancellationToken).ConfigureAwait(false);
-                (long? lag, Dictionary<string, int>? owners) = Busy(Work(Snapshot())) && _time.GetUtcNow() - _lastEstimate < s_busyEstimateInterval
+                bool busy = Busy(Work(Snapshot()));
+                (long? lag, Dictionary<string, int>? owners) = busy && _time.GetUtcNow() - _lastEstimate < s_busyEstimateInterval
                     ? (null, null) // unknown this time: the rule does not verify, the report shows the last lag
                     : await EstimateLagAsync(estimator, cancellationToken).ConfigureAwait(false);
                 _lastLag = lag ?? _lastLag;
                 _otherOwners = owners ?? _otherOwners;
                 EncryptionMigrationProgress snapshot = Report(progress);
                 bool? jobIdle = await LookAsync(board, activity, snapshot, cancellationToken).ConfigureAwait(false);
+                if (lag is not null)
+                {
+                    MaybeHelp(_othersLag, busy, cancellationToken);
+                }
+
                 if (!rule.ShouldVerify(lag, jobIdle, Interlocked.Read(ref _inFlight)))
                 {
                     continue;
@@ -285,6 +292,7 @@ public sealed partial class EncryptionMigrationJob
     private async Task<(long? Lag, Dictionary<string, int>? OtherOwners)> EstimateLagAsync(ChangeFeedEstimator estimator, CancellationToken cancellationToken)
     {
         long lag = 0;
+        long othersLag = 0;
         int leases = 0;
         var owners = new Dictionary<string, int>(StringComparer.Ordinal);
         bool unownedBacklog = false;
@@ -310,6 +318,7 @@ public sealed partial class EncryptionMigrationJob
                     else if (!string.Equals(owner, _options.InstanceName, StringComparison.Ordinal))
                     {
                         owners[owner] = owners.GetValueOrDefault(owner) + 1;
+                        othersLag += state.EstimatedLag;
                         taken.Add(state.LeaseToken);
                     }
                 }
@@ -328,6 +337,7 @@ public sealed partial class EncryptionMigrationJob
         DateTimeOffset now = _time.GetUtcNow();
         _unownedSince = unownedBacklog ? _unownedSince ?? now : null;
         _unownedBacklog = unownedBacklog && now - _unownedSince < s_unownedLeaseGrace;
+        _othersLag = othersLag;
         return (leases == 0 ? null : lag, owners);
     }
 }

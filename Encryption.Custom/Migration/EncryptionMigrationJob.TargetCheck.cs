@@ -16,6 +16,14 @@ public sealed partial class EncryptionMigrationJob
     // this while it scans, so only a stopped or dead owner lets it lapse; then another instance takes the range over.
     private static readonly TimeSpan s_surveyClaimLifetime = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// How many of its claimed ranges an instance surveys at once. Each range's survey leases the keys its documents
+    /// name until it ends (a lease is counted, so the same key held by several surveys is one cached key); the pages
+    /// still wait for the job's budget. One at a time, a lone first instance surveyed 8 ranges in about 8.7 s at 100 ms
+    /// a request, against about 5 s for one cross-partition query, before its processor could start.
+    /// </summary>
+    internal const int SurveyParallelism = 4;
+
     private TargetCheck? _targetCheck;
     private long _surveyedDocuments;
 
@@ -27,16 +35,21 @@ public sealed partial class EncryptionMigrationJob
     /// the survey again). The next <see cref="RunAsync"/> uses this check rather than surveying again (the tool prints
     /// it, then runs); a later run surveys afresh, so a check never outlives the run it was made for.
     /// </summary>
+    /// <param name="shared">
+    /// The job's shared survey, through the lease container (which must exist), as <see cref="RunAsync"/> makes it;
+    /// or <see langword="false"/>: the whole container by this instance alone, nothing written (the tool's dry run).
+    /// </param>
+    /// <param name="cancellationToken">Stops the survey.</param>
     /// <exception cref="CosmosException">The service refused the query.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
-    internal async Task<TargetCheck> CheckTargetAsync(CancellationToken cancellationToken)
+    internal async Task<TargetCheck> CheckTargetAsync(bool shared, CancellationToken cancellationToken)
     {
-        TargetCheck check = await SurveyAsync(cancellationToken).ConfigureAwait(false);
+        TargetCheck check = shared ? await SharedSurveyAsync(cancellationToken).ConfigureAwait(false) : await SurveyAsync(cancellationToken).ConfigureAwait(false);
         Volatile.Write(ref _targetCheck, check);
         return check;
     }
 
-    // The whole container by this instance alone: the tool's check, made before the lease container exists.
+    // The whole container by this instance alone: the tool's dry run, which writes nothing (not even survey records).
     private async Task<TargetCheck> SurveyAsync(CancellationToken cancellationToken)
     {
         ContainerSurvey survey = await ScanAsync(range: null, cancellationToken).ConfigureAwait(false);
@@ -50,10 +63,11 @@ public sealed partial class EncryptionMigrationJob
     private async Task<TargetCheck> SharedSurveyAsync(CancellationToken cancellationToken)
     {
         var records = new RangeScanRecords(_leaseContainer, RangeScanRecords.SurveyKind, _options.ProcessorName, ScanFingerprint(), _budget, _time) { IsResult = ContainerSurvey.IsRecord };
-        var shared = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), SurveyRangeAsync, _time);
+        var shared = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), SurveyRangeAsync, _time) { Parallelism = SurveyParallelism };
         try
         {
-            (_, IReadOnlyList<System.Text.Json.JsonElement> results) = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, after: 0, SharedScanPoll, cancellationToken).ConfigureAwait(false);
+            (ScanRound round, IReadOnlyList<System.Text.Json.JsonElement> results) = await shared.RunAsync(_options.InstanceName, FeedRangesAsync, after: 0, SharedScanPoll, cancellationToken).ConfigureAwait(false);
+            _surveyBegan = round.Written; // every write of this job comes later (the help's bound)
             return Compare(ContainerSurvey.Merge(results, _target.Policy));
         }
         finally

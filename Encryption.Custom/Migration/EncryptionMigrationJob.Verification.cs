@@ -37,12 +37,12 @@ public sealed partial class EncryptionMigrationJob
             IsResult = VerificationRecord.IsRecord,
             ReuseWindow = VerificationReuseWindow,
         };
-        // Several ranges at once: a verification page holds its check key only while it is read (StatusScan). The
-        // survey scans one range at a time: a range's survey holds the keys it leased until it ends, and several at once
-        // were tried only while a waiting instance's looks still starved its own scans (SharedRangeScan), not since.
+        // Several ranges at once, as the survey (SurveyParallelism): a verification page holds its check key only while
+        // it is read (StatusScan).
         _verificationScan = new SharedRangeScan(records, new RangeClaims(_options.InstanceName, s_surveyClaimLifetime, _time), VerifyRangeAsync, _time) { Parallelism = 4 };
         _verificationRounds = 0;
         _verificationPending = [];
+        (_helpExhausted, _helpedDocuments) = (false, 0);
         _verificationAfter = await TransientFailures.RetryAsync(records.CurrentRoundAsync, _time, cancellationToken).ConfigureAwait(false);
     }
 

@@ -170,6 +170,7 @@ public sealed partial class EncryptionMigrationJob : IAsyncDisposable
                 await RemoveQuietlyAsync(board).ConfigureAwait(false);
             }
 
+            await ObserveHelpAsync().ConfigureAwait(false);
             EncryptionMigrationProgress last = Report(progress);
             IReadOnlyList<EncryptionMigrationFailure> failures = _counters.Failures();
             if (_logger is { } stoppedLogger)

@@ -115,8 +115,8 @@ internal sealed class RangeClaims(string self, TimeSpan claimLifetime, TimeProvi
         return now - seen.Since >= claimLifetime;
     }
 
-    // FNV-1a: the same start for the same name in every process (string.GetHashCode is randomized per process).
-    private static uint StableHash(string value)
+    /// <summary>FNV-1a: the same value for the same name in every process (string.GetHashCode is randomized per process).</summary>
+    internal static uint StableHash(string value)
     {
         uint hash = 2166136261;
         foreach (char c in value)

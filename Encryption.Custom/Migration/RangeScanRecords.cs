@@ -17,7 +17,7 @@ namespace Encryption.Custom.Migration;
 /// any serializer); ids are hashes (valid whatever the names hold, never a lease id). Each request is charged to the
 /// job's budget.
 /// </summary>
-internal sealed class RangeScanRecords(Container leaseContainer, string kind, string processorName, string fingerprint, RequestUnitBudget? budget, TimeProvider time)
+internal sealed partial class RangeScanRecords(Container leaseContainer, string kind, string processorName, string fingerprint, RequestUnitBudget? budget, TimeProvider time)
 {
     /// <summary>The kind of the survey's records.</summary>
     public const string SurveyKind = "encryption-migration-survey";

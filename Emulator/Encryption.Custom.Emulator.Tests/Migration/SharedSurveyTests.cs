@@ -162,4 +162,63 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
         Assert.Equal((count, 0L), (reused.TotalDocuments, later.DocumentsScanned));
         Assert.Equal(merged.DocumentsWithValues["/ssn"], reused.DocumentsWithValues["/ssn"]);
     }
+
+    // A lone instance surveys its claimed ranges at once (the job's SurveyParallelism), claiming them from one read of the
+    // records: the scans overlap, never more than the parallelism, and each document is still surveyed exactly once.
+    [Fact]
+    public async Task ALoneInstance_SurveysSeveralRangesAtOnce_WithinItsParallelism_EachDocumentOnce()
+    {
+        int count = SmallDocuments;
+        Container raw = await MultiRangeContainerAsync("/pk");
+        Container leases = await MultiRangeContainerAsync("/id");
+        await SeedAsync(raw, count, Ct);
+        var request = new SurveyRequest(raw, DocumentInspector.For(JsonProcessor.Stream), 64, fixture.Encryptor, [EncryptionFixture.Dek1], Target);
+        var records = new RangeScanRecords(leases, RangeScanRecords.SurveyKind, "job", RangeScanRecords.Fingerprint("db/c", Target, [EncryptionFixture.Dek1], "test"), budget: null, TimeProvider.System)
+        {
+            IsResult = ContainerSurvey.IsRecord,
+        };
+        int running = 0;
+        int most = 0;
+
+        async Task<RangeScanResult> SurveyAsync(FeedRange range, CancellationToken token)
+        {
+            int now = Interlocked.Increment(ref running);
+            InterlockedMax(ref most, now);
+            try
+            {
+                ContainerSurvey part = await ContainerSurvey.RunAsync(request with { Range = range }, budget: null, TimeProvider.System, token);
+                await Task.Delay(TimeSpan.FromMilliseconds(300), token); // long enough for the next claims to start beside it
+                return new RangeScanResult(part.TotalDocuments, part.WriteTo);
+            }
+            finally
+            {
+                Interlocked.Decrement(ref running);
+            }
+        }
+
+        var survey = new SharedRangeScan(records, new RangeClaims("a", TimeSpan.FromSeconds(30), TimeProvider.System), SurveyAsync, TimeProvider.System)
+        {
+            Parallelism = EncryptionMigrationJob.SurveyParallelism,
+        };
+        (ScanRound round, IReadOnlyList<System.Text.Json.JsonElement> parts) = await survey.RunAsync("a", raw.GetFeedRangesAsync, after: 0, TimeSpan.FromMilliseconds(200), Ct);
+
+        Assert.True(round.Ranges.Count > 1, "one range: the case is not the one tested");
+        Assert.InRange(most, 2, Math.Min(EncryptionMigrationJob.SurveyParallelism, round.Ranges.Count));
+        Assert.Equal((long)count, ContainerSurvey.Merge(parts, Target).TotalDocuments);
+        Assert.Equal((count, round.Ranges.Count), (survey.DocumentsScanned, survey.RangesRecorded));
+    }
+
+    private static void InterlockedMax(ref int location, int value)
+    {
+        int seen;
+        do
+        {
+            seen = Volatile.Read(ref location);
+            if (value <= seen)
+            {
+                return;
+            }
+        }
+        while (Interlocked.CompareExchange(ref location, value, seen) != seen);
+    }
 }

@@ -1,3 +1,4 @@
+using Encryption.Custom.Migration;
 using Newtonsoft.Json.Linq;
 using static Encryption.Custom.Emulator.Tests.Migration.MigrationScenario;
 
@@ -22,13 +23,16 @@ public sealed class MigratePreflightTests(ToolFixture fixture) : IClassFixture<T
         Container raw = await SeedEncryptedAsync(new ContainerEncryptionPolicy(ToolFixture.Dek1, Paths));
         Dictionary<string, JObject> before = await ReadStoredAsync(raw, Ct);
         string leases = "leases-" + Guid.NewGuid().ToString("N");
-        string[] rotateSsnOnly = [.. fixture.MigrateArguments(raw, leases), "--dek-id", ToolFixture.Dek2, "--path", "/ssn", "--accept-dek", ToolFixture.Dek1];
+        string dryRunLeases = "leases-" + Guid.NewGuid().ToString("N");
+        string[] RotateSsnOnly(string leaseContainer) => [.. fixture.MigrateArguments(raw, leaseContainer), "--dek-id", ToolFixture.Dek2, "--path", "/ssn", "--accept-dek", ToolFixture.Dek1];
+        string[] rotateSsnOnly = RotateSsnOnly(leases);
 
+        ToolResult dryRun = await RunAsync([.. RotateSsnOnly(dryRunLeases), "--dry-run"]);
+        ToolResult allowedDryRun = (await RunAsync([.. RotateSsnOnly(dryRunLeases), "--decrypt-path", "/salary", "--dry-run"])).AssertSuccess();
+        List<string> containersAfterDryRuns = await ContainerIdsAsync();
         ToolResult refused = await RunAsync(rotateSsnOnly);
-        ToolResult dryRun = await RunAsync([.. rotateSsnOnly, "--dry-run"]);
-        ToolResult allowedDryRun = (await RunAsync([.. rotateSsnOnly, "--decrypt-path", "/salary", "--dry-run"])).AssertSuccess();
         Dictionary<string, JObject> afterRefusal = await ReadStoredAsync(raw, Ct);
-        List<string> containersBeforeRun = await ContainerIdsAsync();
+        Dictionary<string, JObject> leaseRecords = await ReadStoredAsync(fixture.Database.GetContainer(leases), Ct);
         ToolResult allowed = (await RunAsync([.. rotateSsnOnly, "--decrypt-path", "/salary"])).AssertSuccess();
 
         string error = refused.AssertFailure(2, "ChangeNotAllowed");
@@ -36,7 +40,14 @@ public sealed class MigratePreflightTests(ToolFixture fixture) : IClassFixture<T
         Assert.Contains("--decrypt-path /salary", error, StringComparison.Ordinal);
         Assert.DoesNotContain(refused.Lines, l => l.StartsWith("progress:", StringComparison.Ordinal) || l.StartsWith("done:", StringComparison.Ordinal));
         Assert.Equal(before.ToDictionary(d => d.Key, d => (string)d.Value["_etag"]!), afterRefusal.ToDictionary(d => d.Key, d => (string)d.Value["_etag"]!));
-        Assert.DoesNotContain(containersBeforeRun, id => id == leases);
+
+        // A dry run writes nothing, not even the lease container; a refused run surveyed through the lease container
+        // (shared with the job's other processes), which holds the survey's records and no lease.
+        Assert.DoesNotContain(containersAfterDryRuns, id => id == dryRunLeases);
+        Assert.NotEmpty(leaseRecords);
+        Assert.All(leaseRecords.Values, record => Assert.StartsWith(RangeScanRecords.SurveyKind, (string?)record["kind"], StringComparison.Ordinal));
+        Assert.EndsWith($" read={Count}", refused.Lines[0], StringComparison.Ordinal);
+        Assert.EndsWith($" read={Count}", dryRun.Lines[0], StringComparison.Ordinal);
 
         // A dry run answers as the run would (exit code 2 here), after printing the whole comparison.
         Assert.Equal(error, dryRun.AssertFailure(2, "ChangeNotAllowed"));
