@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
@@ -110,16 +109,19 @@ public static class InterleavedRatios
         var invocations = new int[cases.Length];
         for (int i = 0; i < cases.Length; i++)
         {
-            // Warm up (tiered compilation, pools), then size a round to about s_roundTime.
-            var warmUp = Stopwatch.StartNew();
+            // Warm up (tiered compilation, pools), then size a round to about s_roundTime, both in the clock the rounds
+            // are timed in. In wall time a loaded machine's warm-up was over after a few milliseconds of this thread's
+            // work, before the starved background compiler had optimized the code: at load 25 the first rows' stream
+            // cases measured three times their quiet time while their crypto-only reference did not.
+            long warmUpStart = CpuClock.ThreadNowNanoseconds();
             int count = 0;
-            while (warmUp.Elapsed < s_warmUpTime || count < 2)
+            while (CpuClock.ThreadNowNanoseconds() - warmUpStart < s_warmUpTime.TotalNanoseconds || count < 2)
             {
                 cases[i]();
                 count++;
             }
 
-            double perInvocation = warmUp.Elapsed.TotalNanoseconds / count;
+            double perInvocation = (CpuClock.ThreadNowNanoseconds() - warmUpStart) / (double)count;
             invocations[i] = Math.Max(1, (int)(s_roundTime.TotalNanoseconds / perInvocation));
         }
 
