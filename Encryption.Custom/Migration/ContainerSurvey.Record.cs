@@ -11,6 +11,9 @@ namespace Encryption.Custom.Migration;
 /// </summary>
 internal sealed partial class ContainerSurvey
 {
+    // What the record's errors call it.
+    private const string Record = "survey";
+
     /// <summary>Writes the counts as a JSON object.</summary>
     public void WriteTo(Utf8JsonWriter writer)
     {
@@ -126,29 +129,12 @@ internal sealed partial class ContainerSurvey
     }
 
     private static void WriteCounts<TKey>(Utf8JsonWriter writer, string name, Dictionary<TKey, long> counts)
-        where TKey : notnull
-    {
-        writer.WriteStartObject(name);
-        foreach ((TKey key, long count) in counts)
-        {
-            writer.WriteNumber(Convert.ToString(key, CultureInfo.InvariantCulture)!, count);
-        }
+        where TKey : notnull =>
+        RangeRecordJson.WriteCounts(writer, name, counts.Select(pair => (Convert.ToString(pair.Key, CultureInfo.InvariantCulture)!, pair.Value)));
 
-        writer.WriteEndObject();
-    }
+    private static IEnumerable<(string Name, long Count)> Counts(JsonElement part, string name) => RangeRecordJson.Counts(part, name, Record);
 
-    private static IEnumerable<(string Name, long Count)> Counts(JsonElement part, string name) =>
-        Member(part, name, JsonValueKind.Object).EnumerateObject().Select(property => (property.Name, WholeValue(property.Value, name)));
+    private static long Whole(JsonElement part, string name) => RangeRecordJson.Whole(Member(part, name, JsonValueKind.Number), name, Record);
 
-    private static long Whole(JsonElement part, string name) => WholeValue(Member(part, name, JsonValueKind.Number), name);
-
-    private static long WholeValue(JsonElement value, string name) =>
-        value.ValueKind == JsonValueKind.Number && value.TryGetInt64(out long count) && count >= 0
-            ? count
-            : throw new FormatException($"A survey record's '{name}' holds a count that is not a whole number of documents.");
-
-    private static JsonElement Member(JsonElement part, string name, JsonValueKind kind) =>
-        part.ValueKind == JsonValueKind.Object && part.TryGetProperty(name, out JsonElement value) && value.ValueKind == kind
-            ? value
-            : throw new FormatException($"A survey record has no '{name}' of the expected kind ({kind}).");
+    private static JsonElement Member(JsonElement part, string name, JsonValueKind kind) => RangeRecordJson.Member(part, name, kind, Record);
 }

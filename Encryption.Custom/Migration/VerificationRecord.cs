@@ -123,24 +123,10 @@ internal static class VerificationRecord
         }
     }
 
-    private static void WriteCounts(Utf8JsonWriter writer, string name, IEnumerable<(string Key, long Count)> counts)
-    {
-        writer.WriteStartObject(name);
-        foreach ((string key, long count) in counts)
-        {
-            writer.WriteNumber(key, count);
-        }
+    private static void WriteCounts(Utf8JsonWriter writer, string name, IEnumerable<(string Key, long Count)> counts) =>
+        RangeRecordJson.WriteCounts(writer, name, counts);
 
-        writer.WriteEndObject();
-    }
+    private static long Whole(JsonElement value, string name) => RangeRecordJson.Whole(value, name, "verification");
 
-    private static long Whole(JsonElement value, string name) =>
-        value.ValueKind == JsonValueKind.Number && value.TryGetInt64(out long count) && count >= 0
-            ? count
-            : throw new FormatException($"A verification record's '{name}' holds a count that is not a whole number of documents.");
-
-    private static JsonElement Member(JsonElement part, string name, JsonValueKind kind) =>
-        part.ValueKind == JsonValueKind.Object && part.TryGetProperty(name, out JsonElement value) && value.ValueKind == kind
-            ? value
-            : throw new FormatException($"A verification record has no '{name}' of the expected kind ({kind}).");
+    private static JsonElement Member(JsonElement part, string name, JsonValueKind kind) => RangeRecordJson.Member(part, name, kind, "verification");
 }
