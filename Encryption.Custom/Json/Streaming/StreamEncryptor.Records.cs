@@ -87,25 +87,17 @@ internal static partial class StreamEncryptor
         Tokens = pass.Tokens,
     };
 
-    // Every value is classified from the scan's bytes by the one mapping from JSON value to plaintext (ScannedValue),
-    // but an escaped string, which a reader over the value alone unescapes with its exact rules.
+    // Every value is classified from the scan's bytes by the one mapping from JSON value to plaintext (ScannedValue);
+    // an escaped string is unescaped from its token with the reader's rules (JsonStringUnescaper).
     internal static int EncryptScannedValue(scoped in DocumentEncryption pass, in PropertyRecord property, int pathIndex, ref CommitmentChain chain)
     {
         ReadOnlySpan<byte> document = pass.Document;
         var cell = new CellTarget(pass.Plan, pathIndex, pass.Binding, pass.Plan.GetQueryTokens(pathIndex), TokensOf(pass.Plan, pathIndex, pass.Tokens));
-        if (property.ValueEscaped)
-        {
-            // An escaped string: the reader unescapes it with its exact rules.
-            ReadOnlySpan<byte> value = document[property.ValueStart..property.ValueEnd];
-            var reader = new Utf8JsonReader(value, JsonDepth.ReaderOptions(pass.MaxDepth, 0));
-            reader.Read();
-            return EncryptValue(ref reader, value, pass.Output, pass.Key, cell, pass.MaxDepth, ref chain);
-        }
-
         Span<byte> scalar = stackalloc byte[ScalarEncoding.Length];
         TypeMarker marker = ScannedValue.Classify(document, property, pass.Plan, pathIndex, scalar, out ReadOnlySpan<byte> text);
         return marker switch
         {
+            TypeMarker.String when property.ValueEscaped => EncryptEscapedString(document[property.ValueStart..property.ValueEnd], pass.Output, pass.Key, cell, ref chain),
             TypeMarker.String => WriteEncrypted(pass.Output, pass.Key, marker, text, cell, ref chain),
             TypeMarker.Object or TypeMarker.Array when property.ValueCompact => WriteEncrypted(pass.Output, pass.Key, marker, text, cell, ref chain),
             TypeMarker.Object or TypeMarker.Array => EncryptContainer(text, pass.Output, pass.Key, marker, cell, ref chain),

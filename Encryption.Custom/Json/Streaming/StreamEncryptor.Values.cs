@@ -51,7 +51,7 @@ internal static partial class StreamEncryptor
         {
             case TypeMarker.String:
                 return reader.ValueIsEscaped
-                    ? EncryptEscapedString(ref reader, output, key, cell, ref chain)
+                    ? EncryptEscapedString(input[(int)reader.TokenStartIndex..(int)reader.BytesConsumed], output, key, cell, ref chain)
                     : WriteEncrypted(output, key, TypeMarker.String, reader.ValueSpan, cell, ref chain);
 
             case TypeMarker.Object:
@@ -65,16 +65,17 @@ internal static partial class StreamEncryptor
         }
     }
 
+    // An escaped string, from its token (quotes included), whether a scan recorded it or a reader is on it.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int EncryptEscapedString(scoped ref Utf8JsonReader reader, IBufferWriter<byte> output, DataEncryptionKey key, scoped in CellTarget cell, ref CommitmentChain chain)
+    internal static int EncryptEscapedString(ReadOnlySpan<byte> quotedToken, IBufferWriter<byte> output, DataEncryptionKey key, scoped in CellTarget cell, ref CommitmentChain chain)
     {
         var scratch = default(ScratchBuffer);
-        int maxLength = reader.ValueSpan.Length;
+        int maxLength = quotedToken.Length;
         Span<byte> plainText = maxLength <= ScratchBuffer.StackLimit ? stackalloc byte[ScratchBuffer.StackLimit] : scratch.Rent(maxLength);
         int length = 0;
         try
         {
-            length = JsonStringUnescaper.CopyString(ref reader, plainText);
+            length = JsonStringUnescaper.Unescape(quotedToken, plainText);
             return WriteEncrypted(output, key, TypeMarker.String, plainText[..length], cell, ref chain);
         }
         finally
