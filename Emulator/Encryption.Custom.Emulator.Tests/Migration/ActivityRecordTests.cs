@@ -22,8 +22,9 @@ public sealed class ActivityRecordTests(EncryptionFixture fixture) : IClassFixtu
 
     /// <summary>
     /// A record of the job's processor name whose <c>work</c> is a string (as a newer or damaged writer might leave
-    /// it). The instance started second reads the records as soon as it is quiet while the first holds leases (the
-    /// first is slowed by a tight budget so that it does): it fails closed. The first is then stopped.
+    /// it). The instance started second, once the first has seen a document (so holds a lease), reads the records as
+    /// soon as it is quiet while the first still holds leases (the first is slowed by a tight budget so that it does):
+    /// it fails closed. The first is then stopped.
     /// </summary>
     [Fact]
     public async Task AnUnreadableRecord_StopsTheInstanceThatReadsIt_WithItsId_AndNothingIsSwept()
@@ -51,9 +52,17 @@ public sealed class ActivityRecordTests(EncryptionFixture fixture) : IClassFixtu
         await using var reader = new EncryptionMigrationJob(raw, fixture.Encryptor, policy, leases, readerOptions);
 
         using var stopSlow = CancellationTokenSource.CreateLinkedTokenSource(Ct);
-        var firstReport = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        Task<EncryptionMigrationResult> slowRun = RunAsync(slow, stopSlow.Token, new InlineProgress(_ => firstReport.TrySetResult()));
-        await Task.WhenAny(firstReport.Task, slowRun);
+        var holdsALease = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        // Not its first report: the processor may not hold a lease yet then, and the reader, started at once, took every
+        // lease, migrated everything alone and never read the records (CI, 2026-11-29). A document seen means a lease held.
+        Task<EncryptionMigrationResult> slowRun = RunAsync(slow, stopSlow.Token, new InlineProgress(report =>
+        {
+            if (report.DocumentsSeen > 0)
+            {
+                holdsALease.TrySetResult();
+            }
+        }));
+        await Task.WhenAny(holdsALease.Task, slowRun);
         InvalidOperationException refused = await Assert.ThrowsAsync<InvalidOperationException>(() => RunAsync(reader, Ct));
         await stopSlow.CancelAsync();
         try
