@@ -53,15 +53,9 @@ public sealed class ActivityRecordTests(EncryptionFixture fixture) : IClassFixtu
 
         using var stopSlow = CancellationTokenSource.CreateLinkedTokenSource(Ct);
         var holdsALease = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        // Not its first report: the processor may not hold a lease yet then, and the reader, started at once, took every
-        // lease, migrated everything alone and never read the records (CI, 2026-11-29). A document seen means a lease held.
-        Task<EncryptionMigrationResult> slowRun = RunAsync(slow, stopSlow.Token, new InlineProgress(report =>
-        {
-            if (report.DocumentsSeen > 0)
-            {
-                holdsALease.TrySetResult();
-            }
-        }));
+        // Not from its first report: its processor may hold no lease yet then, and the reader, started at once, took every
+        // lease, migrated everything alone and never read the records (CI, 2026-11-29).
+        Task<EncryptionMigrationResult> slowRun = RunAsync(slow, stopSlow.Token, OnceALeaseIsHeld(holdsALease));
         await Task.WhenAny(holdsALease.Task, slowRun);
         InvalidOperationException refused = await Assert.ThrowsAsync<InvalidOperationException>(() => RunAsync(reader, Ct));
         await stopSlow.CancelAsync();

@@ -124,26 +124,37 @@ internal static class MigrationScenario
 
     /// <summary>
     /// Runs two instances that share a lease container, <paramref name="second"/> from <paramref name="first"/>'s first
-    /// progress report on: by then the first has started its processor, which initialized the lease container. Started
-    /// at the same instant, the instance that loses the SDK's race for the lease container's initialization lock sleeps
-    /// 15 s before it looks again (the change feed processor's bootstrap), which was most of such a run's time; from the
-    /// first report on, the second finds the leases there and takes its share of them. <paramref name="progress"/> sees
+    /// progress report that counts a document seen: by then the first's processor initialized the lease container and
+    /// holds a lease. Started at the same instant, the instance that loses the SDK's race for the lease container's
+    /// initialization lock sleeps 15 s before it looks again (the change feed processor's bootstrap), which was most of
+    /// such a run's time; from then on, the second finds the leases there and takes its share of them. Not from the first
+    /// report itself: the processor acquires its leases after it starts, and a second instance started before that could
+    /// take every lease (a slow first instance then had nothing left to be slow on). <paramref name="progress"/> sees
     /// both instances' reports.
     /// </summary>
     public static async Task<EncryptionMigrationResult[]> RunSecondOnFirstReportAsync(
         EncryptionMigrationJob first, EncryptionMigrationJob second, CancellationToken cancellationToken, IProgress<EncryptionMigrationProgress>? progress = null)
     {
-        var firstReport = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var firstProgress = new InlineProgress(report =>
-        {
-            firstReport.TrySetResult();
-            progress?.Report(report);
-        });
-        Task<EncryptionMigrationResult> firstRun = RunAsync(first, cancellationToken, firstProgress);
-        await Task.WhenAny(firstReport.Task, firstRun);
+        var holdsALease = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task<EncryptionMigrationResult> firstRun = RunAsync(first, cancellationToken, OnceALeaseIsHeld(holdsALease, progress));
+        await Task.WhenAny(holdsALease.Task, firstRun);
         Task<EncryptionMigrationResult> secondRun = RunAsync(second, cancellationToken, progress);
         return await Task.WhenAll(firstRun, secondRun);
     }
+
+    /// <summary>
+    /// A progress that completes <paramref name="holdsALease"/> at the first report that counts a document seen (the
+    /// instance then holds a lease), passing every report on to <paramref name="progress"/>.
+    /// </summary>
+    public static InlineProgress OnceALeaseIsHeld(TaskCompletionSource holdsALease, IProgress<EncryptionMigrationProgress>? progress = null) => new(report =>
+    {
+        if (report.DocumentsSeen > 0)
+        {
+            holdsALease.TrySetResult();
+        }
+
+        progress?.Report(report);
+    });
 
     /// <summary>The stored key id of a document, or null when it is not encrypted.</summary>
     public static string? KeyId(JObject stored) => stored["_ei"] is JObject envelope ? (string?)envelope["_en"] : null;
