@@ -14,12 +14,6 @@ public sealed class ActivityRecordTests(EncryptionFixture fixture) : IClassFixtu
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
-    private async Task<Container> MultiRangeContainerAsync(string partitionKeyPath)
-    {
-        var properties = new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), partitionKeyPath) { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 };
-        return (await fixture.Database.CreateContainerAsync(properties, cancellationToken: Ct)).Container;
-    }
-
     /// <summary>
     /// A record of the job's processor name whose <c>work</c> is a string (as a newer or damaged writer might leave
     /// it). The instance started second, once the first has seen a document (so holds a lease), reads the records as
@@ -29,8 +23,8 @@ public sealed class ActivityRecordTests(EncryptionFixture fixture) : IClassFixtu
     [Fact]
     public async Task AnUnreadableRecord_StopsTheInstanceThatReadsIt_WithItsId_AndNothingIsSwept()
     {
-        Container raw = await MultiRangeContainerAsync("/pk");
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container raw = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(raw, SmallDocuments, Ct);
         const string bogus = "encryption-migration-activity-unreadable";
         string record = $$"""{"id":"{{bogus}}","partitionKey":"{{bogus}}","kind":"encryption-migration-activity","processor":"{{EncryptionMigrationOptions.DefaultProcessorName}}","instance":"old","work":"many","reports":1,"intervalSeconds":1}""";

@@ -141,9 +141,9 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
     public async Task Copy_WithASplitOfTheSourceInTheMiddle_CopiesEveryDocument()
     {
         int count = SmallDocuments;
-        Container source = await MultiRangeContainerAsync("/pk");
+        Container source = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
         (Container target, _) = await fixture.CreateContainerAsync(cancellationToken: Ct);
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(source, count, Ct);
 
         // Plaintext source to a target with a deterministic /ssn and a randomized /salary.
@@ -290,14 +290,5 @@ public sealed class CopyMigrationTests(EncryptionFixture fixture) : IClassFixtur
     {
         Container source = fixture.Database.GetContainer("any");
         Assert.Throws<ArgumentException>(() => new EncryptionMigrationJob(source, null, fixture.Database.GetContainer("any"), s_target, fixture.Encryptor, fixture.Database.GetContainer("leases")));
-    }
-
-    private async Task<Container> MultiRangeContainerAsync(string partitionKeyPath)
-    {
-        var properties = new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), partitionKeyPath)
-        {
-            PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2, // several ranges on the bundled server
-        };
-        return (await fixture.Database.CreateContainerAsync(properties, cancellationToken: Ct)).Container;
     }
 }

@@ -156,6 +156,16 @@ internal static class MigrationScenario
         progress?.Report(report);
     });
 
+    /// <summary>
+    /// A new container of <paramref name="database"/> whose partition key definition is hash version 2: the bundled
+    /// server spreads it over several ranges (Emulator/README.md), so its change feed has several leases.
+    /// </summary>
+    public static async Task<Container> MultiRangeContainerAsync(Database database, string partitionKeyPath, CancellationToken cancellationToken)
+    {
+        var properties = new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), partitionKeyPath) { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 };
+        return (await database.CreateContainerAsync(properties, cancellationToken: cancellationToken)).Container;
+    }
+
     /// <summary>The stored key id of a document, or null when it is not encrypted.</summary>
     public static string? KeyId(JObject stored) => stored["_ei"] is JObject envelope ? (string?)envelope["_en"] : null;
 }

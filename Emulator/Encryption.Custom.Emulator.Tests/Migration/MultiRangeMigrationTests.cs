@@ -14,21 +14,12 @@ public sealed class MultiRangeMigrationTests(EncryptionFixture fixture) : IClass
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
-    private async Task<Container> MultiRangeContainerAsync(string partitionKeyPath)
-    {
-        var properties = new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), partitionKeyPath)
-        {
-            PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2, // several ranges on the bundled server
-        };
-        return (await fixture.Database.CreateContainerAsync(properties, cancellationToken: Ct)).Container;
-    }
-
     [Fact]
     public async Task TwoInstances_WithASplitInTheMiddle_MigrateEveryDocumentOnce()
     {
         int count = SmallDocuments;
-        Container raw = await MultiRangeContainerAsync("/pk");
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container raw = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(raw, count, Ct);
         var policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, Paths) { PlaintextPolicy = PlaintextPolicy.WriteEncryptedForbidPlaintext };
 
@@ -69,8 +60,8 @@ public sealed class MultiRangeMigrationTests(EncryptionFixture fixture) : IClass
     public async Task TwoInstances_OneSlow_TheFastOneWaitsForTheJob_NoneSweepsTheOthersDocuments()
     {
         int count = Documents;
-        Container raw = await MultiRangeContainerAsync("/pk");
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container raw = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(raw, count, Ct);
         var policy = new ContainerEncryptionPolicy(EncryptionFixture.Dek1, Paths) { PlaintextPolicy = PlaintextPolicy.WriteEncryptedForbidPlaintext };
         var logs = new CapturedLogs();

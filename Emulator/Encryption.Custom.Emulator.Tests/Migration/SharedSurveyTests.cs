@@ -16,15 +16,6 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
-    private async Task<Container> MultiRangeContainerAsync(string partitionKeyPath)
-    {
-        var properties = new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), partitionKeyPath)
-        {
-            PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2, // several ranges on the bundled server
-        };
-        return (await fixture.Database.CreateContainerAsync(properties, cancellationToken: Ct)).Container;
-    }
-
     // The number of the job's latest verification round: rounds are numbered from 1 and each one verified the container.
     private static async Task<int> VerificationRoundsAsync(Container leases)
     {
@@ -38,8 +29,8 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
     public async Task ThreeInstancesStartedTogether_SurveyEachDocumentOnce_AndMigrateEachOnce()
     {
         int count = SmallDocuments;
-        Container raw = await MultiRangeContainerAsync("/pk");
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container raw = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(raw, count, Ct);
         await using var a = new EncryptionMigrationJob(raw, fixture.Encryptor, Target, leases, Options("a"));
         await using var b = new EncryptionMigrationJob(raw, fixture.Encryptor, Target, leases, Options("b"));
@@ -67,8 +58,8 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
     public async Task ASecondInstanceStartedLater_ReusesTheSurvey_AndMigratesItsShare()
     {
         int count = SmallDocuments;
-        Container raw = await MultiRangeContainerAsync("/pk");
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container raw = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(raw, count, Ct);
         await using var first = new EncryptionMigrationJob(raw, fixture.Encryptor, Target, leases, Options("a"));
         await using var second = new EncryptionMigrationJob(raw, fixture.Encryptor, Target, leases, Options("b"));
@@ -123,8 +114,8 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
     public async Task ADeadInstancesClaim_IsTakenOver_AndASplitAfterTheRoundBegan_LeavesEachDocumentSurveyedOnce()
     {
         int count = SmallDocuments;
-        Container raw = await MultiRangeContainerAsync("/pk");
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container raw = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(raw, count, Ct);
         var request = new SurveyRequest(raw, DocumentInspector.For(JsonProcessor.Stream), 64, fixture.Encryptor, [EncryptionFixture.Dek1], Target);
         string fingerprint = RangeScanRecords.Fingerprint("db/c", Target, [EncryptionFixture.Dek1], "test");
@@ -169,8 +160,8 @@ public sealed class SharedSurveyTests(EncryptionFixture fixture) : IClassFixture
     public async Task ALoneInstance_SurveysSeveralRangesAtOnce_WithinItsParallelism_EachDocumentOnce()
     {
         int count = SmallDocuments;
-        Container raw = await MultiRangeContainerAsync("/pk");
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container raw = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(raw, count, Ct);
         var request = new SurveyRequest(raw, DocumentInspector.For(JsonProcessor.Stream), 64, fixture.Encryptor, [EncryptionFixture.Dek1], Target);
         var records = new RangeScanRecords(leases, RangeScanRecords.SurveyKind, "job", RangeScanRecords.Fingerprint("db/c", Target, [EncryptionFixture.Dek1], "test"), budget: null, TimeProvider.System)

@@ -26,19 +26,13 @@ public sealed class ThreeInstanceTests(EncryptionFixture fixture) : IClassFixtur
 
     private static ContainerEncryptionPolicy Target => new(EncryptionFixture.Dek1, Paths) { PlaintextPolicy = PlaintextPolicy.WriteEncryptedForbidPlaintext };
 
-    private async Task<Container> MultiRangeContainerAsync(string partitionKeyPath)
-    {
-        var properties = new ContainerProperties("c-" + Guid.NewGuid().ToString("N"), partitionKeyPath) { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 };
-        return (await fixture.Database.CreateContainerAsync(properties, cancellationToken: Ct)).Container;
-    }
-
     [Theory]
     [InlineData(false)]
     [InlineData(true)]
     public async Task ThreeInstances_WithASplit_MigrateEachDocumentOnce_LoseNoUpdate_AndNoneSweeps(bool withWriter)
     {
-        Container raw = await MultiRangeContainerAsync("/pk");
-        Container leases = await MultiRangeContainerAsync("/id");
+        Container raw = await MultiRangeContainerAsync(fixture.Database, "/pk", Ct);
+        Container leases = await MultiRangeContainerAsync(fixture.Database, "/id", Ct);
         await SeedAsync(raw, Count, Ct);
         var logs = new CapturedLogs();
         EncryptionMigrationJob[] jobs = [.. "abc".Select(name =>
