@@ -280,8 +280,7 @@ public static class MigrationScaling
         {
             await Task.WhenAll(Enumerable.Range(start, Math.Min(100, count - start)).Select(async i =>
             {
-                string id = "d" + i.ToString(CultureInfo.InvariantCulture);
-                string pk = "p" + (i % 512).ToString(CultureInfo.InvariantCulture);
+                (string id, string pk) = ScalingWriter.Key(i);
                 string json = string.Create(CultureInfo.InvariantCulture,
                     $$"""{"id":"{{id}}","pk":"{{pk}}","ssn":"123-45-{{i % 10000:D4}}","salary":{{i * 10}},"profile":{"street":"{{filler}}","city":"Springfield"},"notes":"{{filler}}"}""");
                 using var body = new MemoryStream(Encoding.UTF8.GetBytes(json));

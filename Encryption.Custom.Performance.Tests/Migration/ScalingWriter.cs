@@ -94,7 +94,7 @@ internal sealed class ScalingWriter(Container raw, CosmosEncryptor encryptor, Co
         }
     }
 
-    // The seeded documents' id and partition key (MigrationScaling.SeedAsync).
+    // The id and partition key of document number index, as MigrationScaling seeds it and the writers update it.
     public static (string Id, string PartitionKey) Key(int index) =>
         ("d" + index.ToString(CultureInfo.InvariantCulture), "p" + (index % 512).ToString(CultureInfo.InvariantCulture));
 }

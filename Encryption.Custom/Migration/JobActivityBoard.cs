@@ -70,19 +70,7 @@ internal sealed class JobActivityBoard(Container leaseContainer, string processo
             .WithParameter("@kind", Kind)
             .WithParameter("@processor", processorName);
         var records = new List<InstanceActivity>();
-        using FeedIterator pages = leaseContainer.GetItemQueryStreamIterator(query);
-        while (pages.HasMoreResults)
-        {
-            using ResponseMessage page = await pages.ReadNextAsync(cancellationToken).ConfigureAwait(false);
-            budget.Charge(page.Headers.RequestCharge);
-            page.EnsureSuccessStatusCode();
-            using JsonDocument document = await JsonDocument.ParseAsync(page.Content, cancellationToken: cancellationToken).ConfigureAwait(false);
-            foreach (JsonElement row in document.RootElement.GetProperty("Documents").EnumerateArray())
-            {
-                records.Add(Parse(row));
-            }
-        }
-
+        await LeaseContainerQuery.ForEachRowAsync(leaseContainer, query, budget, row => records.Add(Parse(row)), cancellationToken).ConfigureAwait(false);
         return records;
     }
 

@@ -33,23 +33,13 @@ internal sealed partial class RangeScanRecords
             .WithParameter("@round", current.Number);
         var superseded = new List<(string Id, string ETag)>();
         DateTimeOffset now = time.GetUtcNow();
-        using (FeedIterator pages = leaseContainer.GetItemQueryStreamIterator(query))
+        await LeaseContainerQuery.ForEachRowAsync(leaseContainer, query, budget, row =>
         {
-            while (pages.HasMoreResults)
+            if (IsSuperseded(row, current, now) is { } record)
             {
-                using ResponseMessage page = await pages.ReadNextAsync(cancellationToken).ConfigureAwait(false);
-                Charge(page);
-                page.EnsureSuccessStatusCode();
-                using JsonDocument document = await JsonDocument.ParseAsync(page.Content, cancellationToken: cancellationToken).ConfigureAwait(false);
-                foreach (JsonElement row in document.RootElement.GetProperty("Documents").EnumerateArray())
-                {
-                    if (IsSuperseded(row, current, now) is { } record)
-                    {
-                        superseded.Add(record);
-                    }
-                }
+                superseded.Add(record);
             }
-        }
+        }, cancellationToken).ConfigureAwait(false);
 
         int deleted = 0;
         foreach ((string id, string etag) in superseded)

@@ -167,25 +167,16 @@ internal sealed partial class RangeScanRecords(Container leaseContainer, string 
         var records = new List<RangeRecord>();
         var results = new Dictionary<int, JsonElement>();
         long newest = 0;
-        using FeedIterator pages = leaseContainer.GetItemQueryStreamIterator(query);
-        while (pages.HasMoreResults)
+        await LeaseContainerQuery.ForEachRowAsync(leaseContainer, query, budget, row =>
         {
-            using ResponseMessage page = await pages.ReadNextAsync(cancellationToken).ConfigureAwait(false);
-            Charge(page);
-            page.EnsureSuccessStatusCode();
-            using JsonDocument document = await JsonDocument.ParseAsync(page.Content, cancellationToken: cancellationToken).ConfigureAwait(false);
-            foreach (JsonElement row in document.RootElement.GetProperty("Documents").EnumerateArray())
+            (RangeRecord record, JsonElement? result) = ReadRange(row, round);
+            records.Add(record);
+            newest = Math.Max(newest, Stamp(row));
+            if (result is { } survey)
             {
-                (RangeRecord record, JsonElement? result) = ReadRange(row, round);
-                records.Add(record);
-                newest = Math.Max(newest, Stamp(row));
-                if (result is { } survey)
-                {
-                    results[record.Index] = survey.Clone();
-                }
+                results[record.Index] = survey.Clone();
             }
-        }
-
+        }, cancellationToken).ConfigureAwait(false);
         return (records, results, newest);
     }
 
